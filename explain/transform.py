@@ -1,0 +1,157 @@
+"""The filtered transformed dataset: each row keeps only the features LIME selected for it.
+
+Two views of the same selection (DESIGN.md, "Semantics that must hold"):
+
+* the **binary view** for IMLI: threshold columns ``f <= t`` and ``f > t`` at the LIME
+  discretizer's bin edges for a numeric feature, ``c == v`` per category for a categorical
+  one. A row sets only the columns of its selected features; every other column is 0.
+* the **table view** for FOLD: the raw value of each selected feature, NaN elsewhere.
+
+Both views are built from LIME's feature *indices* and the row's raw values, never from
+LIME's rounded label strings (two edges that round alike would collide).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+__all__ = [
+    "BinaryColumn",
+    "binary_columns",
+    "binary_view",
+    "selection_mask",
+    "table_view",
+]
+
+
+@dataclass(frozen=True)
+class BinaryColumn:
+    """One boolean column of the binary view: ``feature relation value``.
+
+    Parameters
+    ----------
+    feature : str
+        The original column name.
+    relation : {"<=", ">", "=="}
+        How the row's value is compared.
+    value : float or str
+        The threshold (exact, never rounded) or the category.
+    name : str
+        The column's printed name (thresholds shortened, but unique within the feature).
+    """
+
+    feature: str
+    relation: str
+    value: float | str
+    name: str
+
+    def holds(self, values: np.ndarray) -> np.ndarray:
+        """Whether each of ``values`` satisfies the column; missing values satisfy nothing."""
+        if self.relation == "==":
+            return np.asarray(np.asarray(values, dtype=object) == self.value, dtype=bool)
+        x = np.asarray(values, dtype=np.float64)
+        known = ~np.isnan(x)
+        with np.errstate(invalid="ignore"):
+            test = x <= self.value if self.relation == "<=" else x > self.value
+        return known & test
+
+
+def _short_thresholds(edges: np.ndarray) -> list[str]:
+    """Shortest %g rendering of each edge that keeps all edges of a feature distinct."""
+    for digits in range(4, 18):
+        texts = [f"{e:.{digits}g}" for e in edges]
+        if len(set(texts)) == len(texts):
+            return texts
+    return [repr(float(e)) for e in edges]
+
+
+def binary_columns(
+    feature_names: list[str],
+    categorical: dict[str, list[str]],
+    edges: dict[str, np.ndarray],
+) -> list[BinaryColumn]:
+    """List the binary view's columns, feature by feature in table order.
+
+    Parameters
+    ----------
+    feature_names : list of str
+        All features, in table order.
+    categorical : dict
+        Categorical feature name -> its categories (sorted).
+    edges : dict
+        Numeric feature name -> the discretizer's sorted bin edges.
+    """
+    columns: list[BinaryColumn] = []
+    for name in feature_names:
+        if name in categorical:
+            columns.extend(
+                BinaryColumn(name, "==", v, f"{name} == {v}") for v in categorical[name]
+            )
+            continue
+        cuts = np.unique(np.asarray(edges[name], dtype=np.float64))
+        texts = _short_thresholds(cuts)
+        for relation in ("<=", ">"):
+            columns.extend(
+                BinaryColumn(name, relation, float(t), f"{name} {relation} {s}")
+                for t, s in zip(cuts, texts)
+            )
+    return columns
+
+
+def selection_mask(features: np.ndarray, n_features: int) -> np.ndarray:
+    """Boolean ``(n_rows, n_features)`` mask of the features LIME selected for each row.
+
+    Parameters
+    ----------
+    features : ndarray of int, shape (n_rows, top_k)
+        Selected feature indices per row; ``-1`` pads rows with fewer features.
+    n_features : int
+        Width of the table.
+    """
+    features = np.asarray(features, dtype=np.int64)
+    mask = np.zeros((features.shape[0], n_features), dtype=bool)
+    rows, slots = np.nonzero(features >= 0)
+    mask[rows, features[rows, slots]] = True
+    return mask
+
+
+def binary_view(
+    X: pd.DataFrame, columns: list[BinaryColumn], selected: np.ndarray | None = None
+) -> pd.DataFrame:
+    """The boolean matrix IMLI learns from.
+
+    Parameters
+    ----------
+    X : DataFrame
+        Raw rows (numeric float columns, categorical string columns, NaN = missing).
+    columns : list of BinaryColumn
+        From :func:`binary_columns`.
+    selected : ndarray of bool, shape (n_rows, n_features), optional
+        Which features each row keeps; ``None`` keeps all (a raw row used as is).
+    """
+    position = {name: j for j, name in enumerate(X.columns)}
+    data = {}
+    for col in columns:
+        values = X[col.feature].to_numpy()
+        holds = col.holds(values)
+        if selected is not None:
+            holds &= selected[:, position[col.feature]]
+        data[col.name] = holds
+    return pd.DataFrame(data, index=X.index, columns=[c.name for c in columns])
+
+
+def table_view(X: pd.DataFrame, selected: np.ndarray) -> pd.DataFrame:
+    """The table FOLD learns from: selected raw values, NaN for every other cell."""
+    out = X.copy()
+    for j, name in enumerate(X.columns):
+        keep = selected[:, j]
+        if not pd.api.types.is_numeric_dtype(X[name]):
+            column = X[name].to_numpy(dtype=object).copy()
+            column[~keep] = np.nan
+            out[name] = pd.Series(column, index=X.index, dtype=object)
+        else:
+            out[name] = np.where(keep, X[name].to_numpy(dtype=np.float64), np.nan)
+    return out
