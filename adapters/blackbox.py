@@ -1,0 +1,201 @@
+"""The black-box protocol the pipeline uses, and the checks every adapter applies."""
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Protocol, runtime_checkable
+
+import numpy as np
+import pandas as pd
+
+from .errors import InputError
+
+SUM_TOLERANCE = 1e-3
+"""How far a row of probabilities may sum from 1."""
+
+
+@runtime_checkable
+class BlackBox(Protocol):
+    """What the pipeline needs from a model it explains.
+
+    Attributes
+    ----------
+    kind : str
+        ``"xgboost"``, ``"sklearn"``, ``"callable"`` or a name the user gave.
+    classes_ : numpy.ndarray of int
+        The labels ``0 .. k-1``; column ``j`` of the probabilities is ``classes_[j]``.
+
+    Notes
+    -----
+    ``predict_proba`` takes a DataFrame with the dataset's columns; ``predict_proba_encoded``
+    takes rows in the :class:`adapters.TableEncoder` layout (the LIME hot path). Both return
+    a checked ``float64`` array of shape ``(n, len(classes_))`` (see
+    :func:`check_probabilities`). ``save(directory)`` writes the model into ``directory``
+    and returns the file's path.
+    """
+
+    kind: str
+    classes_: np.ndarray
+
+    def predict_proba(self, X: pd.DataFrame) -> np.ndarray: ...
+
+    def predict(self, X: pd.DataFrame) -> np.ndarray: ...
+
+    def predict_proba_encoded(self, Z: np.ndarray) -> np.ndarray: ...
+
+    def save(self, directory: str | os.PathLike) -> Path: ...
+
+
+def check_probabilities(P, n_rows, n_classes, source="the black box"):
+    """Check a model's class probabilities; return them as float64 ``(n_rows, n_classes)``.
+
+    A 1-D output of length ``n_rows`` is accepted when ``n_classes == 2`` and read as the
+    probability of class 1 (``[1 - p, p]``), as XGBoost's binary objective and many
+    hand-written models return it.
+
+    Parameters
+    ----------
+    P : array-like
+        The model's output.
+    n_rows, n_classes : int
+        The expected shape.
+    source : str
+        Who produced ``P``, for the message.
+
+    Returns
+    -------
+    numpy.ndarray of float64
+
+    Raises
+    ------
+    InputError
+        Not numeric, the wrong shape, NaN or inf, values outside [0, 1], or rows that do
+        not sum to 1 (within :data:`SUM_TOLERANCE`).
+
+    Examples
+    --------
+    >>> check_probabilities([0.25, 1.0], 2, 2).tolist()
+    [[0.75, 0.25], [0.0, 1.0]]
+    """
+    try:
+        P = np.asarray(P, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise InputError(f"{source} returned non-numeric output; it must return class "
+                         f"probabilities") from None
+    if P.ndim == 1 and n_classes == 2 and len(P) == n_rows:
+        P = np.column_stack([1.0 - P, P])
+    if P.shape != (n_rows, n_classes):
+        raise InputError(f"{source} returned an array of shape {P.shape} for {n_rows} rows; "
+                         f"expected ({n_rows}, {n_classes}), one probability per class")
+    if not np.isfinite(P).all():
+        rows = int((~np.isfinite(P)).any(axis=1).sum())
+        raise InputError(f"{source} returned NaN or infinite probabilities for {rows} of "
+                         f"{n_rows} rows; it must return finite class probabilities")
+    if P.size and (P.min() < -1e-9 or P.max() > 1 + 1e-9):
+        raise InputError(f"{source} returned values in [{P.min():.4g}, {P.max():.4g}], "
+                         f"outside [0, 1]; return probabilities, not scores or logits")
+    sums = P.sum(axis=1)
+    if P.size and np.abs(sums - 1).max() > SUM_TOLERANCE:
+        raise InputError(f"{source} returned rows summing to {sums.min():.4g} .. "
+                         f"{sums.max():.4g}; each row must sum to 1 (class probabilities)")
+    return np.clip(P, 0.0, 1.0)
+
+
+class EncodedBlackBox:
+    """Shared behaviour of the adapters: checks, labels from probabilities, decoding.
+
+    Subclasses set ``kind`` and implement ``_proba_frame(X)`` (a DataFrame in the
+    encoder's column order) and ``_proba_matrix(Z)`` (rows in the encoder layout), and
+    ``save``.
+
+    Parameters
+    ----------
+    encoder : TableEncoder
+        Fitted on the dataset's features.
+    n_classes : int
+    """
+
+    kind = "black box"
+
+    def __init__(self, encoder, n_classes):
+        encoder._check_fitted()
+        self.encoder = encoder
+        self.classes_ = np.arange(int(n_classes))
+
+    def predict_proba(self, X):
+        """Class probabilities for the rows of ``X``.
+
+        Parameters
+        ----------
+        X : pandas.DataFrame
+            The encoder's columns (any order).
+
+        Returns
+        -------
+        numpy.ndarray of float64, shape (n_rows, n_classes)
+        """
+        X = self.encoder.select(X)
+        if len(X) == 0:
+            return np.empty((0, len(self.classes_)))
+        return self._checked(self._proba_frame(X), len(X))
+
+    def predict(self, X):
+        """Labels for the rows of ``X``: the class with the highest probability.
+
+        Parameters
+        ----------
+        X : pandas.DataFrame
+
+        Returns
+        -------
+        numpy.ndarray of int
+        """
+        return self.classes_[np.argmax(self.predict_proba(X), axis=1)]
+
+    def predict_proba_encoded(self, Z):
+        """Class probabilities for rows in the :class:`TableEncoder` layout.
+
+        Parameters
+        ----------
+        Z : array-like, shape (n_rows, n_features)
+
+        Returns
+        -------
+        numpy.ndarray of float64, shape (n_rows, n_classes)
+        """
+        Z = self.encoder.check_matrix(Z)
+        if len(Z) == 0:
+            return np.empty((0, len(self.classes_)))
+        return self._checked(self._proba_matrix(Z), len(Z))
+
+    def _proba_frame(self, X):
+        raise NotImplementedError
+
+    def _proba_matrix(self, Z):
+        return self._proba_frame(self.encoder.inverse_transform(Z))
+
+    def _checked(self, P, n_rows):
+        return check_probabilities(P, n_rows, len(self.classes_), f"the {self.kind} model")
+
+    def __repr__(self):
+        return (f"<{type(self).__name__} kind={self.kind!r} classes={len(self.classes_)} "
+                f"features={self.encoder.n_features_in_}>")
+
+
+def output_path(directory, filename):
+    """``directory / filename``, creating ``directory`` when needed."""
+    directory = Path(directory)
+    directory.mkdir(parents=True, exist_ok=True)
+    return directory / filename
+
+
+def write_atomically(path, data):
+    """Write ``data`` (bytes) to ``path`` through a temporary file and a rename."""
+    path = Path(path)
+    temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    try:
+        temporary.write_bytes(data)
+        os.replace(temporary, path)
+    finally:
+        temporary.unlink(missing_ok=True)
+    return path

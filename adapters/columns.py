@@ -1,0 +1,166 @@
+"""Feature columns: telling numeric from categorical, and cleaning each one.
+
+The rules, applied column by column (each change is reported as a note):
+
+* a bool column is categorical (``"True"`` / ``"False"``); a pandas ``category`` column is
+  categorical; any other numeric dtype is numeric;
+* text (object / string) values are stripped; ``""``, ``"?"``, ``"NA"``, ``"N/A"``,
+  ``"NaN"``, ``"null"`` and ``"None"`` (any case) are missing;
+* a text column whose non-missing values all parse as numbers is numeric; one where at
+  least :data:`NUMERIC_SHARE` of them do is numeric too, the other values becoming missing
+  (noted with examples); otherwise it is categorical and keeps its strings;
+* infinite values are treated as missing (noted with a count);
+* a column with no values, or a single distinct value, is dropped;
+* a categorical column with more than :data:`MAX_CATEGORIES` distinct values, or with a
+  different value in every row (more than :data:`ID_MIN_DISTINCT` of them), is dropped as an
+  identifier or free text (a rule on such a value would name one row);
+* a numeric column without a header name (pandas' ``Unnamed: N``) holding consecutive
+  integers is dropped as a saved row index.
+"""
+from __future__ import annotations
+
+import re
+
+import numpy as np
+import pandas as pd
+
+from .errors import quoted
+
+MISSING_TOKENS = frozenset({"", "?", "na", "n/a", "nan", "null", "none"})
+NUMERIC_SHARE = 0.9
+MAX_CATEGORIES = 100
+ID_MIN_DISTINCT = 10
+_UNNAMED = re.compile(r"(Unnamed: \d+)?\Z")
+
+
+def as_strings(series):
+    """Values of ``series`` as stripped Python ``str``, NaN where missing.
+
+    Parameters
+    ----------
+    series : pandas.Series
+        Any dtype.
+
+    Returns
+    -------
+    numpy.ndarray of object
+        ``str`` values; NaN for missing values and for :data:`MISSING_TOKENS`.
+
+    Examples
+    --------
+    >>> as_strings(pd.Series([" a", None, "?", 3])).tolist()
+    ['a', nan, nan, '3']
+    """
+    values = series.to_numpy(dtype=object, na_value=np.nan).copy()
+    present = ~pd.isna(values)
+    text = np.array([str(v).strip() for v in values[present]], dtype=object)
+    missing = np.array([t.lower() in MISSING_TOKENS for t in text], dtype=bool)
+    text[missing] = np.nan
+    values[present] = text
+    values[~present] = np.nan
+    return values
+
+
+def clean_features(frame):
+    """Type and clean every column of ``frame`` (the target already removed).
+
+    Parameters
+    ----------
+    frame : pandas.DataFrame
+        Feature columns with unique ``str`` names.
+
+    Returns
+    -------
+    X : pandas.DataFrame
+        Kept columns in their original order: numeric ones ``float64`` with NaN for
+        missing, categorical ones ``object`` dtype of ``str`` with NaN for missing.
+    categorical : tuple of str
+        The categorical columns of ``X``.
+    notes : list of str
+        One line per change made.
+
+    Examples
+    --------
+    >>> X, cat, notes = clean_features(pd.DataFrame({"a": ["1", "2", "x"] * 4,
+    ...                                                "b": ["u", "v", "u"] * 4,
+    ...                                                "k": [7] * 12}))
+    >>> X.dtypes.astype(str).tolist(), cat
+    (['object', 'object'], ('a', 'b'))
+    >>> notes
+    ["dropped column 'k': a single value ('7')"]
+    """
+    kept, categorical, notes = {}, [], []
+    for name in frame.columns:
+        kind, values, column_notes = _typed(name, frame[name])
+        notes.extend(column_notes)
+        reason = _reason_to_drop(name, kind, values)
+        if reason:
+            notes.append(f"dropped column {quoted(name)}: {reason}")
+            continue
+        kept[name] = pd.Series(values, dtype=object if kind == "categorical" else "float64")
+        if kind == "categorical":
+            categorical.append(name)
+    X = pd.DataFrame(kept, index=pd.RangeIndex(len(frame)))
+    return X, tuple(categorical), notes
+
+
+def _typed(name, series):
+    """``(kind, values, notes)``: the column as float64 or as object strings."""
+    dtype = series.dtype
+    if pd.api.types.is_bool_dtype(dtype) or isinstance(dtype, pd.CategoricalDtype):
+        return "categorical", as_strings(series), []
+    if pd.api.types.is_numeric_dtype(dtype) and not pd.api.types.is_complex_dtype(dtype):
+        values, notes = _finite(name, series.to_numpy(dtype="float64", na_value=np.nan))
+        return "numeric", values, notes
+    text = as_strings(series)
+    present = ~pd.isna(text)
+    parsed = pd.to_numeric(pd.Series(text[present], dtype=object), errors="coerce")
+    parsed = parsed.to_numpy(dtype="float64", na_value=np.nan)
+    parses = ~np.isnan(parsed)
+    if not present.any() or parses.mean() < NUMERIC_SHARE:
+        return "categorical", text, []
+    notes = []
+    if not parses.all():
+        bad = pd.unique(text[present][~parses])
+        notes.append(f"column {quoted(name)}: {int((~parses).sum())} non-numeric values "
+                     f"in a numeric column treated as missing (e.g. "
+                     f"{', '.join(quoted(v) for v in bad[:3])})")
+    values = np.full(len(text), np.nan)
+    values[present] = parsed
+    values, inf_notes = _finite(name, values)
+    return "numeric", values, notes + inf_notes
+
+
+def _finite(name, values):
+    """Replace ±inf by NaN, with a note when there were any."""
+    infinite = np.isinf(values)
+    if not infinite.any():
+        return values, []
+    values = np.where(infinite, np.nan, values)
+    return values, [f"column {quoted(name)}: {int(infinite.sum())} infinite values "
+                    f"treated as missing"]
+
+
+def _reason_to_drop(name, kind, values):
+    """Why the column is useless as a feature, or ``None`` to keep it."""
+    present = values[~pd.isna(values)]
+    if len(present) == 0:
+        return "no values (all missing)"
+    distinct = pd.unique(present)
+    if len(distinct) == 1:
+        shown = distinct[0]
+        if kind == "numeric" and float(shown).is_integer():
+            shown = int(shown)
+        return f"a single value ({quoted(shown)})"
+    if kind == "categorical":
+        if len(distinct) > MAX_CATEGORIES:
+            return (f"{len(distinct)} distinct values, more than {MAX_CATEGORIES} "
+                    f"categories (an identifier or free text?)")
+        if len(distinct) > ID_MIN_DISTINCT and len(distinct) == len(present):
+            return (f"a different value in every row ({len(distinct)} values: an "
+                    f"identifier?)")
+    elif _UNNAMED.match(str(name)) and len(present) == len(values):
+        steps = np.diff(values)
+        if np.all(values == np.round(values)) and np.all(steps == 1):
+            return "a saved row index (no header name, consecutive integers)"
+    return None

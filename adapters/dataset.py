@@ -1,0 +1,86 @@
+"""The project's table type: features, integer labels and what was done to the data."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+
+@dataclass(frozen=True, eq=False)
+class Dataset:
+    """A cleaned classification table.
+
+    Built by :func:`adapters.load_dataset` or :func:`adapters.from_frame`, which do the
+    cleaning; the constructor only checks that the parts fit together. Equality and hashing
+    are by identity (a DataFrame has no usable ``==``).
+
+    Parameters
+    ----------
+    name : str
+        Short name for reports (a bundled name or the CSV file's stem).
+    X : pandas.DataFrame
+        Features. Numeric columns are ``float64`` with NaN for missing; categorical columns
+        are ``object`` dtype holding ``str`` values, NaN for missing.
+    y : numpy.ndarray of int
+        Labels ``0 .. k-1``; for a binary target 1 is the positive class.
+    target : str
+        Name of the target column.
+    class_names : tuple of str
+        ``class_names[label]`` is the name of that label.
+    categorical : tuple of str
+        The categorical columns of ``X``, in column order.
+    notes : tuple of str, default=()
+        What was done to the data: rows and columns dropped, values treated as missing,
+        which class is positive.
+
+    Attributes
+    ----------
+    numeric : tuple of str
+        The other columns of ``X``, in column order.
+
+    Examples
+    --------
+    >>> import numpy as np, pandas as pd
+    >>> X = pd.DataFrame({"a": [1.0, 2.0], "c": pd.Series(["x", "y"], dtype=object)})
+    >>> ds = Dataset("toy", X, np.array([0, 1]), "t", ("no", "yes"), ("c",))
+    >>> ds.numeric
+    ('a',)
+    """
+
+    name: str
+    X: pd.DataFrame
+    y: np.ndarray
+    target: str
+    class_names: tuple
+    categorical: tuple
+    notes: tuple = ()
+
+    def __post_init__(self):
+        if not isinstance(self.X, pd.DataFrame):
+            raise TypeError("Dataset.X must be a pandas DataFrame")
+        y = np.asarray(self.y)
+        if y.ndim != 1 or len(y) != len(self.X):
+            raise ValueError(f"Dataset.y must be 1-D with one label per row of X "
+                             f"({len(self.X)}), got shape {y.shape}")
+        if not np.issubdtype(y.dtype, np.integer):
+            raise ValueError(f"Dataset.y must hold integer labels, got dtype {y.dtype}")
+        if len(y) and (y.min() < 0 or y.max() >= len(self.class_names)):
+            raise ValueError("Dataset.y must hold labels 0 .. len(class_names) - 1")
+        unknown = [c for c in self.categorical if c not in self.X.columns]
+        if unknown:
+            raise ValueError(f"Dataset.categorical names columns not in X: {unknown}")
+        object.__setattr__(self, "class_names", tuple(self.class_names))
+        object.__setattr__(self, "categorical", tuple(self.categorical))
+        object.__setattr__(self, "notes", tuple(self.notes))
+
+    @property
+    def numeric(self):
+        """The columns of ``X`` that are not categorical, in column order."""
+        categorical = set(self.categorical)
+        return tuple(c for c in self.X.columns if c not in categorical)
+
+    @property
+    def n_classes(self):
+        """Number of classes (``len(class_names)``)."""
+        return len(self.class_names)

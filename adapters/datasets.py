@@ -1,0 +1,230 @@
+"""Datasets from a pandas DataFrame, a CSV file or a bundled scikit-learn table."""
+from __future__ import annotations
+
+import csv
+import io
+from dataclasses import replace
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from .columns import clean_features
+from .dataset import Dataset
+from .errors import InputError, listing, quoted
+from .target import encode_target
+
+BUNDLED = ("breast_cancer", "wine", "iris")
+"""Names :func:`load_dataset` knows without a file (scikit-learn's copies)."""
+
+_DEFAULT_POSITIVE = {"breast_cancer": "malignant"}
+_DELIMITERS = (",", ";", "\t", "|")
+
+
+def from_frame(df, target, positive=None, name="frame", *, binary=False):
+    """Clean a DataFrame into a :class:`Dataset`.
+
+    Parameters
+    ----------
+    df : pandas.DataFrame
+        Features and the target column; not modified.
+    target : str
+        Name of the target column.
+    positive : str, int, float, bool or None, default=None
+        The target value that counts as class 1, matched as a string (``1`` matches
+        ``"1"``). With more than two classes the rest become class 0. ``None``: the
+        minority class of a binary target; a multi-class target stays multi-class
+        (``y`` in ``0 .. k-1``, classes in sorted order).
+    name : str, default="frame"
+        Name of the dataset in reports.
+    binary : bool, default=False
+        Refuse a multi-class target when no ``positive`` is given.
+
+    Returns
+    -------
+    Dataset
+        Columns typed and cleaned as described in :mod:`adapters.columns`; every change
+        is listed in ``notes``.
+
+    Raises
+    ------
+    InputError
+        An empty table, duplicate column names, a missing target column, a target with one
+        class (or too many for the mode), or no usable feature column.
+
+    Examples
+    --------
+    >>> df = pd.DataFrame({"age": [30, 41, None, 25], "job": ["a", "b", "a", "b"],
+    ...                    "ok": ["y", "n", "n", "n"]})
+    >>> ds = from_frame(df, "ok")
+    >>> ds.y.tolist(), ds.class_names, ds.categorical
+    ([1, 0, 0, 0], ('n', 'y'), ('job',))
+    """
+    if not isinstance(df, pd.DataFrame):
+        raise InputError(f"expected a pandas DataFrame, got {type(df).__name__}")
+    if df.shape[0] == 0 or df.shape[1] == 0:
+        raise InputError(f"the table is empty ({df.shape[0]} rows, {df.shape[1]} "
+                         f"columns); give a table with a header and data rows")
+    names = [str(c) for c in df.columns]
+    _check_unique(names)
+    if target is None:
+        raise InputError(f"choose the target column (target / --target); columns are "
+                         f"{listing(names)}")
+    target = str(target)
+    if target not in names:
+        raise InputError(f"target column {quoted(target)} not found; columns are "
+                         f"{listing(names)}")
+    frame = df.set_axis(names, axis=1)
+    y, class_names, keep, notes = encode_target(frame[target], target, positive, binary)
+    features = frame.drop(columns=[target])
+    if features.shape[1] == 0:
+        raise InputError(f"the table has no feature columns besides target "
+                         f"{quoted(target)}")
+    features = features.loc[keep].reset_index(drop=True)
+    X, categorical, feature_notes = clean_features(features)
+    notes = notes + feature_notes
+    if X.shape[1] == 0:
+        raise InputError(f"no usable feature column is left: {'; '.join(feature_notes)}")
+    return Dataset(name=str(name), X=X, y=y, target=target, class_names=class_names,
+                   categorical=categorical, notes=tuple(notes))
+
+
+def load_dataset(source, target=None, positive=None, *, binary=False):
+    """Load a bundled dataset by name, or a CSV file.
+
+    Parameters
+    ----------
+    source : str or path-like
+        One of :data:`BUNDLED` — ``breast_cancer`` (scikit-learn's Wisconsin diagnostic
+        breast cancer data, positive class ``malignant``), ``wine``, ``iris`` — or the path
+        of a CSV file (comma, semicolon, tab or ``|`` separated, with a header row; UTF-8,
+        else read as Latin-1 with a note).
+    target : str, optional
+        The target column; required for a CSV. A bundled dataset's target is ``"target"``
+        (leave it unset).
+    positive : str, int or None, default=None
+        The class that counts as 1 (see :func:`from_frame`). For ``wine`` and ``iris`` it
+        may also be a class index (``0``, ``"2"``) and the others become class 0.
+    binary : bool, default=False
+        Refuse a multi-class target when no ``positive`` is given.
+
+    Returns
+    -------
+    Dataset
+
+    Raises
+    ------
+    InputError
+        An unknown name or missing file, a CSV that does not parse, and everything
+        :func:`from_frame` refuses.
+
+    Examples
+    --------
+    >>> ds = load_dataset("breast_cancer")
+    >>> ds.X.shape, ds.class_names
+    ((569, 30), ('benign', 'malignant'))
+    """
+    if isinstance(source, str) and source in BUNDLED:
+        return _load_bundled(source, target, positive, binary)
+    path = Path(source)
+    if not path.is_file():
+        hint = "" if path.suffix else f", or a bundled dataset: {', '.join(BUNDLED)}"
+        raise InputError(f"no such file: {quoted(str(source))}; give a CSV path{hint}")
+    frame, notes = read_csv(path)
+    dataset = from_frame(frame, target, positive, name=path.stem, binary=binary)
+    return _with_notes(dataset, notes)
+
+
+def read_csv(path):
+    """Read a CSV file into a DataFrame of raw values.
+
+    Parameters
+    ----------
+    path : path-like
+
+    Returns
+    -------
+    frame : pandas.DataFrame
+    notes : list of str
+        How the file was read when it was not plain UTF-8 with commas.
+
+    Raises
+    ------
+    InputError
+        A binary or empty file, duplicate column names, or text that does not parse.
+    """
+    path = Path(path)
+    raw = path.read_bytes()
+    if b"\x00" in raw[:65536]:
+        raise InputError(f"{quoted(str(path))} is not a text CSV file (it holds binary "
+                         f"data); give a comma-separated text file with a header row")
+    notes = []
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        text = raw.decode("latin-1")
+        notes.append(f"read {path.name} as Latin-1 (it is not valid UTF-8)")
+    if not text.strip():
+        raise InputError(f"{quoted(str(path))} is empty; give a CSV file with a header "
+                         f"row and data rows")
+    header = text.splitlines()[0]
+    delimiter = max(_DELIMITERS, key=lambda d: (header.count(d), d == ","))
+    if delimiter != ",":
+        notes.append(f"read {path.name} with delimiter {delimiter!r}")
+    names = next(csv.reader([header], delimiter=delimiter))
+    _check_unique([n.strip() for n in names if n.strip()])
+    try:
+        frame = pd.read_csv(io.StringIO(text), sep=delimiter, skipinitialspace=True,
+                            low_memory=False)
+    except (pd.errors.ParserError, pd.errors.EmptyDataError, ValueError) as err:
+        reason = " ".join(str(err).split())
+        raise InputError(f"could not parse {quoted(str(path))} as CSV ({reason}); check "
+                         f"the delimiter, quoting and that every row has the header's "
+                         f"number of fields") from None
+    frame.columns = [str(c).strip() for c in frame.columns]
+    return frame, notes
+
+
+def _check_unique(names):
+    """Raise :class:`InputError` naming the duplicated column names."""
+    seen, duplicated = set(), []
+    for n in names:
+        if n in seen and n not in duplicated:
+            duplicated.append(n)
+        seen.add(n)
+    if duplicated:
+        raise InputError(f"duplicate column names: {listing(duplicated)}; rename them so "
+                         f"every column has its own name")
+
+
+def _load_bundled(name, target, positive, binary):
+    """One of scikit-learn's bundled tables, target values as class-name strings."""
+    from sklearn import datasets as sk
+
+    loader = {"breast_cancer": sk.load_breast_cancer, "wine": sk.load_wine,
+              "iris": sk.load_iris}[name]
+    bunch = loader(as_frame=True)
+    class_names = [str(c) for c in bunch.target_names]
+    if target is not None and str(target) != "target":
+        raise InputError(f"bundled dataset {quoted(name)} has target 'target'; leave "
+                         f"target unset")
+    notes = [f"bundled scikit-learn dataset {quoted(name)}"]
+    if positive is None and name in _DEFAULT_POSITIVE:
+        positive = _DEFAULT_POSITIVE[name]
+        notes.append(f"{quoted(positive)} is the bundled dataset's default positive class")
+    elif str(positive).strip().isdigit() and str(positive).strip() not in class_names:
+        index = int(str(positive).strip())
+        if index >= len(class_names):
+            raise InputError(f"positive class index {index} is out of range for "
+                             f"{quoted(name)}; use one of {listing(class_names)} or an "
+                             f"index 0..{len(class_names) - 1}")
+        positive = class_names[index]
+    frame = bunch.frame.copy()
+    frame["target"] = np.asarray(class_names, dtype=object)[bunch.target.to_numpy()]
+    dataset = from_frame(frame, "target", positive, name=name, binary=binary)
+    return _with_notes(dataset, notes)
+
+
+def _with_notes(dataset, notes):
+    """``dataset`` with ``notes`` put before its own."""
+    return replace(dataset, notes=tuple(notes) + dataset.notes) if notes else dataset

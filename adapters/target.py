@@ -1,0 +1,163 @@
+"""The target column: dropping rows without a label, choosing the positive class, and
+turning labels into the integers ``0 .. k-1``."""
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from .columns import as_strings
+from .errors import InputError, listing, quoted
+
+MAX_CLASSES = 50
+
+
+def label_strings(series):
+    """Target values as strings; integral numbers print without ``.0``.
+
+    A numeric column that had missing values is float in pandas, so ``1`` arrives as
+    ``1.0``; it is shown (and matched against ``positive``) as ``"1"``.
+
+    Parameters
+    ----------
+    series : pandas.Series
+
+    Returns
+    -------
+    numpy.ndarray of object
+        ``str`` labels, NaN where missing.
+
+    Examples
+    --------
+    >>> label_strings(pd.Series([1.0, None, 0.0])).tolist()
+    ['1', nan, '0']
+    """
+    dtype = series.dtype
+    if pd.api.types.is_numeric_dtype(dtype) and not pd.api.types.is_bool_dtype(dtype):
+        values = series.to_numpy(dtype="float64", na_value=np.nan)
+        labels = np.full(len(values), np.nan, dtype=object)
+        for i, v in enumerate(values):
+            if np.isfinite(v):
+                labels[i] = _number_label(v)
+        return labels
+    return as_strings(series)
+
+
+def encode_target(series, target, positive=None, binary=False):
+    """Integer labels for ``series``.
+
+    Parameters
+    ----------
+    series : pandas.Series
+        The target column.
+    target : str
+        Its name, for messages.
+    positive : str, int, float, bool or None
+        The value that becomes class 1, matched against the labels as strings (``1``
+        matches ``"1"``; a case-insensitive match is used when there is no exact one).
+        With more than two classes the others become class 0 (one-vs-rest). ``None``:
+        for two classes the minority class (on a tie, the later in sorted order); for more,
+        the target stays multi-class.
+    binary : bool, default=False
+        Refuse a multi-class target unless ``positive`` is given.
+
+    Returns
+    -------
+    y : numpy.ndarray of int64
+        Labels of the kept rows.
+    class_names : tuple of str
+    keep : numpy.ndarray of bool
+        Rows whose target is present.
+    notes : list of str
+
+    Raises
+    ------
+    InputError
+        No labelled rows, one class, ``positive`` not a label, a multi-class target when
+        ``binary``, or more than :data:`MAX_CLASSES` classes.
+
+    Examples
+    --------
+    >>> y, names, keep, notes = encode_target(pd.Series(["a", "b", "b", None]), "t")
+    >>> y.tolist(), names, keep.tolist()
+    ([1, 0, 0], ('b', 'a'), [True, True, True, False])
+    """
+    labels = label_strings(series)
+    keep = ~pd.isna(labels)
+    notes = []
+    if not keep.all():
+        notes.append(f"dropped {int((~keep).sum())} rows with a missing value in target "
+                     f"{quoted(target)}")
+    labels = labels[keep]
+    if len(labels) == 0:
+        raise InputError(f"target column {quoted(target)} has no values; choose a column "
+                         f"that holds the class labels")
+    classes = _sorted_labels(pd.unique(labels))
+    counts = {c: int(np.sum(labels == c)) for c in classes}
+    if len(classes) == 1:
+        raise InputError(f"target column {quoted(target)} has a single class "
+                         f"({quoted(classes[0])}); a classifier needs at least two")
+    if positive is not None:
+        chosen = _match(positive, classes, target)
+        y = (labels == chosen).astype(np.int64)
+        if len(classes) == 2:
+            other = classes[0] if classes[1] == chosen else classes[1]
+            names = (other, chosen)
+            notes.append(f"positive class (1): {quoted(chosen)} ({counts[chosen]} of "
+                         f"{len(labels)} rows)")
+        else:
+            names = (f"not {chosen}", chosen)
+            notes.append(f"one-vs-rest: class 1 is {quoted(chosen)} ({counts[chosen]} of "
+                         f"{len(labels)} rows), class 0 the other {len(classes) - 1} "
+                         f"classes")
+        return y, names, keep, notes
+    if len(classes) == 2:
+        chosen = classes[1] if counts[classes[1]] <= counts[classes[0]] else classes[0]
+        other = classes[0] if chosen == classes[1] else classes[1]
+        notes.append(f"positive class (1): {quoted(chosen)}, the minority class "
+                     f"({counts[chosen]} of {len(labels)} rows); choose another with "
+                     f"positive / --positive")
+        return (labels == chosen).astype(np.int64), (other, chosen), keep, notes
+    if binary:
+        raise InputError(f"target column {quoted(target)} has {len(classes)} classes "
+                         f"({listing(classes, 10)}); choose the positive class with "
+                         f"positive / --positive to learn it against the rest")
+    if len(classes) > MAX_CLASSES:
+        raise InputError(f"target column {quoted(target)} has {len(classes)} distinct "
+                         f"values, more than {MAX_CLASSES} classes; choose a class column, "
+                         f"or a positive class to learn it against the rest")
+    index = {c: i for i, c in enumerate(classes)}
+    y = np.array([index[c] for c in labels], dtype=np.int64)
+    notes.append(f"multi-class target with {len(classes)} classes")
+    return y, tuple(classes), keep, notes
+
+
+def _number_label(value):
+    """``"1"`` for 1.0, ``"0.5"`` for 0.5."""
+    value = float(value)
+    return str(int(value)) if value.is_integer() else repr(value)
+
+
+def _sorted_labels(labels):
+    """Labels in numeric order when they all are numbers, else in string order."""
+    labels = [str(v) for v in labels]
+    try:
+        return sorted(labels, key=lambda v: (float(v), v))
+    except ValueError:
+        return sorted(labels)
+
+
+def _match(positive, classes, target):
+    """The label that ``positive`` names."""
+    if isinstance(positive, (bool, np.bool_)):
+        wanted = str(bool(positive))
+    elif isinstance(positive, (int, float, np.integer, np.floating)):
+        wanted = _number_label(positive)
+    else:
+        wanted = str(positive).strip()
+    if wanted in classes:
+        return wanted
+    folded = [c for c in classes if c.casefold() == wanted.casefold()]
+    if len(folded) == 1:
+        return folded[0]
+    raise InputError(f"positive class {quoted(wanted)} is not a value of target "
+                     f"{quoted(target)}; its values are {listing(classes, 10)}")

@@ -1,0 +1,270 @@
+"""Black boxes the user already has: a fitted scikit-learn model, or any function."""
+from __future__ import annotations
+
+import pickle
+
+import joblib
+import numpy as np
+
+from .blackbox import EncodedBlackBox, output_path, write_atomically
+from .errors import InputError, listing
+
+PICKLE_FILE = "black_box.joblib"
+CALLABLE_FILE = "black_box.txt"
+
+
+class SklearnBlackBox(EncodedBlackBox):
+    """A fitted scikit-learn classifier or pipeline behind :class:`adapters.BlackBox`.
+
+    The estimator receives DataFrames with the dataset's column names (in the order it
+    was fitted on, when it records ``feature_names_in_``) and string categories.
+
+    Parameters
+    ----------
+    estimator : object
+        Fitted, with ``predict_proba``.
+    encoder : TableEncoder
+    n_classes : int
+    order : numpy.ndarray of int or None
+        Label ``j`` is column ``order[j]`` of the estimator's output (None: column ``j``).
+    column_names : list of str, () or None
+        The column order the estimator was fitted on when it differs from the encoder's;
+        ``()`` when it was fitted on an array (it then gets ``X.to_numpy()``).
+
+    Use :func:`wrap_sklearn` rather than this constructor.
+
+    Attributes
+    ----------
+    kind : str
+        ``"sklearn"``.
+    estimator : object
+    """
+
+    kind = "sklearn"
+
+    def __init__(self, estimator, encoder, n_classes, order, column_names):
+        super().__init__(encoder, n_classes)
+        self.estimator = estimator
+        self._order = order
+        self._column_names = column_names
+
+    def _proba_frame(self, X):
+        if self._column_names == ():
+            X = X.to_numpy(dtype=object if self.encoder.categorical_indices_ else np.float64)
+        elif self._column_names is not None:
+            X = X[self._column_names]
+        P = self.estimator.predict_proba(X)
+        if self._order is not None:
+            P = np.asarray(P)[:, self._order]
+        return P
+
+    def save(self, directory):
+        """Pickle the estimator with joblib as ``directory/black_box.joblib``.
+
+        A pickle is code: loading it runs whatever it names. Load only files you wrote
+        yourself (``joblib.load``, then :func:`wrap_sklearn`); to share a model, prefer
+        XGBoost's ``.ubj`` format.
+
+        Parameters
+        ----------
+        directory : path-like
+
+        Returns
+        -------
+        pathlib.Path
+        """
+        path = output_path(directory, PICKLE_FILE)
+        temporary = path.with_name(f".{path.name}.tmp")
+        try:
+            joblib.dump(self.estimator, temporary)
+            temporary.replace(path)
+        except (pickle.PicklingError, TypeError, AttributeError) as err:
+            raise InputError(f"could not save the scikit-learn model with joblib: "
+                             f"{' '.join(str(err).split())}") from None
+        finally:
+            temporary.unlink(missing_ok=True)
+        return path
+
+
+class CallableBlackBox(EncodedBlackBox):
+    """Any function ``fn(DataFrame) -> probabilities`` behind :class:`adapters.BlackBox`.
+
+    Attributes
+    ----------
+    kind : str
+        As given to :func:`wrap_callable` (``"callable"`` by default).
+    fn : callable
+    """
+
+    def __init__(self, fn, encoder, n_classes, kind="callable"):
+        super().__init__(encoder, n_classes)
+        self.fn = fn
+        self.kind = str(kind)
+
+    def _proba_frame(self, X):
+        return self.fn(X)
+
+    def save(self, directory):
+        """Write ``directory/black_box.txt`` saying the model is the user's own code.
+
+        A function is not saved: pickling it would store a reference to code (or code
+        itself) that loading would run; keep the code that defines it instead.
+
+        Parameters
+        ----------
+        directory : path-like
+
+        Returns
+        -------
+        pathlib.Path
+        """
+        name = getattr(self.fn, "__qualname__", type(self.fn).__name__)
+        module = getattr(self.fn, "__module__", None) or "?"
+        text = (f"black box: {self.kind}, the Python callable {module}.{name} with "
+                f"{len(self.classes_)} classes and columns "
+                f"{', '.join(self.encoder.feature_names_)}.\n"
+                f"It is not saved: a callable is code; keep the code that defines it.\n")
+        return write_atomically(output_path(directory, CALLABLE_FILE), text.encode("utf-8"))
+
+
+def wrap_sklearn(estimator, encoder, *, class_names=None):
+    """Use a fitted scikit-learn estimator (or Pipeline) as the black box.
+
+    Parameters
+    ----------
+    estimator : object
+        Fitted, with ``predict_proba`` and ``classes_``. It is given DataFrames holding the
+        dataset's columns (numeric as float64, categorical as ``str``, NaN for missing),
+        e.g. a Pipeline with a ColumnTransformer; in the order it was fitted on when it
+        records ``feature_names_in_``. An estimator fitted on an array (it has
+        ``n_features_in_`` but no ``feature_names_in_``) gets the same values as an array,
+        columns in the encoder's order.
+    encoder : TableEncoder
+        Fitted on the dataset's features.
+    class_names : sequence of str, optional
+        ``Dataset.class_names``. Needed when the estimator was fitted on the original
+        labels (its ``classes_`` are strings) rather than on ``Dataset.y``: its columns are
+        then put in this order.
+
+    Returns
+    -------
+    SklearnBlackBox
+
+    Raises
+    ------
+    InputError
+        Not fitted, no ``predict_proba``, classes that cannot be matched to ``0 .. k-1``,
+        or fitted on other columns.
+
+    Examples
+    --------
+    >>> from sklearn.linear_model import LogisticRegression
+    >>> from adapters import load_dataset, TableEncoder
+    >>> ds = load_dataset("iris")
+    >>> box = wrap_sklearn(LogisticRegression(max_iter=500).fit(ds.X, ds.y),
+    ...                    TableEncoder().fit(ds.X, ds.categorical))
+    >>> box.predict(ds.X[:2]).tolist()
+    [0, 0]
+    """
+    from sklearn.exceptions import NotFittedError
+    from sklearn.utils.validation import check_is_fitted
+
+    if not hasattr(estimator, "predict_proba"):
+        raise InputError(f"{type(estimator).__name__} has no predict_proba; wrap a "
+                         f"classifier that gives class probabilities (for example "
+                         f"CalibratedClassifierCV around it)")
+    try:
+        check_is_fitted(estimator)
+    except NotFittedError:
+        raise InputError(f"the {type(estimator).__name__} is not fitted; fit it before "
+                         f"wrapping it") from None
+    except TypeError:
+        pass  # not a scikit-learn estimator; its outputs are still checked
+    classes = getattr(estimator, "classes_", None)
+    if classes is None:
+        raise InputError(f"{type(estimator).__name__} has no classes_; wrap a fitted "
+                         f"classifier")
+    n_classes, order = _class_order(np.asarray(classes), class_names)
+    column_names = _fitted_columns(estimator, encoder)
+    return SklearnBlackBox(estimator, encoder, n_classes, order, column_names)
+
+
+def wrap_callable(fn, encoder, kind="callable", *, n_classes=2):
+    """Use any function that returns class probabilities as the black box.
+
+    Parameters
+    ----------
+    fn : callable
+        ``fn(X)`` with ``X`` a DataFrame of the dataset's columns (numeric as float64,
+        categorical as ``str``, NaN for missing) returns an ``(n, n_classes)`` array of
+        probabilities, column ``j`` for label ``j``; for two classes a 1-D array of
+        P(class 1) is accepted too.
+    encoder : TableEncoder
+        Fitted on the dataset's features.
+    kind : str, default="callable"
+        Name of the model in reports.
+    n_classes : int, default=2
+
+    Returns
+    -------
+    CallableBlackBox
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from adapters import TableEncoder
+    >>> X = pd.DataFrame({"x": [0.2, 0.9]})
+    >>> box = wrap_callable(lambda df: df["x"].to_numpy(), TableEncoder().fit(X))
+    >>> box.predict_proba(X).tolist()
+    [[0.8, 0.2], [0.09999999999999998, 0.9]]
+    """
+    if not callable(fn):
+        raise InputError(f"expected a callable returning class probabilities, got "
+                         f"{type(fn).__name__}")
+    if int(n_classes) < 2:
+        raise InputError(f"n_classes must be at least 2, got {n_classes}")
+    return CallableBlackBox(fn, encoder, int(n_classes), kind)
+
+
+def _class_order(classes, class_names):
+    """``(n_classes, order)``: output column ``order[j]`` holds label ``j`` (None: as is)."""
+    if classes.ndim != 1 or len(classes) < 2:
+        raise InputError(f"the estimator knows {len(classes)} class(es); a black box "
+                         f"needs at least two")
+    labels = [str(c) for c in classes]
+    if class_names is not None:
+        names = [str(c) for c in class_names]
+        if sorted(labels) == sorted(names) and labels != names:
+            return len(names), np.array([labels.index(n) for n in names])
+        if labels == names:
+            return len(names), None
+    if np.issubdtype(classes.dtype, np.number) and np.array_equal(
+            classes, np.arange(len(classes))):
+        return len(classes), None
+    hint = "" if class_names is None else f" or the class names {listing(class_names, 10)}"
+    raise InputError(f"the estimator's classes {listing(labels, 10)} are not the labels "
+                     f"0..k-1{hint}; fit it on Dataset.y or pass class_names")
+
+
+def _fitted_columns(estimator, encoder):
+    """The column order the estimator was fitted on: None (the encoder's), a list of
+    names, or ``()`` for an estimator fitted on an array."""
+    fitted = getattr(estimator, "feature_names_in_", None)
+    if fitted is None:
+        n_fitted = getattr(estimator, "n_features_in_", None)
+        if n_fitted is None:
+            return None
+        if n_fitted != encoder.n_features_in_:
+            raise InputError(f"the estimator was fitted on {n_fitted} columns, the data has "
+                             f"{encoder.n_features_in_}; wrap it with the encoder of the "
+                             f"data it was fitted on")
+        return ()
+    fitted = [str(c) for c in fitted]
+    if sorted(fitted) != sorted(encoder.feature_names_):
+        missing = sorted(set(fitted) - set(encoder.feature_names_))
+        extra = sorted(set(encoder.feature_names_) - set(fitted))
+        raise InputError(f"the estimator was fitted on other columns (it needs "
+                         f"{listing(missing, 10) or 'none'} besides, and does not know "
+                         f"{listing(extra, 10) or 'none'}); wrap it with the encoder of the "
+                         f"data it was fitted on")
+    return None if fitted == list(encoder.feature_names_) else fitted

@@ -1,0 +1,365 @@
+"""XGBoost black boxes: trained here, or loaded from a saved model file."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import xgboost as xgb
+
+from .blackbox import EncodedBlackBox, output_path, write_atomically
+from .encoding import TableEncoder
+from .errors import InputError, listing, quoted
+
+DEFAULT_PARAMS = {"n_estimators": 300, "max_depth": 4, "learning_rate": 0.1}
+"""Defaults of :func:`train_xgboost` (any XGBClassifier parameter may override them)."""
+
+MODEL_FILE = "black_box.ubj"
+_OBJECTIVES = ("binary:logistic", "multi:softprob")
+
+
+class XGBoostBlackBox(EncodedBlackBox):
+    """An XGBoost booster behind the :class:`adapters.BlackBox` protocol.
+
+    Predictions always go through ``booster.inplace_predict`` on the encoder's float
+    matrix: categorical columns hold category codes, which XGBoost reads as categories
+    for features it trained as categorical. ``predict_proba`` encodes its DataFrame first,
+    so both paths give the same numbers.
+
+    Parameters
+    ----------
+    booster : xgboost.Booster
+    encoder : TableEncoder
+    n_classes : int
+    iteration_range : tuple of int, default=(0, 0)
+        Trees used (``(0, 0)``: all); ``(0, best_iteration + 1)`` after early stopping.
+    column_order : numpy.ndarray of int, optional
+        Model column ``j`` is encoder column ``column_order[j]``.
+    recode : dict of int to numpy.ndarray, optional
+        For model column ``j``, ``recode[j][code]`` is the model's code for the encoder's
+        category ``code`` (NaN: unknown to the model).
+    info : dict, optional
+        How the model was made (trees, early stopping, ...), for reports.
+
+    Attributes
+    ----------
+    kind : str
+        ``"xgboost"``.
+    classes_ : numpy.ndarray of int
+    booster : xgboost.Booster
+    encoder : TableEncoder
+    info : dict
+    """
+
+    kind = "xgboost"
+
+    def __init__(self, booster, encoder, n_classes, iteration_range=(0, 0),
+                 column_order=None, recode=None, info=None):
+        super().__init__(encoder, n_classes)
+        self.booster = booster
+        self.iteration_range = tuple(int(i) for i in iteration_range)
+        self.column_order = None if column_order is None else np.asarray(column_order)
+        self.recode = dict(recode or {})
+        self.info = dict(info or {})
+
+    def _proba_frame(self, X):
+        return self._proba_matrix(self.encoder.transform(X))
+
+    def _proba_matrix(self, Z):
+        if self.column_order is not None:
+            Z = Z[:, self.column_order]
+        if self.recode:
+            Z = Z.copy() if self.column_order is None else Z
+            for j, table in self.recode.items():
+                codes = Z[:, j]
+                present = ~np.isnan(codes)
+                codes[present] = table[codes[present].astype(np.intp)]
+        return self.booster.inplace_predict(Z, iteration_range=self.iteration_range)
+
+    def save(self, directory):
+        """Write the model as ``directory/black_box.ubj`` (XGBoost's binary JSON).
+
+        The file holds the trees, the column names and types, the categories and the
+        early-stopping iteration; :func:`load_xgboost` reads it back with the same encoder.
+
+        Parameters
+        ----------
+        directory : path-like
+            Created when missing.
+
+        Returns
+        -------
+        pathlib.Path
+        """
+        booster = self.booster
+        if self.iteration_range != (0, 0) and "best_iteration" not in booster.attributes():
+            booster = booster.copy()
+            booster.set_attr(best_iteration=str(self.iteration_range[1] - 1))
+        data = bytes(booster.save_raw(raw_format="ubj"))
+        return write_atomically(output_path(directory, MODEL_FILE), data)
+
+
+def train_xgboost(X, y, encoder, categorical, random_state=0, **params):
+    """Train an XGBoost classifier as the black box.
+
+    Uses ``tree_method="hist"``; categorical columns are given to XGBoost natively (pandas
+    ``category`` dtype holding the encoder's categories, ``enable_categorical=True``), so
+    the encoder's codes are the model's codes. A stratified validation split is carved
+    from the rows for early stopping; the model keeps the trees up to the best iteration.
+
+    Parameters
+    ----------
+    X : pandas.DataFrame
+        Training features (``Dataset.X`` or a part of it).
+    y : array-like of int
+        Labels ``0 .. k-1``, every label present; ``k > 2`` trains a multi-class model.
+    encoder : TableEncoder
+        Fitted on the dataset's features; fitted on ``X`` here when not yet fitted.
+    categorical : iterable of str
+        The categorical columns; must agree with a fitted encoder.
+    random_state : int, default=0
+        Seeds the validation split and XGBoost.
+    **params
+        XGBClassifier parameters overriding :data:`DEFAULT_PARAMS`, and
+        ``validation_fraction`` (default 0.2) and ``early_stopping_rounds`` (default 20;
+        ``None`` trains all ``n_estimators`` trees on every row).
+
+    Returns
+    -------
+    XGBoostBlackBox
+        ``info`` records the trees used, the best iteration and validation rows.
+
+    Raises
+    ------
+    InputError
+        Labels that are not ``0 .. k-1``, or columns that do not match the encoder.
+
+    Examples
+    --------
+    >>> from adapters import load_dataset
+    >>> ds = load_dataset("breast_cancer")
+    >>> enc = TableEncoder().fit(ds.X, ds.categorical)
+    >>> box = train_xgboost(ds.X, ds.y, enc, ds.categorical, n_estimators=20)
+    >>> box.predict(ds.X[:3]).tolist()
+    [1, 1, 1]
+    """
+    from sklearn.model_selection import train_test_split
+
+    categorical = tuple(str(c) for c in categorical)
+    if not hasattr(encoder, "feature_names_"):
+        encoder.fit(X, categorical)
+    elif set(encoder.categorical_) != set(categorical):
+        raise InputError(f"categorical columns {listing(categorical)} differ from the "
+                         f"encoder's {listing(encoder.categorical_)}; fit the encoder on "
+                         f"the same columns")
+    Z = encoder.transform(X)
+    y = _labels(y, len(Z))
+    n_classes = int(y.max()) + 1
+    params = {**DEFAULT_PARAMS, **params}
+    fraction = float(params.pop("validation_fraction", 0.2))
+    rounds = params.pop("early_stopping_rounds", 20)
+    model = xgb.XGBClassifier(tree_method="hist", enable_categorical=True,
+                              random_state=random_state, **params)
+    counts = np.bincount(y)
+    n_validation = int(np.ceil(fraction * len(y)))
+    info = {"n_estimators": int(model.n_estimators), "rows": len(y)}
+    frame = category_frame(Z, encoder)
+    if rounds and counts.min() >= 2 and n_classes <= n_validation <= len(y) - n_classes:
+        train, valid = train_test_split(np.arange(len(y)), test_size=n_validation,
+                                        stratify=y, random_state=random_state)
+        model.set_params(early_stopping_rounds=int(rounds))
+        model.fit(frame.iloc[train], y[train],
+                  eval_set=[(frame.iloc[valid], y[valid])], verbose=False)
+        best = int(model.best_iteration)
+        info.update(early_stopping=True, validation_rows=len(valid), best_iteration=best,
+                    n_trees=best + 1, validation_score=float(model.best_score))
+        iteration_range = (0, best + 1)
+    else:
+        model.fit(frame, y, verbose=False)
+        iteration_range = (0, 0)
+        info.update(early_stopping=False, n_trees=model.get_booster().num_boosted_rounds())
+        if rounds:
+            info["note"] = ("too few rows per class for a validation split; trained "
+                            "without early stopping")
+    return XGBoostBlackBox(model.get_booster(), encoder, n_classes, iteration_range,
+                           info=info)
+
+
+def load_xgboost(path, encoder):
+    """Load a saved XGBoost classifier (``.ubj`` or ``.json``).
+
+    The model's columns are matched to the encoder's by name (any order); categorical
+    columns must agree, and the categories stored in the model (XGBoost ≥ 3.1) are mapped
+    onto the encoder's codes. A model without stored categories is assumed to use the
+    encoder's codes (sorted categories), as models trained by :func:`train_xgboost` with
+    older XGBoost do.
+
+    Parameters
+    ----------
+    path : path-like
+        A file written by ``Booster.save_model`` / ``XGBClassifier.save_model`` or by
+        :meth:`XGBoostBlackBox.save`.
+    encoder : TableEncoder
+        Fitted on the data the model will see.
+
+    Returns
+    -------
+    XGBoostBlackBox
+
+    Raises
+    ------
+    InputError
+        A missing file, a wrong suffix, a file XGBoost cannot read, a model that is not a
+        probabilistic classifier, or columns that do not match the encoder.
+    """
+    path = Path(path)
+    if path.suffix.lower() not in (".ubj", ".json"):
+        raise InputError(f"model file {quoted(str(path))} must end in .ubj or .json "
+                         f"(XGBoost's save_model formats)")
+    if not path.is_file():
+        raise InputError(f"no such model file: {quoted(str(path))}")
+    booster = xgb.Booster()
+    try:
+        booster.load_model(str(path))
+    except xgb.core.XGBoostError as err:
+        reason = " ".join(str(err).split())[:200]
+        raise InputError(f"could not load XGBoost model {quoted(str(path))}: {reason}; "
+                         f"give a file written by XGBoost's save_model") from None
+    encoder._check_fitted()
+    config = json.loads(booster.save_config())["learner"]
+    objective = config["objective"]["name"]
+    if objective not in _OBJECTIVES:
+        raise InputError(f"model objective {quoted(objective)} does not give class "
+                         f"probabilities; use a model trained with binary:logistic or "
+                         f"multi:softprob")
+    n_classes = max(2, int(config["learner_model_param"]["num_class"]))
+    order = _column_order(booster, encoder)
+    recode, notes = _recode(booster, encoder, order)
+    best = booster.attributes().get("best_iteration")
+    iteration_range = (0, int(best) + 1) if best is not None else (0, 0)
+    identity = np.array_equal(order, np.arange(len(order)))
+    info = {"file": str(path), "objective": objective,
+            "n_trees": iteration_range[1] or booster.num_boosted_rounds()}
+    if notes:
+        info["notes"] = notes
+    return XGBoostBlackBox(booster, encoder, n_classes, iteration_range,
+                           column_order=None if identity else order, recode=recode,
+                           info=info)
+
+
+def category_frame(Z, encoder):
+    """The encoded rows as a DataFrame XGBoost trains on natively.
+
+    Numeric columns are float64; categorical columns are pandas ``category`` dtype with the
+    encoder's categories, so that the category codes equal the encoder's codes.
+
+    Parameters
+    ----------
+    Z : numpy.ndarray
+        Rows in the encoder layout.
+    encoder : TableEncoder
+
+    Returns
+    -------
+    pandas.DataFrame
+    """
+    columns = {}
+    categorical = set(encoder.categorical_indices_)
+    for i, name in enumerate(encoder.feature_names_):
+        if i in categorical:
+            codes = np.where(np.isnan(Z[:, i]), -1, np.nan_to_num(Z[:, i])).astype(np.int64)
+            columns[name] = pd.Categorical.from_codes(
+                codes, categories=pd.Index(list(encoder.categories_[name]), dtype=object))
+        else:
+            columns[name] = Z[:, i]
+    return pd.DataFrame(columns)
+
+
+def _labels(y, n_rows):
+    """``y`` as int64 labels ``0 .. k-1`` with every label present."""
+    y = np.asarray(y)
+    if y.ndim != 1 or len(y) != n_rows:
+        raise InputError(f"y must be 1-D with one label per row ({n_rows}), got shape "
+                         f"{y.shape}")
+    if not np.issubdtype(y.dtype, np.integer):
+        raise InputError("y must hold integer labels 0 .. k-1 (use Dataset.y)")
+    present = np.unique(y)
+    if len(present) < 2 or not np.array_equal(present, np.arange(len(present))):
+        raise InputError(f"y must hold the labels 0 .. k-1 (k >= 2), each at least once; "
+                         f"got {present.tolist()[:10]}")
+    return y.astype(np.int64)
+
+
+def _column_order(booster, encoder):
+    """Model column ``j`` → encoder column index, checking names and types."""
+    names = booster.feature_names
+    if booster.num_features() != encoder.n_features_in_:
+        raise InputError(f"the model has {booster.num_features()} columns, the data "
+                         f"{encoder.n_features_in_}; give the data the model was trained "
+                         f"on")
+    if names is None:
+        return np.arange(encoder.n_features_in_)
+    missing = [n for n in names if n not in encoder.feature_names_]
+    if missing:
+        raise InputError(f"the model's columns {listing(missing, 10)} are not in the data; "
+                         f"give the data the model was trained on")
+    order = np.array([encoder.feature_names_.index(n) for n in names])
+    types = booster.feature_types
+    if types is not None:
+        categorical = set(encoder.categorical_indices_)
+        wrong = [names[j] for j, t in enumerate(types) if (t == "c") != (order[j] in categorical)]
+        if wrong:
+            raise InputError(f"columns {listing(wrong, 10)} are categorical in one of the "
+                             f"model and the data but not in the other")
+    return order
+
+
+def _recode(booster, encoder, order):
+    """Per model column, the map from encoder codes to the model's stored codes.
+
+    Returns ``(recode, notes)``. Non-ASCII category strings are not stored faithfully by
+    XGBoost 3.1-3.2 (the byte array is cut at the character count), so such a column is
+    taken to use the encoder's codes when the number of categories agrees.
+    """
+    recode, notes = {}, []
+    for j, (count, categories) in _stored_categories(booster).items():
+        name = encoder.feature_names_[order[j]]
+        ours = list(encoder.categories_.get(name, ()))
+        if categories is None:
+            if count != len(ours):
+                raise InputError(f"column {quoted(name)} has {len(ours)} categories in the "
+                                 f"data but {count} in the model; give the data the model "
+                                 f"was trained on")
+            notes.append(f"column {name!r}: non-ASCII categories stored in the model "
+                         f"cannot be read back; assuming the data's sorted order")
+        elif categories != ours:
+            position = {c: k for k, c in enumerate(categories)}
+            recode[j] = np.array([position.get(c, np.nan) for c in ours], dtype=np.float64)
+    return recode, notes
+
+
+def _stored_categories(booster):
+    """``{model column: (count, category strings in code order or None)}`` from the model.
+
+    ``None`` when the strings are not ASCII (see :func:`_recode`).
+    """
+    model = json.loads(bytes(booster.save_raw(raw_format="json")))
+    cats = model["learner"]["gradient_booster"].get("model", {}).get("cats", {})
+    stored = {}
+    for j, entry in enumerate(cats.get("enc") or []):
+        values = entry.get("values") or []
+        if not values:
+            continue
+        if "offsets" not in entry:
+            stored[j] = (len(values), [str(int(v)) if float(v).is_integer()
+                                       else repr(float(v)) for v in values])
+            continue
+        offsets = entry["offsets"]
+        raw = bytes(v & 0xFF for v in values)
+        if not raw.isascii():
+            stored[j] = (len(offsets) - 1, None)
+            continue
+        stored[j] = (len(offsets) - 1,
+                     [raw[a:b].decode("ascii") for a, b in zip(offsets, offsets[1:])])
+    return stored

@@ -1,0 +1,98 @@
+"""CSV files: mixed columns, missing values, delimiters, encodings and broken files."""
+import numpy as np
+import pytest
+
+from adapters import InputError, load_dataset
+
+MIXED = """\
+age,job,income,smoker,label
+34,engineer,52000.5,yes,good
+51,teacher,,no,bad
+29,,31000,no,good
+45,engineer,61000,yes,bad
+38,nurse,NA,no,good
+62,teacher,45000,yes,bad
+,nurse,39000,no,good
+27,engineer,58000,?,bad
+"""
+
+
+def _write(tmp_path, text, name="data.csv", encoding="utf-8"):
+    path = tmp_path / name
+    path.write_bytes(text.encode(encoding) if isinstance(text, str) else text)
+    return path
+
+
+def test_mixed_csv(tmp_path):
+    ds = load_dataset(_write(tmp_path, MIXED), target="label")
+    assert ds.name == "data"
+    assert ds.numeric == ("age", "income") and ds.categorical == ("job", "smoker")
+    assert ds.X["income"].isna().sum() == 2 and np.isnan(ds.X["age"][6])
+    assert ds.X["job"].tolist()[:3] == ["engineer", "teacher", ds.X["job"][2]]
+    assert ds.X["smoker"].isna().sum() == 1
+    assert ds.class_names == ("bad", "good")        # a tie: the later label is positive
+    assert ds.y.tolist() == [1, 0, 1, 0, 1, 0, 1, 0]
+
+
+def test_csv_path_as_string_and_positive(tmp_path):
+    ds = load_dataset(str(_write(tmp_path, MIXED)), target="label", positive="bad")
+    assert ds.class_names == ("good", "bad") and ds.y[0] == 0
+
+
+def test_csv_needs_target(tmp_path):
+    with pytest.raises(InputError, match="target.*'age'"):
+        load_dataset(_write(tmp_path, MIXED))
+
+
+@pytest.mark.parametrize("delimiter", [";", "\t", "|"])
+def test_other_delimiters(tmp_path, delimiter):
+    ds = load_dataset(_write(tmp_path, MIXED.replace(",", delimiter)), target="label")
+    assert ds.X.shape == (8, 4)
+    assert any("delimiter" in n for n in ds.notes)
+
+
+def test_bom_and_spaces_after_commas(tmp_path):
+    text = "\ufeffa, b, t\n1, x, 0\n2, y, 1\n3, x, 1\n"
+    ds = load_dataset(_write(tmp_path, text), target="t")
+    assert list(ds.X.columns) == ["a", "b"] and ds.X["b"].tolist() == ["x", "y", "x"]
+
+
+def test_latin1_file(tmp_path):
+    text = "city,t\nZürich,0\nGenève,1\nBern,1\n"
+    ds = load_dataset(_write(tmp_path, text, encoding="latin-1"), target="t")
+    assert ds.X["city"].tolist() == ["Zürich", "Genève", "Bern"]
+    assert any("Latin-1" in n for n in ds.notes)
+
+
+def test_duplicate_header_names(tmp_path):
+    with pytest.raises(InputError, match="duplicate column names: 'a'"):
+        load_dataset(_write(tmp_path, "a,b,a,t\n1,2,3,0\n4,5,6,1\n"), target="t")
+
+
+def test_saved_index_column_dropped(tmp_path):
+    text = ",x,t\n0,1.5,0\n1,2.5,1\n2,0.5,0\n3,1.0,1\n"
+    ds = load_dataset(_write(tmp_path, text), target="t")
+    assert list(ds.X.columns) == ["x"]
+
+
+@pytest.mark.parametrize("content, match", [
+    ("a,b,t\n1,2,0\n3,4,5,6,7\n", "could not parse"),
+    ('a,b,t\n1,"2,0\n', "could not parse"),
+    ("", "is empty"),
+    ("   \n\n", "is empty"),
+    (b"\x00\x01PK\x03\x04binary", "not a text CSV"),
+    ("a,b,t\n", "empty"),
+])
+def test_broken_files(tmp_path, content, match):
+    with pytest.raises(InputError, match=match) as info:
+        load_dataset(_write(tmp_path, content), target="t")
+    assert "\n" not in str(info.value)
+
+
+def test_missing_file_and_unknown_name(tmp_path):
+    with pytest.raises(InputError, match="no such file"):
+        load_dataset(tmp_path / "nope.csv", target="t")
+    with pytest.raises(InputError, match="breast_cancer, wine, iris"):
+        load_dataset("titanic")
+    with pytest.raises(InputError, match="no such file"):
+        load_dataset(tmp_path, target="t")

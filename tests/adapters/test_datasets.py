@@ -1,0 +1,163 @@
+"""Datasets: bundled tables, DataFrames, column typing and the positive class."""
+import numpy as np
+import pandas as pd
+import pytest
+from sklearn import datasets as sk
+
+from adapters import BUNDLED, Dataset, InputError, from_frame, load_dataset
+
+
+def test_bundled_names():
+    assert BUNDLED == ("breast_cancer", "wine", "iris")
+
+
+def test_breast_cancer_is_wdbc_with_malignant_positive():
+    ds = load_dataset("breast_cancer")
+    raw = sk.load_breast_cancer()
+    assert ds.name == "breast_cancer"
+    assert ds.X.shape == (569, 30)
+    assert list(ds.X.columns) == list(raw.feature_names)
+    assert ds.class_names == ("benign", "malignant")
+    np.testing.assert_array_equal(ds.y, (raw.target == 0).astype(int))  # 0 = malignant there
+    np.testing.assert_array_equal(ds.X.to_numpy(), raw.data)
+    assert ds.categorical == () and ds.numeric == tuple(raw.feature_names)
+    assert (ds.X.dtypes == "float64").all()
+    assert any("malignant" in note for note in ds.notes)
+
+
+@pytest.mark.parametrize("name", ["wine", "iris"])
+def test_multiclass_bundled_stays_multiclass(name):
+    ds = load_dataset(name)
+    raw = getattr(sk, f"load_{name}")()
+    np.testing.assert_array_equal(ds.y, raw.target)
+    assert ds.class_names == tuple(raw.target_names)
+    assert ds.y.dtype.kind == "i"
+
+
+@pytest.mark.parametrize("positive", ["virginica", 2, "2", "VIRGINICA"])
+def test_one_vs_rest_by_name_or_index(positive):
+    ds = load_dataset("iris", positive=positive)
+    assert ds.class_names == ("not virginica", "virginica")
+    np.testing.assert_array_equal(ds.y, (sk.load_iris().target == 2).astype(int))
+    assert any("one-vs-rest" in note for note in ds.notes)
+
+
+def test_bundled_index_out_of_range():
+    with pytest.raises(InputError, match="out of range"):
+        load_dataset("wine", positive=3)
+
+
+def test_bundled_positive_not_a_class():
+    with pytest.raises(InputError, match="not a value"):
+        load_dataset("wine", positive="merlot")
+
+
+def test_binary_mode_refuses_multiclass_without_positive():
+    with pytest.raises(InputError, match="3 classes.*positive"):
+        load_dataset("wine", binary=True)
+    assert load_dataset("wine", positive="class_1", binary=True).y.max() == 1
+
+
+def _mixed():
+    return pd.DataFrame({
+        "age": [25, 31, np.nan, 47, 52, 38, 29, 61],
+        "city": ["Paris", "Lyon", None, "Paris", " Nice ", "Lyon", "Paris", "Nice"],
+        "score": ["1.5", "2", "3.25", "", "4", "5", "6", "7"],
+        "member": [True, False, True, True, False, False, True, False],
+        "label": ["yes", "no", "no", "yes", "no", "no", "no", "yes"],
+    })
+
+
+def test_from_frame_types_and_values():
+    ds = from_frame(_mixed(), "label", name="mixed")
+    assert isinstance(ds, Dataset)
+    assert ds.name == "mixed" and ds.target == "label"
+    assert list(ds.X.columns) == ["age", "city", "score", "member"]
+    assert ds.categorical == ("city", "member")
+    assert ds.numeric == ("age", "score")
+    assert ds.X["age"].dtype == "float64" and ds.X["score"].dtype == "float64"
+    assert ds.X["city"].dtype == object and ds.X["member"].dtype == object
+    assert ds.X["city"].tolist()[:5] == ["Paris", "Lyon", ds.X["city"][2], "Paris", "Nice"]
+    assert pd.isna(ds.X["city"][2]) and pd.isna(ds.X["score"][3])
+    assert all(type(v) is str for v in ds.X["city"].dropna())
+    assert ds.X["member"].tolist()[:2] == ["True", "False"]
+    assert ds.X["score"].tolist()[:3] == [1.5, 2.0, 3.25]
+
+
+def test_input_frame_is_not_modified():
+    df = _mixed()
+    before = df.copy()
+    from_frame(df, "label")
+    pd.testing.assert_frame_equal(df, before)
+
+
+def test_default_positive_is_minority_and_noted():
+    ds = from_frame(_mixed(), "label")
+    assert ds.class_names == ("no", "yes")
+    assert ds.y.tolist() == [1, 0, 0, 1, 0, 0, 0, 1]
+    assert any("minority" in note and "'yes'" in note for note in ds.notes)
+
+
+def test_positive_tie_takes_later_label():
+    df = pd.DataFrame({"x": [1.0, 2.0, 3.0, 4.0], "t": [0, 1, 0, 1]})
+    assert from_frame(df, "t").class_names == ("0", "1")
+
+
+def test_positive_matched_as_string():
+    df = pd.DataFrame({"x": [1.0, 2.0, 3.0, 4.0], "t": [0, 1, 1, 1]})
+    for positive in (1, "1", 1.0, " 1 "):
+        ds = from_frame(df, "t", positive=positive)
+        assert ds.class_names == ("0", "1") and ds.y.tolist() == [0, 1, 1, 1]
+    assert from_frame(df, "t", positive=0).y.tolist() == [1, 0, 0, 0]
+
+
+def test_float_target_with_missing_prints_as_integers():
+    df = pd.DataFrame({"x": [1.0, 2.0, 3.0, 4.0, 5.0], "t": [0, 1, None, 1, 0]})
+    ds = from_frame(df, "t", positive="1")
+    assert ds.class_names == ("0", "1") and ds.y.tolist() == [0, 1, 1, 0]
+
+
+def test_multiclass_frame_numeric_order():
+    df = pd.DataFrame({"x": np.arange(6.0), "t": [10, 2, 2, 10, 3, 3]})
+    ds = from_frame(df, "t")
+    assert ds.class_names == ("2", "3", "10")
+    assert ds.y.tolist() == [2, 0, 0, 2, 1, 1]
+
+
+def test_non_string_column_names_become_strings():
+    df = pd.DataFrame({0: [1.0, 2.0, 3.0], 1: ["a", "b", "a"], "t": [0, 1, 0]})
+    ds = from_frame(df, "t")
+    assert list(ds.X.columns) == ["0", "1"]
+
+
+def test_category_dtype_stays_categorical_even_if_numeric_looking():
+    df = pd.DataFrame({"grade": pd.Categorical([1, 2, 3, 1]), "t": [0, 1, 1, 0]})
+    ds = from_frame(df, "t")
+    assert ds.categorical == ("grade",)
+    assert ds.X["grade"].tolist() == ["1", "2", "3", "1"]
+
+
+def test_nullable_and_string_dtypes():
+    df = pd.DataFrame({
+        "n": pd.array([1, None, 3, 4], dtype="Int64"),
+        "s": pd.array(["a", None, "b", "a"], dtype="string"),
+        "t": [0, 1, 1, 0],
+    })
+    ds = from_frame(df, "t")
+    assert ds.X["n"].dtype == "float64" and np.isnan(ds.X["n"][1])
+    assert ds.X["s"].dtype == object and pd.isna(ds.X["s"][1])
+    assert ds.X["s"][0] == "a" and type(ds.X["s"][0]) is str
+
+
+def test_dataset_checks_its_parts():
+    X = pd.DataFrame({"a": [1.0, 2.0]})
+    with pytest.raises(ValueError):
+        Dataset("d", X, np.array([0]), "t", ("a", "b"), ())
+    with pytest.raises(ValueError):
+        Dataset("d", X, np.array([0, 2]), "t", ("a", "b"), ())
+    with pytest.raises(ValueError):
+        Dataset("d", X, np.array([0, 1]), "t", ("a", "b"), ("nope",))
+    ds = Dataset("d", X, np.array([0, 1]), "t", ["a", "b"], [])
+    assert ds.class_names == ("a", "b") and ds.n_classes == 2
+    with pytest.raises(AttributeError):
+        ds.name = "other"

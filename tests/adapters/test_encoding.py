@@ -1,0 +1,124 @@
+"""TableEncoder: DataFrame ⇄ float matrix."""
+import numpy as np
+import pandas as pd
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from hypothesis.extra.pandas import column, data_frames
+
+from adapters import InputError, TableEncoder, from_frame
+
+
+def _table():
+    return pd.DataFrame({
+        "x": [1.5, np.nan, -2.0, 0.0],
+        "c": pd.Series(["b", "a", np.nan, "b"], dtype=object),
+        "k": pd.Series(["z", "y", "y", "x"], dtype=object),
+    })
+
+
+def test_fit_attributes():
+    enc = TableEncoder().fit(_table(), categorical=["c", "k"])
+    assert enc.feature_names_ == ("x", "c", "k")
+    assert enc.categorical_indices_ == (1, 2)
+    assert enc.categories_ == {"c": ("a", "b"), "k": ("x", "y", "z")}
+    assert enc.n_features_in_ == 3 and enc.categorical_ == ("c", "k")
+
+
+def test_transform_codes_and_missing():
+    enc = TableEncoder().fit(_table(), ["c", "k"])
+    Z = enc.transform(_table())
+    assert Z.dtype == np.float64
+    expected = np.array([[1.5, 1, 2], [np.nan, 0, 1], [-2.0, np.nan, 1], [0.0, 1, 0]])
+    np.testing.assert_array_equal(Z, expected)
+
+
+def test_round_trip():
+    X = _table()
+    enc = TableEncoder().fit(X, ["c", "k"])
+    back = enc.inverse_transform(enc.transform(X))
+    pd.testing.assert_frame_equal(back, X)
+    assert back["c"].dtype == object and back["x"].dtype == "float64"
+
+
+def test_categorical_inferred_from_dtype():
+    X = _table().assign(flag=[True, False, True, True])
+    enc = TableEncoder().fit(X)
+    assert enc.categorical_ == ("c", "k", "flag")
+    assert enc.categories_["flag"] == ("False", "True")
+
+
+def test_unseen_categories_and_inf_become_nan():
+    enc = TableEncoder().fit(_table(), ["c", "k"])
+    new = pd.DataFrame({"x": [np.inf, 3.0], "c": ["new", "a"], "k": ["x", None]})
+    np.testing.assert_array_equal(enc.transform(new), [[np.nan, np.nan, 0], [3.0, 0, np.nan]])
+
+
+def test_column_order_from_fit():
+    enc = TableEncoder().fit(_table(), ["c", "k"])
+    shuffled = _table()[["k", "x", "c"]]
+    np.testing.assert_array_equal(enc.transform(shuffled), enc.transform(_table()))
+
+
+def test_missing_and_extra_columns_named():
+    enc = TableEncoder().fit(_table(), ["c", "k"])
+    with pytest.raises(InputError, match="missing columns 'k'") as info:
+        enc.transform(_table().drop(columns="k"))
+    assert "unexpected" not in str(info.value)
+    with pytest.raises(InputError, match="unexpected columns 'extra'"):
+        enc.transform(_table().assign(extra=1))
+    with pytest.raises(InputError, match="missing columns 'x'; unexpected columns 'y'"):
+        enc.transform(_table().rename(columns={"x": "y"}))
+
+
+def test_text_in_numeric_column_at_transform():
+    enc = TableEncoder().fit(_table(), ["c", "k"])
+    bad = _table().astype({"x": object})
+    bad.loc[0, "x"] = "abc"
+    with pytest.raises(InputError, match="'x' must be numeric.*'abc'"):
+        enc.transform(bad)
+    ok = _table().astype({"x": object})
+    ok.loc[0, "x"] = "2.5"
+    assert enc.transform(ok)[0, 0] == 2.5
+
+
+def test_inverse_rejects_bad_codes_and_shapes():
+    enc = TableEncoder().fit(_table(), ["c", "k"])
+    with pytest.raises(InputError, match="'c'.*not category indices"):
+        enc.inverse_transform([[0.0, 2.0, 0.0]])
+    with pytest.raises(InputError, match="not category indices"):
+        enc.inverse_transform([[0.0, 0.5, 0.0]])
+    with pytest.raises(InputError, match=r"shape \(n, 3\)"):
+        enc.inverse_transform(np.zeros((2, 4)))
+    with pytest.raises(InputError, match="DataFrame"):
+        enc.transform(np.zeros((2, 3)))
+
+
+def test_unfitted_and_bad_fit():
+    with pytest.raises(InputError, match="not fitted"):
+        TableEncoder().transform(_table())
+    with pytest.raises(InputError, match="not in the table: 'q'"):
+        TableEncoder().fit(_table(), ["q"])
+    assert repr(TableEncoder()) == "TableEncoder()"
+
+
+def test_dataset_round_trip(tmp_path):
+    df = pd.DataFrame({"a": [1.0, None, 3.0, 4.0], "b": ["u", "v", None, "u"],
+                       "t": [0, 1, 1, 0]})
+    ds = from_frame(df, "t")
+    enc = TableEncoder().fit(ds.X, ds.categorical)
+    pd.testing.assert_frame_equal(enc.inverse_transform(enc.transform(ds.X)), ds.X)
+
+
+_text = st.one_of(st.none(), st.text(max_size=6))
+
+
+@settings(max_examples=40, deadline=None)
+@given(data_frames([column("num", elements=st.floats(allow_nan=True, allow_infinity=False)),
+                    column("cat", elements=_text, dtype=object)]))
+def test_round_trip_property(df):
+    df["cat"] = df["cat"].astype(object).where(df["cat"].notna(), np.nan)
+    enc = TableEncoder().fit(df, ["cat"])
+    back = enc.inverse_transform(enc.transform(df))
+    pd.testing.assert_frame_equal(back, df.reset_index(drop=True), check_dtype=False)
+    assert back["cat"].dtype == object

@@ -1,0 +1,166 @@
+"""Bad input at the boundary: each case fails with a one-line InputError or is handled
+and noted (issue 8's list)."""
+import numpy as np
+import pandas as pd
+import pytest
+
+from adapters import InputError, from_frame
+from adapters.columns import MAX_CATEGORIES
+
+
+def _raises(df, target="t", match=None, **kwargs):
+    with pytest.raises(InputError, match=match) as info:
+        from_frame(df, target, **kwargs)
+    assert "\n" not in str(info.value)
+    return str(info.value)
+
+
+def _frame(**columns):
+    n = max(len(v) for v in columns.values())
+    base = {"t": ([0, 1] * n)[:n]}
+    base.update(columns)
+    return pd.DataFrame(base)
+
+
+@pytest.mark.parametrize("df", [pd.DataFrame(), pd.DataFrame({"t": [], "x": []}),
+                                pd.DataFrame(index=range(3))])
+def test_empty_table(df):
+    _raises(df, match="empty")
+
+
+def test_not_a_frame():
+    with pytest.raises(InputError, match="DataFrame"):
+        from_frame([[1, 2]], "t")
+
+
+def test_target_missing_lists_the_columns():
+    message = _raises(_frame(x=[1.0, 2.0, 3.0]), target="label", match="not found")
+    assert "'t'" in message and "'x'" in message
+
+
+def test_target_not_given():
+    _raises(_frame(x=[1.0, 2.0]), target=None, match="target")
+
+
+def test_missing_target_values_dropped_and_counted():
+    df = pd.DataFrame({"x": [1.0, 2.0, 3.0, 4.0, 5.0], "t": ["a", None, "b", "", "a"]})
+    ds = from_frame(df, "t")
+    assert len(ds.X) == 3 and ds.X["x"].tolist() == [1.0, 3.0, 5.0]
+    assert "dropped 2 rows with a missing value in target 't'" in ds.notes
+
+
+def test_all_target_values_missing():
+    _raises(pd.DataFrame({"x": [1.0, 2.0], "t": [None, None]}), match="no values")
+
+
+def test_target_with_one_class():
+    _raises(pd.DataFrame({"x": [1.0, 2.0, 3.0], "t": ["a", "a", None]}),
+            match="single class")
+
+
+def test_binary_mode_with_too_many_classes():
+    df = pd.DataFrame({"x": [1.0, 2.0, 3.0], "t": ["a", "b", "c"]})
+    _raises(df, match="3 classes", binary=True)
+    assert from_frame(df, "t").class_names == ("a", "b", "c")
+
+
+def test_regression_like_target():
+    df = pd.DataFrame({"x": np.arange(80.0), "t": np.linspace(0, 1, 80)})
+    _raises(df, match="more than 50 classes")
+
+
+def test_positive_not_a_value():
+    message = _raises(_frame(x=[1.0, 2.0]), match="not a value", positive="yes")
+    assert "'0', '1'" in message
+
+
+def test_inf_is_missing_and_noted():
+    ds = from_frame(_frame(x=[1.0, np.inf, -np.inf, 4.0], s=["1", "inf", "2", "3"]), "t")
+    assert np.isnan(ds.X["x"][1]) and np.isnan(ds.X["x"][2])
+    assert np.isnan(ds.X["s"][1])
+    assert "column 'x': 2 infinite values treated as missing" in ds.notes
+    assert "column 's': 1 infinite values treated as missing" in ds.notes
+
+
+@pytest.mark.parametrize("values, reason", [
+    ([np.nan] * 4, "no values (all missing)"),
+    (["", None, "?", "NA"], "no values (all missing)"),
+    ([3.0, 3.0, np.nan, 3.0], "a single value ('3')"),
+    (["k", "k", "k", "k"], "a single value ('k')"),
+])
+def test_constant_and_all_missing_columns_dropped(values, reason):
+    ds = from_frame(_frame(x=[1.0, 2.0, 3.0, 4.0], bad=values), "t")
+    assert list(ds.X.columns) == ["x"]
+    assert f"dropped column 'bad': {reason}" in ds.notes
+
+
+def test_every_column_dropped_is_an_error():
+    message = _raises(_frame(a=[1, 1, 1], b=[None, None, None]), match="no usable")
+    assert "'a'" in message and "'b'" in message
+
+
+def test_no_feature_columns():
+    _raises(pd.DataFrame({"t": [0, 1]}), match="no feature columns")
+
+
+def test_duplicate_column_names():
+    df = pd.DataFrame([[1, 2, 3, 0], [4, 5, 6, 1]], columns=["a", "b", "a", "t"])
+    message = _raises(df, match="duplicate column names")
+    assert "'a'" in message and "'b'" not in message
+
+
+def test_names_duplicated_after_str_conversion():
+    df = pd.DataFrame([[1, 2, 0], [3, 4, 1]], columns=[1, "1", "t"])
+    _raises(df, match="duplicate column names: '1'")
+
+
+def test_mostly_numeric_column_is_coerced_with_note():
+    values = [str(i) for i in range(19)] + ["unknown"]
+    ds = from_frame(_frame(x=values), "t")
+    assert ds.numeric == ("x",) and np.isnan(ds.X["x"][19])
+    assert any("column 'x': 1 non-numeric values" in n and "'unknown'" in n
+               for n in ds.notes)
+
+
+def test_mixed_column_below_threshold_is_categorical():
+    values = ["1", "2", "3", "4", "5", "6", "7", "8", "a", "b"]
+    ds = from_frame(_frame(x=values), "t")
+    assert ds.categorical == ("x",) and ds.X["x"].tolist() == values
+
+
+def test_high_cardinality_categorical_dropped():
+    n = MAX_CATEGORIES + 20
+    df = _frame(code=[f"c{i % (MAX_CATEGORIES + 1)}" for i in range(n)],
+                x=list(np.arange(n, dtype=float)))
+    ds = from_frame(df, "t")
+    assert "code" not in ds.X.columns
+    assert any(n.startswith("dropped column 'code': 101 distinct values") for n in ds.notes)
+
+
+def test_identifier_column_dropped():
+    df = _frame(name=[f"person {i}" for i in range(30)], x=list(np.arange(30.0) % 7))
+    ds = from_frame(df, "t")
+    assert list(ds.X.columns) == ["x"]
+    assert any("'name': a different value in every row" in n for n in ds.notes)
+
+
+def test_small_distinct_categorical_kept():
+    ds = from_frame(_frame(c=["a", "b", "c", "d"], x=[1.0, 2.0, 1.0, 2.0]), "t")
+    assert ds.categorical == ("c",)
+
+
+def test_saved_row_index_dropped_but_named_counter_kept():
+    df = _frame(**{"Unnamed: 0": list(range(6)), "year": list(range(2000, 2006)),
+                   "x": [1.0, 2.0, 1.0, 3.0, 2.0, 1.0]})
+    ds = from_frame(df, "t")
+    assert list(ds.X.columns) == ["year", "x"]
+    assert any("'Unnamed: 0': a saved row index" in n for n in ds.notes)
+
+
+def test_hostile_names_and_values_survive_as_strings():
+    weird = ["a'b", "x), halt(", "Foo", "_x", "naïve", "%", "a\nb", "\\", "'", "z" * 10_000]
+    df = pd.DataFrame({name: [v, "other"] * 3 for name, v in zip(weird, weird[::-1])})
+    df["t"] = [0, 1, 0, 1, 0, 1]
+    ds = from_frame(df, "t")
+    assert list(ds.X.columns) == weird
+    assert ds.X["a'b"][0] == "z" * 10_000

@@ -1,0 +1,182 @@
+"""The XGBoost adapter: training, in-place prediction on codes, saving and loading."""
+import json
+
+import numpy as np
+import pandas as pd
+import pytest
+import xgboost as xgb
+
+from adapters import InputError, TableEncoder, load_xgboost, train_xgboost
+from adapters.xgboost_box import MODEL_FILE, XGBoostBlackBox
+
+from .conftest import mixed_frame
+
+
+def _category_frame(X, encoder):
+    """X with categorical columns as pandas categories in the encoder's order."""
+    dtypes = {c: pd.CategoricalDtype(list(encoder.categories_[c]))
+              for c in encoder.categorical_}
+    return X.astype(dtypes)
+
+
+def test_training_info_and_quality(mixed, cancer):
+    for ds, encoder, box in (mixed, cancer):
+        assert isinstance(box, XGBoostBlackBox) and box.kind == "xgboost"
+        assert box.info["early_stopping"] and box.info["validation_rows"] > 0
+        assert 1 <= box.info["n_trees"] <= 300
+        assert box.iteration_range == (0, box.info["n_trees"])
+        assert (box.predict(ds.X) == ds.y).mean() > 0.95
+
+
+def test_categorical_columns_are_native(mixed):
+    ds, encoder, box = mixed
+    types = dict(zip(box.booster.feature_names, box.booster.feature_types))
+    assert types == {"x": "float", "colour": "c", "size": "c", "w": "float"}
+
+
+def test_inplace_codes_equal_dataframe_prediction(mixed, tmp_path):
+    ds, encoder, box = mixed
+    clf = xgb.XGBClassifier()
+    clf.load_model(box.save(tmp_path))
+    expected = clf.predict_proba(_category_frame(ds.X, encoder))
+    np.testing.assert_allclose(box.predict_proba_encoded(encoder.transform(ds.X)), expected,
+                               atol=1e-6)
+    np.testing.assert_allclose(box.predict_proba(ds.X), expected, atol=1e-6)
+    np.testing.assert_array_equal(box.predict(ds.X), clf.predict(_category_frame(ds.X, encoder)))
+
+
+def test_category_decides_the_label(mixed):
+    """The label flips with the colour: right answers mean the codes are read as
+    categories (including the non-ASCII one)."""
+    ds, encoder, box = mixed
+    row = pd.DataFrame({"x": [1.0, 1.0], "colour": ["red", "grün"], "size": ["S", "S"],
+                        "w": [5.0, 5.0]})
+    assert box.predict(row).tolist() == [1, 0]
+
+
+def test_unseen_and_missing_category_behave_as_missing(mixed):
+    ds, encoder, box = mixed
+    rows = ds.X.iloc[:5].copy()
+    unseen, missing = rows.copy(), rows.copy()
+    unseen["colour"] = "purple"
+    missing["colour"] = np.nan
+    np.testing.assert_array_equal(box.predict_proba(unseen), box.predict_proba(missing))
+
+
+def test_multiclass(iris, tmp_path):
+    ds, encoder, box = iris
+    P = box.predict_proba(ds.X)
+    assert P.shape == (150, 3) and box.classes_.tolist() == [0, 1, 2]
+    clf = xgb.XGBClassifier()
+    clf.load_model(box.save(tmp_path))
+    np.testing.assert_allclose(P, clf.predict_proba(ds.X), atol=1e-6)
+    assert (box.predict(ds.X) == ds.y).mean() > 0.95
+
+
+def test_deterministic(mixed, tmp_path):
+    ds, encoder, box = mixed
+    again = train_xgboost(ds.X, ds.y, encoder, ds.categorical, random_state=0)
+    first = box.save(tmp_path / "a").read_bytes()
+    assert again.save(tmp_path / "b").read_bytes() == first
+    other = train_xgboost(ds.X, ds.y, encoder, ds.categorical, random_state=1)
+    assert other.save(tmp_path / "c").read_bytes() != first
+
+
+def test_save_load_round_trip(mixed, tmp_path):
+    ds, encoder, box = mixed
+    path = box.save(tmp_path / "run")
+    assert path == tmp_path / "run" / MODEL_FILE and path.is_file()
+    assert not [p for p in path.parent.iterdir() if p.name != MODEL_FILE]
+    loaded = load_xgboost(path, encoder)
+    assert loaded.iteration_range == box.iteration_range and loaded.recode == {}
+    Z = encoder.transform(ds.X)
+    np.testing.assert_array_equal(loaded.predict_proba_encoded(Z), box.predict_proba_encoded(Z))
+    json_path = tmp_path / "model.json"
+    box.booster.save_model(json_path)
+    np.testing.assert_array_equal(load_xgboost(json_path, encoder).predict_proba_encoded(Z),
+                                  box.predict_proba_encoded(Z))
+
+
+def test_user_model_with_other_category_order_and_column_order(tmp_path):
+    df = mixed_frame(n=400, seed=3)
+    y = (df["label"] == "yes").astype(int).to_numpy()
+    X = df[["x", "colour", "size"]].replace({"colour": {"grün": None}})
+    theirs = X[["size", "colour", "x"]].astype({
+        "colour": pd.CategoricalDtype(["red", "green", "blue"]),       # their own order
+        "size": pd.CategoricalDtype(["S", "M", "L"]),
+    })
+    clf = xgb.XGBClassifier(n_estimators=20, enable_categorical=True).fit(theirs, y)
+    clf.save_model(tmp_path / "theirs.json")
+    ours = X.astype({"colour": object, "size": object})
+    encoder = TableEncoder().fit(ours, ["colour", "size"])
+    box = load_xgboost(tmp_path / "theirs.json", encoder)
+    assert box.recode and box.column_order.tolist() == [2, 1, 0]
+    np.testing.assert_allclose(box.predict_proba(ours), clf.predict_proba(theirs), atol=1e-6)
+
+
+def test_small_data_trains_without_early_stopping():
+    X = pd.DataFrame({"a": [0.0, 1.0, 2.0, 3.0, 4.0]})
+    encoder = TableEncoder().fit(X)
+    box = train_xgboost(X, np.array([0, 0, 0, 1, 1]), encoder, (), n_estimators=5)
+    assert box.info["early_stopping"] is False and "note" in box.info
+    assert box.info["n_trees"] == 5
+
+
+def test_unfitted_encoder_is_fitted_and_params_override(mixed):
+    ds, _, _ = mixed
+    encoder = TableEncoder()
+    box = train_xgboost(ds.X, ds.y, encoder, ds.categorical, n_estimators=7,
+                        early_stopping_rounds=None, max_depth=2)
+    assert encoder.categorical_ == ds.categorical
+    assert box.info["n_trees"] == 7 and box.booster.num_boosted_rounds() == 7
+
+
+def test_training_input_errors(mixed):
+    ds, encoder, _ = mixed
+    with pytest.raises(InputError, match="0 .. k-1"):
+        train_xgboost(ds.X, ds.y + 1, encoder, ds.categorical)
+    with pytest.raises(InputError, match="integer labels"):
+        train_xgboost(ds.X, ds.y.astype(float), encoder, ds.categorical)
+    with pytest.raises(InputError, match="one label per row"):
+        train_xgboost(ds.X, ds.y[:-1], encoder, ds.categorical)
+    with pytest.raises(InputError, match="differ from the encoder"):
+        train_xgboost(ds.X, ds.y, encoder, ["size"])
+
+
+def test_load_errors(mixed, cancer, tmp_path):
+    ds, encoder, box = mixed
+    with pytest.raises(InputError, match=r"\.ubj or \.json"):
+        load_xgboost(tmp_path / "model.pkl", encoder)
+    with pytest.raises(InputError, match="no such model file"):
+        load_xgboost(tmp_path / "none.ubj", encoder)
+    for name, content in (("bad.ubj", b"\x00garbage"), ("bad.json", b"{not json")):
+        (tmp_path / name).write_bytes(content)
+        with pytest.raises(InputError, match="could not load XGBoost model") as info:
+            load_xgboost(tmp_path / name, encoder)
+        assert "\n" not in str(info.value)
+    with pytest.raises(InputError, match="30 columns, the data 4"):
+        load_xgboost(cancer[2].save(tmp_path / "cancer"), encoder)
+
+
+def test_load_refuses_non_probabilistic_and_mismatched_models(mixed, tmp_path):
+    ds, encoder, box = mixed
+    numeric = ds.X[["x"]].assign(w=ds.X["w"])
+    reg = xgb.XGBRegressor(n_estimators=3).fit(numeric, ds.y)
+    reg.save_model(tmp_path / "reg.json")
+    with pytest.raises(InputError, match="objective 'reg:squarederror'"):
+        load_xgboost(tmp_path / "reg.json", TableEncoder().fit(numeric))
+    path = box.save(tmp_path)
+    renamed = ds.X.rename(columns={"w": "weight"})
+    with pytest.raises(InputError, match="'w' are not in the data"):
+        load_xgboost(path, TableEncoder().fit(renamed, ds.categorical))
+    with pytest.raises(InputError, match="'size' are categorical in one"):
+        load_xgboost(path, TableEncoder().fit(ds.X, ["colour"]))
+
+
+def test_saved_file_is_plain_xgboost(mixed, tmp_path):
+    ds, encoder, box = mixed
+    booster = xgb.Booster()
+    booster.load_model(box.save(tmp_path))
+    config = json.loads(booster.save_config())
+    assert config["learner"]["objective"]["name"] == "binary:logistic"
+    assert int(booster.attributes()["best_iteration"]) + 1 == box.info["n_trees"]
