@@ -1,0 +1,295 @@
+"""FOLDClassifier: the scikit-learn face of the FOLD learner."""
+
+from __future__ import annotations
+
+import math
+from numbers import Integral, Real
+
+import numpy as np
+import pandas as pd
+from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.utils import check_random_state
+from sklearn.utils._param_validation import Interval
+from sklearn.utils.multiclass import check_classification_targets
+from sklearn.utils.validation import (
+    check_array,
+    check_consistent_length,
+    check_is_fitted,
+    column_or_1d,
+    validate_data,
+)
+
+from .engine import Evaluation, get_engine
+from .errors import FoldInputError
+from .explanation import Explanation, explain_row
+from .learner import FoldLearner, LearnerSettings
+from .program import write_facts, write_program
+from .rules import Rule
+from .search import EncodedTable
+from .table import NUMERIC, ColumnView, Schema, column_kind
+
+__all__ = ["FOLDClassifier"]
+
+
+def _features_of(rules) -> set:
+    found = set()
+    for rule in rules:
+        found.update(lit.feature for lit in rule.literals)
+        found |= _features_of(rule.exceptions)
+    return found
+
+
+class FOLDClassifier(ClassifierMixin, BaseEstimator):
+    """Default rules with exceptions (FOLD), run exactly by SWI-Prolog.
+
+    Learns, one class at a time, rules of the form "class if these literals
+    hold, unless an exception holds", exceptions being learned recursively
+    with positives and negatives swapped (``ab`` predicates, exceptions to
+    exceptions). Literals are ``feature <= t`` / ``feature > t`` on numeric
+    columns (``t`` a value seen in training) and ``feature == v`` /
+    ``feature != v`` on categorical ones. Unknown cells (NaN) satisfy no
+    literal; :class:`~fold.Negated` cells state classical negations.
+
+    Parameters
+    ----------
+    exception_ratio : float, default=0.5
+        A rule stops adding literals once it covers at most
+        ``exception_ratio`` negatives per covered positive; the negatives left
+        are learned as exceptions (FOLD-R++'s ratio). Smaller: longer rules.
+    min_gain : float, default=0.0
+        A literal must gain more than this many bits of information per row.
+    max_rule_length : int or None, default=None
+        Most literals in one rule (exceptions not counted); None: no limit.
+    max_exception_depth : int, default=4
+        Deepest nesting of exceptions (0: no exceptions).
+    min_support : int or float, default=0.005
+        Fewest positives a rule (or exception) must cover: a count if int,
+        a fraction of the training rows if float in (0, 1). Rules below it
+        are treated as noise.
+    class_order : array-like or None, default=None
+        Classes in the order their rules are learned and tried; the last one
+        is the default. None: decreasing frequency (ties in ``classes_``
+        order), as FOLD-RM: the most frequent class gets rules first and the
+        least frequent one is the default.
+    prolog_timeout : float, default=60.0
+        Seconds allowed for one SWI-Prolog call.
+    random_state : int, RandomState or None, default=None
+        Accepted for the common estimator contract. The search itself is
+        deterministic: same data and parameters, same program, byte for byte.
+
+    Attributes
+    ----------
+    classes_ : ndarray
+        The class labels, sorted.
+    rules_ : Theory
+        The learned rules (immutable; ``str`` for people, ``repr`` rebuilds).
+    program_ : str
+        The learned program, SWI-Prolog source (query ``label(Id, Class)``).
+    prolog_ : PrologProgram
+        The program with the predicate names it uses.
+    schema_ : Schema
+        Column names and kinds seen in ``fit``.
+    class_order_ : ndarray of int
+        Indices into ``classes_`` in decision order (default last).
+    n_features_in_ : int
+    feature_names_in_ : ndarray of str
+        Defined only when ``X`` has string column names.
+
+    Examples
+    --------
+    >>> import numpy as np, pandas as pd
+    >>> X = pd.DataFrame({"bird": ["yes", "yes", np.nan, "yes"],
+    ...                   "penguin": [np.nan, np.nan, np.nan, "yes"]})
+    >>> clf = FOLDClassifier(random_state=0).fit(X, ["fly", "fly", "no", "no"])
+    >>> clf.predict(X).tolist()
+    ['fly', 'fly', 'no', 'no']
+    >>> print(clf.rules_)
+    fly if bird == yes unless (penguin == yes)
+    no otherwise
+    """
+
+    _parameter_constraints: dict = {
+        "exception_ratio": [Interval(Real, 0, None, closed="left")],
+        "min_gain": [Interval(Real, 0, None, closed="left")],
+        "max_rule_length": [Interval(Integral, 1, None, closed="left"), None],
+        "max_exception_depth": [Interval(Integral, 0, None, closed="left")],
+        "min_support": [Interval(Integral, 1, None, closed="left"),
+                        Interval(Real, 0, 1, closed="neither")],
+        "class_order": ["array-like", None],
+        "prolog_timeout": [Interval(Real, 0, None, closed="neither")],
+        "random_state": ["random_state"],
+    }
+
+    def __init__(self, exception_ratio=0.5, min_gain=0.0, max_rule_length=None,
+                 max_exception_depth=4, min_support=0.005, class_order=None,
+                 prolog_timeout=60.0, random_state=None):
+        self.exception_ratio = exception_ratio
+        self.min_gain = min_gain
+        self.max_rule_length = max_rule_length
+        self.max_exception_depth = max_exception_depth
+        self.min_support = min_support
+        self.class_order = class_order
+        self.prolog_timeout = prolog_timeout
+        self.random_state = random_state
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.allow_nan = True
+        tags.input_tags.categorical = True
+        tags.input_tags.string = True
+        return tags
+
+    # -- input -------------------------------------------------------------
+    def _frame(self, X, reset: bool) -> pd.DataFrame:
+        check_array(X, dtype=None, ensure_all_finite="allow-nan", ensure_min_samples=1)
+        validate_data(self, X, reset=reset, skip_check_array=True)
+        if isinstance(X, pd.DataFrame):
+            frame = X
+        else:
+            array = np.asarray(X)
+            frame = pd.DataFrame(array, columns=[f"x{i}" for i in range(array.shape[1])])
+        if not all(isinstance(c, str) for c in frame.columns):
+            frame = frame.set_axis([str(c) for c in frame.columns], axis=1)
+        return frame.reset_index(drop=True)
+
+    def _view(self, X) -> ColumnView:
+        check_is_fitted(self)
+        frame = self._frame(X, reset=False)
+        if tuple(frame.columns) != self.schema_.names:
+            raise FoldInputError(
+                f"X has columns {list(frame.columns)[:5]}..., the model was fitted on "
+                f"{list(self.schema_.names)[:5]}...; pass the same columns in the same order")
+        view = ColumnView(frame, self.schema_)
+        for name, kind in zip(self.schema_.names, self.schema_.kinds):
+            if kind == NUMERIC and column_kind(frame[name]) != NUMERIC:
+                view.numeric(name)  # converts, or says which column is not numeric
+        return view
+
+    def _class_order(self, counts: np.ndarray) -> list:
+        if self.class_order is None:
+            return sorted(range(len(self.classes_)), key=lambda k: (-counts[k], k))
+        wanted = list(self.class_order)
+        index = {label: k for k, label in enumerate(self.classes_.tolist())}
+        order = [index.get(label) for label in wanted]
+        if None in order or sorted(order) != list(range(len(self.classes_))):
+            raise FoldInputError(
+                f"class_order={wanted!r} must list each class of y exactly once "
+                f"(classes: {self.classes_.tolist()!r})")
+        return order
+
+    # -- fitting -----------------------------------------------------------
+    def fit(self, X, y):
+        """Learn the rules and write the Prolog program.
+
+        Parameters
+        ----------
+        X : DataFrame of shape (n_samples, n_features)
+            Numeric and categorical (str/object) columns; NaN = unknown;
+            :class:`~fold.Negated` cells for classical negations.
+        y : array-like of shape (n_samples,)
+            Labels of any kind (str, int, bool), two classes or more.
+
+        Returns
+        -------
+        self : FOLDClassifier
+        """
+        self._validate_params()
+        check_random_state(self.random_state)
+        frame = self._frame(X, reset=True)
+        y = column_or_1d(np.asarray(y), warn=True)
+        check_consistent_length(frame, y)
+        check_classification_targets(y)
+        self.classes_, y_index = np.unique(y, return_inverse=True)
+        order = self._class_order(np.bincount(y_index, minlength=len(self.classes_)))
+        self.schema_ = Schema.from_frame(frame)
+        view = ColumnView(frame, self.schema_)
+        if isinstance(self.min_support, Integral):
+            min_support = int(self.min_support)
+        else:
+            min_support = max(1, math.ceil(self.min_support * len(frame)))
+        settings = LearnerSettings(
+            exception_ratio=float(self.exception_ratio), min_gain=float(self.min_gain),
+            max_rule_length=self.max_rule_length,
+            max_exception_depth=int(self.max_exception_depth), min_support=min_support)
+        learner = FoldLearner(EncodedTable(view, self.schema_), settings)
+        self.rules_ = learner.learn_theory(y_index, self.classes_.tolist(), order)
+        self.class_order_ = np.asarray(order, dtype=np.int64)
+        self.prolog_ = write_program(self.rules_, self.schema_,
+                                     get_engine().reserved_predicates())
+        self.program_ = self.prolog_.text
+        return self
+
+    # -- prediction ----------------------------------------------------------
+    def facts(self, X) -> str:
+        """The Prolog facts of ``X`` (rows numbered 0, 1, ...), every column.
+
+        Load them after :attr:`program_` in any SWI-Prolog and query
+        ``label(Id, Class)``.
+        """
+        view = self._view(X)
+        return write_facts(self.prolog_, view, self.schema_)
+
+    def evaluate_prolog(self, X) -> Evaluation:
+        """Run the program on ``X`` in SWI-Prolog; decisions and timing."""
+        view = self._view(X)
+        facts = write_facts(self.prolog_, view, self.schema_,
+                            features=_features_of(self.rules_.rules))
+        return get_engine().evaluate(self.prolog_, facts, view.n_rows,
+                                     float(self.prolog_timeout))
+
+    def predict(self, X) -> np.ndarray:
+        """Labels of ``X``, computed by SWI-Prolog running :attr:`program_`.
+
+        Parameters
+        ----------
+        X : DataFrame of shape (n_samples, n_features)
+
+        Returns
+        -------
+        ndarray of shape (n_samples,)
+        """
+        decisions = self.evaluate_prolog(X).decisions
+        return self.classes_[self.class_order_[decisions]]
+
+    def predict_python(self, X) -> np.ndarray:
+        """Labels of ``X`` from the rule objects, without Prolog (same answers)."""
+        decisions = self.rules_.decide(self._view(X))
+        return self.classes_[self.class_order_[decisions]]
+
+    def explain(self, X) -> Explanation:
+        """Why the single row of ``X`` gets its label.
+
+        Parameters
+        ----------
+        X : DataFrame with one row
+            For example ``X.iloc[[i]]``.
+
+        Returns
+        -------
+        Explanation
+            The rule that fired and the exceptions that did not, in words and
+            as SWI-Prolog's justification.
+        """
+        view = self._view(X)
+        if view.n_rows != 1:
+            raise FoldInputError(f"explain needs exactly one row, got {view.n_rows}; "
+                                 "pass X.iloc[[i]]")
+        label, rule, text = explain_row(self.rules_, view, 0)
+        facts = write_facts(self.prolog_, view, self.schema_)
+        proof = get_engine().justify(self.prolog_, facts, 0, float(self.prolog_timeout))
+        exceptions = rule.exceptions if isinstance(rule, Rule) else ()
+        return Explanation(label=label, rule=rule, exceptions=exceptions, text=text,
+                           prolog=proof)
+
+    @property
+    def n_rules_(self) -> int:
+        """Clauses in the theory (default rules and exception rules)."""
+        check_is_fitted(self)
+        return self.rules_.n_rules
+
+    @property
+    def rule_size_(self) -> int:
+        """Literals in the theory."""
+        check_is_fitted(self)
+        return self.rules_.n_literals
+

@@ -1,0 +1,218 @@
+"""The one owner of SWI-Prolog (through pyswip).
+
+:class:`PrologEngine` is a process-wide singleton: SWI-Prolog is embedded once
+per process. Every call goes through it, under one lock, with a time limit
+(``call_with_time_limit/2``). Data cross the boundary as Prolog *strings* put
+into term references (``PL_put_chars``) — never parsed as query text — and
+the helper predicates of ``runtime.pl`` (package data, found with
+:mod:`importlib.resources`) load each program with its facts into a fresh
+temporary module that is destroyed when the call ends. Results come back as
+small dataclasses.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from ctypes import byref, c_char_p
+from dataclasses import dataclass
+from importlib import resources
+
+import numpy as np
+
+from .errors import PrologEngineError, PrologTimeoutError
+from .program import PrologProgram
+from .quoting import quote_atom
+
+__all__ = ["PrologEngine", "Evaluation", "get_engine"]
+
+_RUNTIME = "fold_runtime"
+
+
+@dataclass(frozen=True)
+class Evaluation:
+    """Result of evaluating a program on every row.
+
+    Attributes
+    ----------
+    decisions : ndarray of int64
+        Per row, the index of its label in the program's decision list.
+    seconds : float
+        Wall time of the whole call, as seen from Python.
+    load_seconds : float
+        Time SWI-Prolog spent loading the program and the facts.
+    query_seconds : float
+        Time of the one query that labels every row.
+    """
+
+    decisions: np.ndarray
+    seconds: float
+    load_seconds: float
+    query_seconds: float
+
+    @property
+    def rows_per_second(self) -> float:
+        """Rows labelled per second by the query (loading excluded)."""
+        return len(self.decisions) / max(self.query_seconds, 1e-9)
+
+
+def _spec(program: PrologProgram) -> str:
+    """The term ``spec(Row, Label, Classes, FactSignatures)`` as quoted text."""
+    classes = ", ".join(quote_atom(p) for p in program.class_predicates)
+    sigs = ", ".join(f"{quote_atom(n)}/{a}" for n, a in program.fact_signatures())
+    return (f"spec({quote_atom(program.row_predicate)}, "
+            f"{quote_atom(program.label_predicate)}, [{classes}], [{sigs}])")
+
+
+class PrologEngine:
+    """Owner of the embedded SWI-Prolog: one instance per process.
+
+    Use :func:`get_engine` rather than the constructor.
+
+    Raises
+    ------
+    PrologEngineError
+        If pyswip or SWI-Prolog cannot be loaded.
+    """
+
+    _instance: PrologEngine | None = None
+    _lock = threading.RLock()
+
+    def __init__(self) -> None:
+        try:
+            from pyswip import Prolog
+            from pyswip import core
+        except (ImportError, OSError) as exc:  # pragma: no cover - depends on the machine
+            raise PrologEngineError(
+                f"cannot load SWI-Prolog through pyswip ({exc}); install SWI-Prolog "
+                "(Debian: apt-get install swi-prolog-nox) and pyswip"
+            ) from exc
+        self._prolog = Prolog
+        self._core = core
+        self._reserved: frozenset | None = None
+        with resources.as_file(resources.files("fold") / "runtime.pl") as path:
+            self._call("system", "use_module", [("atom", str(path))], 0)
+
+    @classmethod
+    def instance(cls) -> PrologEngine:
+        """The process-wide engine, created on first use."""
+        with cls._lock:
+            if cls._instance is None:
+                cls._instance = cls()
+            return cls._instance
+
+    # -- the single gateway to pyswip -------------------------------------
+    def _call(self, module: str, name: str, inputs: list, n_outputs: int) -> list:
+        """Call ``module:name(inputs..., outputs...)`` once; return outputs as str.
+
+        ``inputs`` items are ``("string", str)``, ``("atom", str)`` or
+        ``("int", int)``. Outputs must be bound to strings or atoms.
+        """
+        core = self._core
+        with self._lock:
+            self._prolog._init_prolog_thread()
+            if self._prolog._queryIsOpen:
+                raise PrologEngineError("another pyswip query is open; close it first")
+            frame = core.PL_open_foreign_frame()
+            try:
+                args = core.PL_new_term_refs(len(inputs) + n_outputs)
+                for i, (kind, value) in enumerate(inputs):
+                    ref = args + i
+                    if kind == "int":
+                        core.PL_put_integer(ref, int(value))
+                    else:
+                        flags = (core.PL_STRING if kind == "string" else core.PL_ATOM)
+                        data = value.encode("utf-8")
+                        core.PL_put_chars(ref, flags | core.REP_UTF8, len(data), data)
+                pred = core.PL_predicate(name.encode(), len(inputs) + n_outputs,
+                                         module.encode())
+                query = core.PL_open_query(
+                    None, core.PL_Q_NODEBUG | core.PL_Q_CATCH_EXCEPTION, pred, args)
+                self._prolog._queryIsOpen = True
+                try:
+                    ok = core.PL_next_solution(query)
+                    if not ok:
+                        if core.PL_exception(query):
+                            raise PrologEngineError(f"{module}:{name} raised an exception")
+                        raise PrologEngineError(f"{module}:{name} failed")
+                    outputs = []
+                    for i in range(len(inputs), len(inputs) + n_outputs):
+                        text = c_char_p()
+                        flags = core.CVT_STRING | core.CVT_ATOM | core.REP_UTF8
+                        if not core.PL_get_chars(args + i, byref(text), flags):
+                            raise PrologEngineError(f"{module}:{name} returned a non-text")
+                        outputs.append(text.value.decode("utf-8"))
+                    return outputs
+                finally:
+                    core.PL_cut_query(query)
+                    self._prolog._queryIsOpen = False
+            finally:
+                core.PL_discard_foreign_frame(frame)
+
+    @staticmethod
+    def _check(status: str, what: str) -> None:
+        if status == "ok":
+            return
+        if status == "timeout":
+            raise PrologTimeoutError(
+                f"SWI-Prolog ran past its time limit while {what}; "
+                "raise prolog_timeout or pass fewer rows")
+        raise PrologEngineError(f"SWI-Prolog failed while {what}: {status}")
+
+    # -- public operations ------------------------------------------------
+    def evaluate(self, program: PrologProgram, facts: str, n_rows: int,
+                 timeout: float) -> Evaluation:
+        """Label every row with one query.
+
+        Parameters
+        ----------
+        program : PrologProgram
+        facts : str
+            Facts of rows ``0 .. n_rows-1`` (see :func:`fold.program.write_facts`).
+        n_rows : int
+        timeout : float
+            Seconds.
+
+        Returns
+        -------
+        Evaluation
+        """
+        start = time.perf_counter()
+        status, codes, times = self._call(
+            _RUNTIME, "fold_evaluate",
+            [("atom", program.text), ("atom", facts), ("string", _spec(program)),
+             ("int", n_rows), ("int", max(1, int(timeout * 1000)))], 3)
+        self._check(status, "evaluating the program")
+        load_seconds, query_seconds = (float(t) for t in times.split())
+        decisions = np.frombuffer(codes.encode("utf-32-le"), dtype=np.uint32)
+        if len(decisions) != n_rows:
+            raise PrologEngineError(
+                f"SWI-Prolog returned {len(decisions)} decisions for {n_rows} rows")
+        return Evaluation(decisions.astype(np.int64) - 65, time.perf_counter() - start,
+                          load_seconds, query_seconds)
+
+    def justify(self, program: PrologProgram, facts: str, row: int,
+                timeout: float) -> str:
+        """The Prolog proof of ``label(row, Class)``, as indented text."""
+        status, text = self._call(
+            _RUNTIME, "fold_justify",
+            [("atom", program.text), ("atom", facts), ("string", _spec(program)),
+             ("int", row), ("int", max(1, int(timeout * 1000)))], 2)
+        self._check(status, "justifying a prediction")
+        return text
+
+    def reserved_predicates(self) -> frozenset:
+        """``(name, arity)`` of every SWI-Prolog built-in (module system)."""
+        if self._reserved is None:
+            (text,) = self._call(_RUNTIME, "fold_reserved", [], 1)
+            pairs = set()
+            for line in text.splitlines():
+                arity, _, name = line.partition("\t")
+                pairs.add((name, int(arity)))
+            self._reserved = frozenset(pairs)
+        return self._reserved
+
+
+def get_engine() -> PrologEngine:
+    """The process-wide :class:`PrologEngine`."""
+    return PrologEngine.instance()

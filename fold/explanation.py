@@ -1,0 +1,94 @@
+"""Why a row gets its label: the rule that fired and the exceptions that did not."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from .rules import Literal, Rule, Theory
+from .table import NUMERIC, ColumnView
+
+__all__ = ["Explanation", "explain_row"]
+
+
+@dataclass(frozen=True)
+class Explanation:
+    """The reason for one prediction.
+
+    Attributes
+    ----------
+    label : object
+        The predicted label.
+    rule : Rule or None
+        The rule that fired, or None when the row fell through to the default.
+    exceptions : tuple of Rule
+        The fired rule's exceptions (none of them held for this row).
+    text : str
+        The explanation in words.
+    prolog : str
+        SWI-Prolog's justification of ``label(Id, Class)`` (its proof).
+    """
+
+    label: object
+    rule: Rule | None
+    exceptions: tuple
+    text: str
+    prolog: str
+
+    def __str__(self) -> str:
+        return f"{self.text}\n\nProlog justification:\n{self.prolog}"
+
+
+def _cell(view: ColumnView, literal: Literal, row: int) -> str:
+    if literal.kind == NUMERIC:
+        value = view.numeric(literal.feature)[row]
+        return "unknown" if np.isnan(value) else f"{value:.6g}"
+    cells = view.categorical(literal.feature)
+    if cells.known[row] is not None:
+        return repr(cells.known[row])
+    negated = sorted(v for v, mask in cells.negated.items() if mask[row])
+    return f"known not {', '.join(map(repr, negated))}" if negated else "unknown"
+
+
+def _first_failure(rule: Rule, view: ColumnView, row: int) -> str:
+    """Why ``rule`` does not fire on ``row``."""
+    for literal in rule.literals:
+        if not literal.covers(view)[row]:
+            return f"{literal} fails ({literal.feature} is {_cell(view, literal, row)})"
+    for exception in rule.exceptions:
+        if exception.covers(view)[row]:
+            return f"its exception [{exception}] holds"
+    return "it fires"  # pragma: no cover - only called on rules that do not fire
+
+
+def _holds(rule: Rule, view: ColumnView, row: int, indent: str) -> list:
+    lines = [f"{indent}{lit}   ({lit.feature} is {_cell(view, lit, row)})"
+             for lit in rule.literals] or [f"{indent}true (the rule has no condition)"]
+    for exception in rule.exceptions:
+        lines.append(f"{indent}and not the exception [{exception}]: "
+                     f"{_first_failure(exception, view, row)}")
+    return lines
+
+
+def explain_row(theory: Theory, view: ColumnView, row: int) -> tuple:
+    """Explain row ``row`` of ``view`` in words.
+
+    Returns
+    -------
+    (label, rule or None, text)
+    """
+    lines = []
+    for class_rules in theory.classes:
+        for number, rule in enumerate(class_rules.rules, 1):
+            if rule.covers(view)[row]:
+                lines.insert(0, f"Predicted {class_rules.label!r}: rule {number} of "
+                             f"{class_rules.label!r} fired:")
+                lines.extend(_holds(rule, view, row, "  "))
+                return class_rules.label, rule, "\n".join(lines)
+        for number, rule in enumerate(class_rules.rules, 1):
+            lines.append(f"  rule {number} of {class_rules.label!r} does not fire: "
+                         f"{_first_failure(rule, view, row)}")
+    lines.insert(0, f"Predicted {theory.default!r} (the default): no rule of an "
+                 "earlier class fired" + (":" if lines else "."))
+    return theory.default, None, "\n".join(lines)

@@ -1,0 +1,179 @@
+"""The FOLD algorithm: default rules, exceptions, exceptions to exceptions.
+
+``fold(E+, E-)`` covers the positives one rule at a time (sequential
+covering). Each rule is specialised general-to-specific, adding the literal
+of highest information gain, until it covers few enough negatives
+(``covered negatives <= exception_ratio * covered positives``), no literal
+helps, or the rule is ``max_rule_length`` long. Negatives the rule still
+covers are exceptions: ``fold`` is called again with positives and
+negatives swapped, and what it learns becomes the rule's ``ab`` predicate
+(``\\+ ab(X)`` in the body). Exceptions to exceptions come from the same
+recursion. Rules that cover fewer than ``min_support`` positives, or no more
+positives than negatives, are not kept (noise).
+
+After each ``fold`` call the rules are post-pruned (the paper's clean-up):
+a literal is dropped when the rule without it covers no more negatives, and
+a rule is dropped when the others already cover all its positives.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from .rules import ClassRules, Literal, Rule, Theory
+from .search import EncodedTable, best_literal
+
+__all__ = ["LearnerSettings", "FoldLearner"]
+
+
+@dataclass(frozen=True)
+class LearnerSettings:
+    """Stopping and noise parameters of the search (already validated)."""
+
+    exception_ratio: float = 0.5
+    min_gain: float = 0.0
+    max_rule_length: int | None = None
+    max_exception_depth: int = 4
+    min_support: int = 1
+
+
+@dataclass(frozen=True)
+class _Node:
+    """A rule during learning: literal keys ``(column, relation, index)``."""
+
+    literals: tuple
+    exceptions: tuple
+
+
+class FoldLearner:
+    """Learn rules on an :class:`~fold.search.EncodedTable`.
+
+    Parameters
+    ----------
+    table : EncodedTable
+    settings : LearnerSettings
+    """
+
+    def __init__(self, table: EncodedTable, settings: LearnerSettings) -> None:
+        self.table = table
+        self.settings = settings
+        self._cover_cache: dict[_Node, np.ndarray] = {}
+
+    # -- coverage ---------------------------------------------------------
+    def covers(self, node: _Node) -> np.ndarray:
+        """Mask over all rows of the rows ``node`` fires on."""
+        mask = self._cover_cache.get(node)
+        if mask is None:
+            mask = np.ones(self.table.n_rows, dtype=bool)
+            for key in node.literals:
+                mask &= self.table.mask(*key)
+            for exception in node.exceptions:
+                mask &= ~self.covers(exception)
+            self._cover_cache[node] = mask
+        return mask
+
+    def _union(self, nodes) -> np.ndarray:
+        mask = np.zeros(self.table.n_rows, dtype=bool)
+        for node in nodes:
+            mask |= self.covers(node)
+        return mask
+
+    # -- learning ---------------------------------------------------------
+    def fold(self, pos: np.ndarray, neg: np.ndarray, depth: int = 0) -> tuple:
+        """Rules covering ``pos`` and few of ``neg`` (row index arrays)."""
+        s = self.settings
+        rules: list[_Node] = []
+        remaining = pos
+        while len(remaining) >= max(1, s.min_support):
+            node = self.learn_rule(remaining, neg, depth)
+            mask = self.covers(node)
+            tp = int(mask[remaining].sum())
+            fp = int(mask[neg].sum())
+            if tp < max(1, s.min_support) or tp <= fp:
+                break
+            rules.append(node)
+            remaining = remaining[~mask[remaining]]
+        rules = [self._prune_literals(node, neg) for node in rules]
+        return self._prune_rules(rules, pos)
+
+    def learn_rule(self, pos: np.ndarray, neg: np.ndarray, depth: int) -> _Node:
+        """One default rule (with its exceptions) for ``pos`` against ``neg``."""
+        s = self.settings
+        literals: list[tuple] = []
+        while s.max_rule_length is None or len(literals) < s.max_rule_length:
+            if literals and len(neg) <= s.exception_ratio * len(pos):
+                break
+            found = best_literal(self.table, pos, neg, frozenset(literals), s.min_gain,
+                                 s.min_support)
+            if found is None:
+                break
+            key = (found.column, found.relation, found.index)
+            literals.append(key)
+            mask = self.table.mask(*key)
+            pos, neg = pos[mask[pos]], neg[mask[neg]]
+        exceptions: tuple = ()
+        if len(neg) and depth < s.max_exception_depth:
+            exceptions = self.fold(neg, pos, depth + 1)
+        return _Node(tuple(literals), exceptions)
+
+    # -- post-pruning -----------------------------------------------------
+    def _prune_literals(self, node: _Node, neg: np.ndarray) -> _Node:
+        covered_neg = int(self.covers(node)[neg].sum())
+        literals = list(node.literals)
+        i = 0
+        while i < len(literals):
+            trial = _Node(tuple(literals[:i] + literals[i + 1:]), node.exceptions)
+            if trial.literals and int(self.covers(trial)[neg].sum()) <= covered_neg:
+                literals.pop(i)
+            else:
+                i += 1
+        return _Node(tuple(literals), node.exceptions)
+
+    def _prune_rules(self, rules: list, pos: np.ndarray) -> tuple:
+        kept = list(rules)
+        sizes = [int(self.covers(node)[pos].sum()) for node in rules]
+        for index in sorted(range(len(rules)), key=lambda i: sizes[i]):
+            node = rules[index]
+            others = [other for other in kept if other is not node]
+            if len(others) == len(kept):
+                continue
+            covered = self._union(kept)[pos]
+            if np.array_equal(self._union(others)[pos], covered):
+                kept = others
+        return tuple(kept)
+
+    # -- results ----------------------------------------------------------
+    def to_rule(self, node: _Node) -> Rule:
+        """The public, immutable :class:`~fold.rules.Rule` of a node."""
+        literals = tuple(
+            Literal(self.table.columns[j].name, relation, self.table.literal_value(j, k))
+            for (j, relation, k) in node.literals
+        )
+        return Rule(literals, tuple(self.to_rule(e) for e in node.exceptions))
+
+    def learn_theory(self, y: np.ndarray, labels: list, order: list) -> Theory:
+        """Learn one class at a time, in ``order``; the last class is the default.
+
+        Parameters
+        ----------
+        y : ndarray of int
+            Class index of each training row (into ``labels``).
+        labels : list
+            Class labels.
+        order : list of int
+            Class indices in decision order; ``order[-1]`` is the default.
+        """
+        remaining = np.arange(self.table.n_rows)
+        classes = []
+        for k in order[:-1]:
+            pos = remaining[y[remaining] == k]
+            neg = remaining[y[remaining] != k]
+            nodes = self.fold(pos, neg) if len(pos) and len(neg) else ()
+            if not len(neg) and len(pos):
+                nodes = (_Node((), ()),)
+            covered = self._union(nodes)
+            remaining = remaining[~covered[remaining]]
+            classes.append(ClassRules(labels[k], tuple(self.to_rule(n) for n in nodes)))
+        return Theory(tuple(classes), labels[order[-1]])

@@ -1,0 +1,237 @@
+"""Writing a learned :class:`~fold.rules.Theory` as an SWI-Prolog program.
+
+The program is plain Prolog (no module header, no project code needed) and
+exactly the learned model. Its data are facts, one per known cell:
+
+* ``'row'(Id).`` for every row (``Id`` = 0, 1, ... in table order);
+* ``'feature'(Id, Value).`` for every known cell — numbers for numeric
+  columns (written with :func:`repr`, full precision), quoted atoms for
+  categories; an unknown cell has no fact;
+* ``'neg_feature'(Id, Value).`` for a :class:`~fold.Negated` cell: classical
+  negation, a separate predicate, never negation as failure.
+
+Every name and value is written by :func:`~fold.quoting.quote_atom` or
+:func:`~fold.quoting.format_number`. The query is ``'label'(Id, Class)``.
+Predicate names that would clash (with each other or with SWI-Prolog's
+built-ins) get a ``_1``, ``_2``... suffix; the mapping is kept in
+:class:`PrologProgram`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from .quoting import format_number, format_term, quote_atom
+from .rules import Literal, Rule, Theory
+from .table import NUMERIC, ColumnView, Schema
+
+__all__ = ["PrologProgram", "write_program", "write_facts"]
+
+# Functors that mean something to the clause reader or loader whatever their arity.
+_SPECIAL = frozenset({
+    ":-", "-->", "?-", ":", ",", ";", "->", "*->", "|", "\\+", "{}", "[]",
+    "dynamic", "discontiguous", "multifile", "module", "table", "initialization",
+})
+
+
+@dataclass(frozen=True)
+class PrologProgram:
+    """A program's source text and the predicate names it uses.
+
+    Attributes
+    ----------
+    text : str
+        The SWI-Prolog source.
+    row_predicate, label_predicate : str
+        Names of ``row/1`` and ``label/2`` (unquoted).
+    class_predicates : tuple of str
+        The class predicates, in decision order.
+    label_terms : tuple of str
+        Prolog text of each label (decision order, default last).
+    feature_predicates : dict
+        Feature name -> predicate name of its facts.
+    negation_predicates : dict
+        Feature name -> predicate name of its classical negations.
+    """
+
+    text: str
+    row_predicate: str
+    label_predicate: str
+    class_predicates: tuple
+    label_terms: tuple
+    feature_predicates: dict
+    negation_predicates: dict
+
+    def fact_signatures(self) -> list:
+        """``(name, arity)`` of every fact predicate."""
+        sigs = [(self.row_predicate, 1)]
+        sigs += [(name, 2) for name in self.feature_predicates.values()]
+        sigs += [(name, 2) for name in self.negation_predicates.values()]
+        return sigs
+
+
+class _Names:
+    """Allocate predicate names: distinct, and never a built-in."""
+
+    def __init__(self, reserved: frozenset) -> None:
+        self.reserved = reserved
+        self.used: set = set()
+
+    def take(self, base: str, arity: int) -> str:
+        if base in _SPECIAL or base.startswith("$"):
+            base = f"p_{base}"
+        name, i = base, 0
+        while ((name, arity) in self.used or (name, arity) in self.reserved
+               or name in _SPECIAL or name.startswith("$")):
+            i += 1
+            name = f"{base}_{i}"
+        self.used.add((name, arity))
+        return name
+
+
+def _class_base(label: object) -> str:
+    return label if isinstance(label, str) and label else f"class_{label}"
+
+
+class _Writer:
+    def __init__(self, schema: Schema, names: _Names) -> None:
+        self.names = names
+        self.features = {f: names.take(f, 2) for f in schema.names}
+        self.negations = {f: names.take(f"neg_{f}", 2)
+                          for f, kind in zip(schema.names, schema.kinds) if kind != NUMERIC}
+        self.row = names.take("row", 1)
+        self.label = names.take("label", 2)
+        self.clauses: dict[str, list[str]] = {}
+        self.n_ab = 0
+
+    def literal(self, lit: Literal, var: str) -> str:
+        pred = quote_atom(self.features[lit.feature])
+        if lit.relation in ("<=", ">"):
+            op = "=<" if lit.relation == "<=" else ">"
+            return f"{pred}(X, {var}), number({var}), {var} {op} {format_number(lit.value)}"
+        value = quote_atom(lit.value)
+        if lit.relation == "==":
+            return f"{pred}(X, {value})"
+        neg = quote_atom(self.negations[lit.feature])
+        return f"( {pred}(X, {var}), {var} \\== {value} ; {neg}(X, {value}) )"
+
+    def rule(self, head: str, rule: Rule) -> None:
+        goals = [self.literal(lit, f"V{i}") for i, lit in enumerate(rule.literals, 1)]
+        if not goals:
+            goals = [f"{quote_atom(self.row)}(X)"]
+        if rule.exceptions:
+            ab = self.names.take(f"ab{self.n_ab}", 1)
+            self.n_ab += 1
+            self.clauses.setdefault(ab, [])
+            goals.append(f"\\+ {quote_atom(ab)}(X)")
+            for exception in rule.exceptions:
+                self.rule(ab, exception)
+        body = ",\n    ".join(goals)
+        self.clauses.setdefault(head, []).append(f"{quote_atom(head)}(X) :-\n    {body}.")
+
+
+def write_program(theory: Theory, schema: Schema, reserved: frozenset) -> PrologProgram:
+    """Write ``theory`` as SWI-Prolog source.
+
+    Parameters
+    ----------
+    theory : Theory
+    schema : Schema
+        The columns the theory was learned on (all are declared dynamic).
+    reserved : frozenset of (str, int)
+        Predicate indicators that must not be defined (SWI-Prolog built-ins).
+
+    Returns
+    -------
+    PrologProgram
+    """
+    names = _Names(reserved)
+    writer = _Writer(schema, names)
+    class_preds = []
+    for class_rules in theory.classes:
+        pred = names.take(_class_base(class_rules.label), 1)
+        class_preds.append(pred)
+        writer.clauses.setdefault(pred, [])
+        for rule in class_rules.rules:
+            writer.rule(pred, rule)
+    label_terms = tuple(format_term(label) for label in theory.labels)
+
+    lines = [
+        "% Learned by fold.FOLDClassifier: default rules with exceptions (FOLD).",
+        "% Facts: row(Id) for every row; Feature(Id, Value) for every known",
+        "% cell (unknown cells have none); neg_Feature(Id, Value) when the value",
+        "% is known not to be Value (classical negation).",
+        "% Query: label(Id, Class).",
+        "",
+        f":- dynamic({quote_atom(writer.row)}/1).",
+    ]
+    for feature in schema.names:
+        lines.append(f":- dynamic({quote_atom(writer.features[feature])}/2).")
+        if feature in writer.negations:
+            lines.append(f":- dynamic({quote_atom(writer.negations[feature])}/2).")
+    for pred in class_preds:
+        lines.append(f":- dynamic({quote_atom(pred)}/1).")
+    lines.append("")
+    for pred, clauses in writer.clauses.items():
+        lines.extend(clauses)
+        lines.append("")
+    branches = [f"{quote_atom(p)}(X) -> Label = {t}" for p, t in zip(class_preds, label_terms)]
+    branches.append(f"Label = {label_terms[-1]}")
+    lines.append(f"{quote_atom(writer.label)}(X, Label) :-")
+    lines.append(f"    {quote_atom(writer.row)}(X),")
+    lines.append("    (   " + "\n    ;   ".join(branches) + "\n    ).")
+    return PrologProgram(
+        text="\n".join(lines) + "\n",
+        row_predicate=writer.row,
+        label_predicate=writer.label,
+        class_predicates=tuple(class_preds),
+        label_terms=label_terms,
+        feature_predicates=dict(writer.features),
+        negation_predicates=dict(writer.negations),
+    )
+
+
+def write_facts(program: PrologProgram, view: ColumnView, schema: Schema,
+                features=None) -> str:
+    """The facts of a table, grouped by predicate, one per known cell.
+
+    Parameters
+    ----------
+    program : PrologProgram
+    view : ColumnView
+    schema : Schema
+    features : iterable of str, optional
+        Columns to write (default: all of the schema).
+
+    Returns
+    -------
+    str
+    """
+    wanted = set(schema.names if features is None else features)
+    row = quote_atom(program.row_predicate)
+    parts = [f"{row}({i}).\n" for i in range(view.n_rows)]
+    for name, kind in zip(schema.names, schema.kinds):
+        if name not in wanted:
+            continue
+        pred = quote_atom(program.feature_predicates[name])
+        if kind == NUMERIC:
+            values = view.numeric(name)
+            rows = np.flatnonzero(~np.isnan(values))
+            parts += [f"{pred}({i}, {format_number(v)}).\n"
+                      for i, v in zip(rows.tolist(), values[rows].tolist())]
+            continue
+        cells = view.categorical(name)
+        quoted: dict[str, str] = {}
+        rows = np.flatnonzero(cells.known != None)  # noqa: E711
+        for i, value in zip(rows.tolist(), cells.known[rows].tolist()):
+            q = quoted.get(value)
+            if q is None:
+                q = quoted[value] = quote_atom(value)
+            parts.append(f"{pred}({i}, {q}).\n")
+        neg = quote_atom(program.negation_predicates[name])
+        for value in sorted(cells.negated):
+            q = quote_atom(value)
+            parts += [f"{neg}({i}, {q}).\n" for i in np.flatnonzero(cells.negated[value]).tolist()]
+    return "".join(parts)

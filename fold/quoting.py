@@ -1,0 +1,142 @@
+"""Turning Python values into Prolog source text, safely.
+
+Every feature name, category value and class label that reaches SWI-Prolog goes
+through :func:`quote_atom` (text) or :func:`format_number` (numbers); nothing
+from user data is ever spliced into Prolog source by any other route.
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+
+__all__ = ["quote_atom", "format_number", "format_term"]
+
+_ESCAPES = {
+    "\\": "\\\\",
+    "'": "\\'",
+    "\n": "\\n",
+    "\t": "\\t",
+    "\r": "\\r",
+}
+
+
+def _escape_char(ch: str) -> str:
+    if ch in _ESCAPES:
+        return _ESCAPES[ch]
+    code = ord(ch)
+    if 0xD800 <= code <= 0xDFFF:
+        raise ValueError(
+            f"text contains the lone surrogate code point U+{code:04X}, which "
+            "SWI-Prolog cannot represent; clean the names and values of your table"
+        )
+    if ch == " " or ch.isprintable():
+        return ch
+    if code > 0xFFFF:
+        # SWI-Prolog misreads "\\xD8000\\"-style escapes; "\\U" takes 8 hex digits.
+        return f"\\U{code:08X}"
+    # ISO escape: backslash, x, hex digits, closing backslash.
+    return f"\\x{code:x}\\"
+
+
+def quote_atom(text: str) -> str:
+    """Write ``text`` as a single-quoted Prolog atom.
+
+    The result always reads back, in SWI-Prolog, as the atom whose name is
+    exactly ``text`` — whatever characters ``text`` holds (quotes, backslashes,
+    newlines, ``%``, ``)``, uppercase or ``_`` starts, digits, non-ASCII).
+
+    Parameters
+    ----------
+    text : str
+        Any text (no lone surrogate code points).
+
+    Returns
+    -------
+    str
+        The quoted atom, for example ``'a\\'b'`` for ``a'b``.
+
+    Raises
+    ------
+    TypeError
+        If ``text`` is not a ``str``.
+    ValueError
+        If ``text`` holds a lone surrogate code point.
+
+    Examples
+    --------
+    >>> quote_atom("fly")
+    "'fly'"
+    >>> quote_atom("a'b")
+    "'a\\\\'b'"
+    """
+    if not isinstance(text, str):
+        raise TypeError(f"quote_atom expects str, got {type(text).__name__}")
+    if text.isascii() and text.isalnum():
+        return f"'{text}'"
+    return "'" + "".join(_escape_char(ch) for ch in text) + "'"
+
+
+def format_number(value: numbers.Real) -> str:
+    """Write a finite number as a Prolog number literal, at full precision.
+
+    Integers are written as integers; floats with :func:`repr`, the shortest
+    text that reads back as the same double.
+
+    Parameters
+    ----------
+    value : int or float
+        A finite real number (numpy scalars allowed).
+
+    Returns
+    -------
+    str
+
+    Raises
+    ------
+    ValueError
+        If ``value`` is NaN or infinite.
+    TypeError
+        If ``value`` is not a real number (booleans are refused).
+
+    Examples
+    --------
+    >>> format_number(0.1)
+    '0.1'
+    >>> format_number(-3)
+    '-3'
+    """
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        raise TypeError(f"format_number expects a real number, got {value!r}")
+    if isinstance(value, numbers.Integral):
+        return str(int(value))
+    value = float(value)
+    if not math.isfinite(value):
+        raise ValueError(f"cannot write the non-finite number {value!r} to Prolog")
+    text = repr(value)
+    # Python may write '1e-05' or '1e+16'; SWI-Prolog reads both, but the form
+    # with a mantissa dot is standard Prolog, so write '1.0e-05'.
+    if "e" in text and "." not in text.split("e")[0]:
+        mantissa, exponent = text.split("e")
+        text = f"{mantissa}.0e{exponent}"
+    return text
+
+
+def format_term(value: object) -> str:
+    """Write a class label (or category) as a Prolog constant.
+
+    Integers and finite floats become numbers; everything else (``str``,
+    ``bool``, other objects) becomes the quoted atom of ``str(value)``.
+
+    Parameters
+    ----------
+    value : object
+
+    Returns
+    -------
+    str
+    """
+    if isinstance(value, numbers.Real) and not isinstance(value, bool):
+        if isinstance(value, numbers.Integral) or math.isfinite(float(value)):
+            return format_number(value)
+    return quote_atom(str(value))

@@ -1,0 +1,251 @@
+"""Learned rules as small immutable values that evaluate themselves.
+
+``Literal`` (feature, relation, value) → ``Rule`` (a conjunction of literals
+with exceptions, each exception itself a ``Rule``: the body of an ``ab``
+predicate) → ``ClassRules`` (the rules of one class) → ``Theory`` (classes
+tried in order, then a default class).
+
+The Python evaluation here is the reference semantics; the Prolog program
+written by :mod:`fold.program` must agree with it on every row.
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from .errors import FoldInputError
+from .table import CATEGORICAL, NUMERIC, ColumnView, as_view
+
+__all__ = ["Literal", "Rule", "ClassRules", "Theory", "RELATIONS"]
+
+NUMERIC_RELATIONS = ("<=", ">")
+CATEGORICAL_RELATIONS = ("==", "!=")
+RELATIONS = NUMERIC_RELATIONS + CATEGORICAL_RELATIONS
+
+
+@dataclass(frozen=True)
+class Literal:
+    """One test on one feature: ``feature relation value``.
+
+    Numeric relations ``<=`` and ``>`` take a finite float threshold;
+    categorical relations ``==`` and ``!=`` take a ``str`` category. A row
+    whose cell is unknown satisfies neither a literal nor its complement;
+    ``!=`` also holds for a :class:`~fold.Negated` cell that negates ``value``.
+
+    Parameters
+    ----------
+    feature : str
+    relation : {"<=", ">", "==", "!="}
+    value : float or str
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> lit = Literal("age", "<=", 30.0)
+    >>> str(lit)
+    'age <= 30'
+    >>> lit.covers(pd.DataFrame({"age": [20.0, 40.0, float("nan")]})).tolist()
+    [True, False, False]
+    """
+
+    feature: str
+    relation: str
+    value: float | str
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.feature, str):
+            raise FoldInputError(f"feature must be a str, got {self.feature!r}")
+        if self.relation in NUMERIC_RELATIONS:
+            if isinstance(self.value, bool) or not isinstance(self.value, numbers.Real):
+                raise FoldInputError(f"{self.relation} needs a number, got {self.value!r}")
+            if not math.isfinite(float(self.value)):
+                raise FoldInputError(f"threshold must be finite, got {self.value!r}")
+            object.__setattr__(self, "value", float(self.value))
+        elif self.relation in CATEGORICAL_RELATIONS:
+            if not isinstance(self.value, str):
+                raise FoldInputError(f"{self.relation} needs a str value, got {self.value!r}")
+        else:
+            raise FoldInputError(f"relation must be one of {RELATIONS}, got {self.relation!r}")
+
+    @property
+    def kind(self) -> str:
+        """``"numeric"`` or ``"categorical"``."""
+        return NUMERIC if self.relation in NUMERIC_RELATIONS else CATEGORICAL
+
+    def covers(self, X: pd.DataFrame | ColumnView) -> np.ndarray:
+        """Boolean mask of the rows of ``X`` that satisfy this literal."""
+        view = as_view(X)
+        if self.kind == NUMERIC:
+            if view.kind(self.feature) != NUMERIC:
+                raise FoldInputError(
+                    f"literal {self} needs a numeric column {self.feature!r}, "
+                    "but the table holds text there"
+                )
+            values = view.numeric(self.feature)
+            with np.errstate(invalid="ignore"):
+                return values <= self.value if self.relation == "<=" else values > self.value
+        cells = view.categorical(self.feature)
+        equal = cells.known == self.value
+        if self.relation == "==":
+            return equal
+        known = cells.known != None  # noqa: E711 - elementwise test on an object array
+        return (known & ~equal) | cells.negated_mask(self.value)
+
+    def __str__(self) -> str:
+        if self.kind == NUMERIC:
+            return f"{self.feature} {self.relation} {self.value:.6g}"
+        return f"{self.feature} {self.relation} {self.value}"
+
+
+@dataclass(frozen=True)
+class Rule:
+    """A default rule: all ``literals`` hold and no ``exceptions`` rule holds.
+
+    Each exception is a ``Rule`` (with its own exceptions: exceptions to
+    exceptions); together they are the clauses of one ``ab`` predicate.
+
+    Parameters
+    ----------
+    literals : tuple of Literal
+        The body; empty means "every row".
+    exceptions : tuple of Rule
+    """
+
+    literals: tuple = ()
+    exceptions: tuple = ()
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "literals", tuple(self.literals))
+        object.__setattr__(self, "exceptions", tuple(self.exceptions))
+
+    def body_covers(self, X: pd.DataFrame | ColumnView) -> np.ndarray:
+        """Rows satisfying every literal (exceptions ignored)."""
+        view = as_view(X)
+        mask = np.ones(view.n_rows, dtype=bool)
+        for literal in self.literals:
+            mask &= literal.covers(view)
+        return mask
+
+    def exception_covers(self, X: pd.DataFrame | ColumnView) -> np.ndarray:
+        """Rows for which some exception holds (the ``ab`` predicate)."""
+        view = as_view(X)
+        mask = np.zeros(view.n_rows, dtype=bool)
+        for exception in self.exceptions:
+            mask |= exception.covers(view)
+        return mask
+
+    def covers(self, X: pd.DataFrame | ColumnView) -> np.ndarray:
+        """Rows for which the rule fires: body holds and no exception does."""
+        view = as_view(X)
+        mask = self.body_covers(view)
+        if self.exceptions and mask.any():
+            mask &= ~self.exception_covers(view)
+        return mask
+
+    @property
+    def n_literals(self) -> int:
+        """Literals in this rule and, recursively, in its exceptions."""
+        return len(self.literals) + sum(e.n_literals for e in self.exceptions)
+
+    @property
+    def n_rules(self) -> int:
+        """This rule plus, recursively, every exception rule."""
+        return 1 + sum(e.n_rules for e in self.exceptions)
+
+    def __str__(self) -> str:
+        body = " and ".join(str(lit) for lit in self.literals) or "true"
+        if not self.exceptions:
+            return body
+        return f"{body} unless ({' or '.join(str(e) for e in self.exceptions)})"
+
+
+@dataclass(frozen=True)
+class ClassRules:
+    """The rules learned for one class; the class holds if any rule fires.
+
+    Parameters
+    ----------
+    label : object
+        The class label (as in ``y``).
+    rules : tuple of Rule
+    """
+
+    label: object
+    rules: tuple = ()
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "rules", tuple(self.rules))
+
+    def covers(self, X: pd.DataFrame | ColumnView) -> np.ndarray:
+        """Rows for which some rule of this class fires."""
+        view = as_view(X)
+        mask = np.zeros(view.n_rows, dtype=bool)
+        for rule in self.rules:
+            mask |= rule.covers(view)
+        return mask
+
+    def __str__(self) -> str:
+        lines = [f"{self.label} if {rule}" for rule in self.rules]
+        return "\n".join(lines) if lines else f"{self.label}: no rule"
+
+
+@dataclass(frozen=True)
+class Theory:
+    """A decision list over classes: the first class with a firing rule wins.
+
+    Parameters
+    ----------
+    classes : tuple of ClassRules
+        Tried in order.
+    default : object
+        The label of rows no class rule covers.
+    """
+
+    classes: tuple = ()
+    default: object = None
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "classes", tuple(self.classes))
+
+    @property
+    def labels(self) -> tuple:
+        """Class labels in decision order, the default last."""
+        return tuple(c.label for c in self.classes) + (self.default,)
+
+    def decide(self, X: pd.DataFrame | ColumnView) -> np.ndarray:
+        """Index into :attr:`labels` of each row's class."""
+        view = as_view(X)
+        decision = np.full(view.n_rows, len(self.classes), dtype=np.int64)
+        for k in range(len(self.classes) - 1, -1, -1):
+            decision[self.classes[k].covers(view)] = k
+        return decision
+
+    def predict(self, X: pd.DataFrame | ColumnView) -> np.ndarray:
+        """Each row's label, evaluated in Python."""
+        labels = np.empty(len(self.labels), dtype=object)
+        labels[:] = list(self.labels)
+        return labels[self.decide(X)]
+
+    @property
+    def rules(self) -> tuple:
+        """Every top-level rule of every class, in order."""
+        return tuple(rule for c in self.classes for rule in c.rules)
+
+    @property
+    def n_rules(self) -> int:
+        """Number of clauses: default rules and exception rules."""
+        return sum(rule.n_rules for rule in self.rules)
+
+    @property
+    def n_literals(self) -> int:
+        """Number of literals over every rule and exception."""
+        return sum(rule.n_literals for rule in self.rules)
+
+    def __str__(self) -> str:
+        parts = [str(c) for c in self.classes] + [f"{self.default} otherwise"]
+        return "\n".join(parts)

@@ -1,0 +1,227 @@
+"""How a table's cells are read: numbers, categories, unknowns and negations.
+
+Cell semantics (the same for learning, for Python evaluation and for the
+Prolog facts):
+
+* numeric column (any numeric dtype except bool): a finite number, or NaN
+  for *unknown*;
+* categorical column (every other dtype): a category, compared as
+  ``str(value)``; NaN/None for *unknown*; or a :class:`Negated` marker for a
+  value known *not* to be some categories (LIME's negative one-hot weights,
+  written ``-thal(A,3)`` in the LIME-FOLD paper).
+
+An unknown cell satisfies no literal, neither a test nor its negation.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+import pandas as pd
+
+from .errors import FoldInputError
+
+__all__ = ["Negated", "Schema", "ColumnView", "NUMERIC", "CATEGORICAL"]
+
+NUMERIC = "numeric"
+CATEGORICAL = "categorical"
+
+
+@dataclass(frozen=True, init=False)
+class Negated:
+    """Cell marker: the value is known *not* to be any of ``values``.
+
+    Classical negation, not negation as failure: ``Negated("3")`` in column
+    ``thal`` states ``-thal(row, '3')``. Such a cell satisfies the literal
+    ``thal != '3'``; it satisfies neither ``thal == '3'`` nor ``thal == v``
+    nor ``thal != v`` for any other ``v`` (those stay unknown). In the Prolog
+    program it becomes a fact of a separate predicate, ``neg_thal(row, '3')``.
+
+    Parameters
+    ----------
+    *values : object
+        One or more categories (compared as ``str``).
+
+    Examples
+    --------
+    >>> Negated("3")
+    Negated('3')
+    >>> "3" in Negated("3", "6").values
+    True
+    """
+
+    values: frozenset = field()
+
+    def __init__(self, *values: object) -> None:
+        if not values:
+            raise FoldInputError("Negated needs at least one value")
+        object.__setattr__(self, "values", frozenset(str(v) for v in values))
+
+    def __repr__(self) -> str:
+        return "Negated(" + ", ".join(repr(v) for v in sorted(self.values)) + ")"
+
+
+def _is_unknown(cell: object) -> bool:
+    if cell is None or cell is pd.NA or cell is pd.NaT:
+        return True
+    return isinstance(cell, float | np.floating) and np.isnan(cell)
+
+
+def column_kind(series: pd.Series) -> str:
+    """Return ``"numeric"`` or ``"categorical"`` for a column (bool is categorical)."""
+    if pd.api.types.is_bool_dtype(series.dtype):
+        return CATEGORICAL
+    if pd.api.types.is_numeric_dtype(series.dtype):
+        return NUMERIC
+    return CATEGORICAL
+
+
+@dataclass(frozen=True)
+class CategoricalCells:
+    """A categorical column read cell by cell.
+
+    Attributes
+    ----------
+    known : ndarray of object
+        ``str`` category for known cells, ``None`` otherwise.
+    negated : dict of str to ndarray of bool
+        For each category some cell negates, the rows that negate it.
+    """
+
+    known: np.ndarray
+    negated: dict
+
+    def negated_mask(self, value: str) -> np.ndarray:
+        """Rows whose cell states ``-feature(row, value)``."""
+        mask = self.negated.get(value)
+        return np.zeros(len(self.known), dtype=bool) if mask is None else mask
+
+
+def read_categorical(series: pd.Series, name: str) -> CategoricalCells:
+    """Read a categorical column into known values and negations."""
+    cells = series.to_numpy(dtype=object)
+    n = len(cells)
+    unknown = np.asarray(pd.isna(cells), dtype=bool)
+    negated: dict[str, np.ndarray] = {}
+    is_negated = np.zeros(n, dtype=bool)
+    if series.dtype == object:
+        is_negated = np.fromiter((type(c) is Negated for c in cells), dtype=bool, count=n)
+        for i in np.flatnonzero(is_negated):
+            for value in cells[i].values:
+                mask = negated.get(value)
+                if mask is None:
+                    mask = negated[value] = np.zeros(n, dtype=bool)
+                mask[i] = True
+    known_rows = ~unknown & ~is_negated
+    known = np.full(n, None, dtype=object)
+    values = cells[known_rows]
+    if not all(type(v) is str for v in values):
+        values = np.array([str(v) for v in values], dtype=object)
+    known[known_rows] = values
+    return CategoricalCells(known=known, negated=negated)
+
+
+def read_numeric(series: pd.Series, name: str) -> np.ndarray:
+    """Read a numeric column as float64 (NaN = unknown); refuse infinities."""
+    if pd.api.types.is_bool_dtype(series.dtype) or not pd.api.types.is_numeric_dtype(
+        series.dtype
+    ):
+        try:
+            series = pd.to_numeric(series, errors="raise")
+        except (ValueError, TypeError) as exc:
+            raise FoldInputError(
+                f"column {name!r} was numeric when the model was fitted but now "
+                f"holds non-numeric values ({exc}); pass numbers or NaN"
+            ) from None
+    values = series.to_numpy(dtype=np.float64, na_value=np.nan)
+    if np.isinf(values).any():
+        raise FoldInputError(
+            f"column {name!r} contains infinity; replace it by a finite number or NaN"
+        )
+    return values
+
+
+@dataclass(frozen=True)
+class Schema:
+    """The columns a model was fitted on: names and kinds, in order.
+
+    Attributes
+    ----------
+    names : tuple of str
+    kinds : tuple of str
+        ``"numeric"`` or ``"categorical"`` for each name.
+    """
+
+    names: tuple
+    kinds: tuple
+
+    @classmethod
+    def from_frame(cls, X: pd.DataFrame) -> Schema:
+        """Infer the schema of a DataFrame (string column names, all distinct)."""
+        names = tuple(X.columns)
+        for name in names:
+            if not isinstance(name, str):
+                raise FoldInputError(
+                    f"column name {name!r} is not a string; name every column with a str"
+                )
+        if len(set(names)) != len(names):
+            dupes = sorted({n for n in names if names.count(n) > 1})
+            raise FoldInputError(f"duplicate column names {dupes}; make them unique")
+        kinds = tuple(column_kind(X[name]) for name in names)
+        return cls(names=names, kinds=kinds)
+
+    def kind(self, name: str) -> str:
+        """The kind of column ``name``."""
+        return self.kinds[self.names.index(name)]
+
+
+class ColumnView:
+    """A DataFrame read once per column, the way literals need it.
+
+    Rule objects evaluate themselves on a ``ColumnView`` (or on a DataFrame,
+    which they wrap in one); each column is converted at most once.
+
+    Parameters
+    ----------
+    X : pandas.DataFrame
+    schema : Schema, optional
+        Column kinds to read with; inferred from ``X`` when omitted.
+    """
+
+    def __init__(self, X: pd.DataFrame, schema: Schema | None = None) -> None:
+        if not isinstance(X, pd.DataFrame):
+            raise FoldInputError(f"expected a pandas DataFrame, got {type(X).__name__}")
+        self.frame = X
+        self.schema = schema
+        self.n_rows = len(X)
+        self._numeric: dict[str, np.ndarray] = {}
+        self._categorical: dict[str, CategoricalCells] = {}
+
+    def _column(self, name: str) -> pd.Series:
+        if name not in self.frame.columns:
+            raise FoldInputError(f"column {name!r} is missing from the table")
+        return self.frame[name]
+
+    def numeric(self, name: str) -> np.ndarray:
+        """Column ``name`` as float64 with NaN for unknown."""
+        if name not in self._numeric:
+            self._numeric[name] = read_numeric(self._column(name), name)
+        return self._numeric[name]
+
+    def categorical(self, name: str) -> CategoricalCells:
+        """Column ``name`` as categories, unknowns and negations."""
+        if name not in self._categorical:
+            self._categorical[name] = read_categorical(self._column(name), name)
+        return self._categorical[name]
+
+    def kind(self, name: str) -> str:
+        """Kind of column ``name`` (from the schema when given)."""
+        if self.schema is not None and name in self.schema.names:
+            return self.schema.kind(name)
+        return column_kind(self._column(name))
+
+
+def as_view(X: pd.DataFrame | ColumnView) -> ColumnView:
+    """Wrap a DataFrame in a :class:`ColumnView` (views pass through)."""
+    return X if isinstance(X, ColumnView) else ColumnView(X)

@@ -1,0 +1,97 @@
+"""The SWI-Prolog engine and the written program: exact, clean, safe, limited."""
+
+import numpy as np
+import pandas as pd
+import pytest
+from pyswip import Prolog
+from sklearn.datasets import load_breast_cancer
+
+from fold import (FOLDClassifier, Negated, PrologEngineError, PrologTimeoutError,
+                  get_engine)
+from fold.program import write_facts
+from fold.table import ColumnView
+from tests.fold.helpers import python_decisions, run_swipl
+
+NAN = np.nan
+
+
+@pytest.fixture(scope="module")
+def cancer():
+    data = load_breast_cancer(as_frame=True)
+    X = data.data.copy()
+    X.loc[::5, "worst perimeter"] = NAN
+    X["size"] = pd.Series(np.where(data.data["mean radius"] > 14, "big", "small"),
+                          dtype=object)
+    X.loc[::3, "size"] = Negated("big")
+    clf = FOLDClassifier(random_state=0).fit(X, data.target)
+    return clf, X
+
+
+def _temporary_modules():
+    found = list(Prolog.query(
+        "findall(M, (current_module(M), sub_atom(M, 0, _, _, 'tmp-')), L)"))
+    return found[0]["L"]
+
+
+def test_plain_swipl_gives_the_same_answers(cancer, tmp_path):
+    clf, X = cancer
+    from_swipl = run_swipl(clf, X, tmp_path)
+    assert (from_swipl == clf.evaluate_prolog(X).decisions).all()
+    assert (from_swipl == python_decisions(clf, X)).all()
+
+
+def test_program_declares_feature_predicates_dynamic(cancer):
+    clf, _ = cancer
+    for name in clf.schema_.names:
+        assert f":- dynamic('{name}'/2)." in clf.program_
+    assert ":- dynamic('neg_size'/2)." in clf.program_
+
+
+def test_no_module_is_left_behind(cancer):
+    clf, X = cancer
+    before = _temporary_modules()
+    clf.predict(X)
+    clf.explain(X.iloc[[0]])
+    FOLDClassifier().fit(X.iloc[:100], clf.predict(X.iloc[:100]))
+    assert _temporary_modules() == before == []
+
+
+def test_timeout_raises_a_clear_error(cancer):
+    clf, X = cancer
+    big = pd.concat([X] * 60, ignore_index=True)
+    facts = write_facts(clf.prolog_, ColumnView(big, clf.schema_), clf.schema_)
+    with pytest.raises(PrologTimeoutError, match="time limit"):
+        get_engine().evaluate(clf.prolog_, facts, len(big), timeout=0.001)
+    assert (clf.predict(X.iloc[:5]) == clf.predict_python(X.iloc[:5])).all()
+
+
+@pytest.mark.parametrize("bad", [
+    "'row'(0) :- halt.\n",
+    ":- halt.\n",
+    "halt.\n",
+    "'row'(a).\n",
+    "'unknown_predicate'(0, 1).\n",
+    "'row'(X).\n",
+])
+def test_facts_other_than_declared_facts_are_refused(cancer, bad):
+    clf, _ = cancer
+    with pytest.raises(PrologEngineError, match="fold_fact"):
+        get_engine().evaluate(clf.prolog_, "'row'(0).\n" + bad, 1, timeout=10)
+
+
+def test_names_that_clash_with_builtins_are_renamed(tmp_path):
+    X = pd.DataFrame({"is": [1.0, 2.0, 3.0, 4.0], ":-": ["a", "a", "b", "b"],
+                      "row": [0.0, 0.0, 1.0, 1.0], "label": ["p", "q", "p", "q"]})
+    y = ["halt", "halt", "write", "write"]
+    clf = FOLDClassifier(min_support=1).fit(X, y)
+    assert "'is'(X" not in clf.program_ and "'halt'(X)" not in clf.program_
+    assert (run_swipl(clf, X, tmp_path) == python_decisions(clf, X)).all()
+    assert (clf.predict(X) == np.array(y)).all()
+
+
+def test_evaluation_result_is_compact_and_fast(cancer):
+    clf, X = cancer
+    big = pd.concat([X] * 40, ignore_index=True)      # ~23k rows
+    result = clf.evaluate_prolog(big)
+    assert result.decisions.dtype == np.int64 and len(result.decisions) == len(big)
+    assert (result.decisions == python_decisions(clf, big)).all()

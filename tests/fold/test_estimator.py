@@ -1,0 +1,64 @@
+"""FOLDClassifier as a scikit-learn estimator."""
+
+import numpy as np
+import pandas as pd
+import pytest
+from sklearn.base import clone
+from sklearn.datasets import load_iris
+from sklearn.exceptions import NotFittedError
+from sklearn.model_selection import GridSearchCV
+from sklearn.pipeline import make_pipeline
+from sklearn.preprocessing import FunctionTransformer
+from sklearn.utils.estimator_checks import parametrize_with_checks
+
+from fold import FoldInputError, FOLDClassifier
+
+
+@parametrize_with_checks([FOLDClassifier(random_state=0)])
+def test_sklearn_compatible(estimator, check):
+    check(estimator)
+
+
+def test_clone_pipeline_gridsearch_and_string_labels():
+    data = load_iris(as_frame=True)
+    y = np.asarray(data.target_names)[data.target]
+    pipe = make_pipeline(FunctionTransformer(lambda X: X), FOLDClassifier(random_state=0))
+    search = GridSearchCV(pipe, {"foldclassifier__exception_ratio": [0.3, 0.5]}, cv=3)
+    search.fit(data.data, y)
+    assert set(search.predict(data.data)) <= set(data.target_names)
+    assert clone(FOLDClassifier(min_support=3)).get_params()["min_support"] == 3
+
+
+def test_not_fitted_and_bad_parameters():
+    X = pd.DataFrame({"a": [1.0, 2.0]})
+    with pytest.raises(NotFittedError):
+        FOLDClassifier().predict(X)
+    with pytest.raises(ValueError, match="exception_ratio"):
+        FOLDClassifier(exception_ratio=-1).fit(X, [0, 1])
+    with pytest.raises(ValueError, match="min_support"):
+        FOLDClassifier(min_support=0).fit(X, [0, 1])
+
+
+def test_input_problems_have_clear_errors():
+    X = pd.DataFrame({"a": [1.0, 2.0, 3.0], "b": ["x", "y", "x"]})
+    clf = FOLDClassifier(min_support=1).fit(X, [0, 1, 0])
+    with pytest.raises(ValueError, match="feature names"):
+        clf.predict(X[["b", "a"]])
+    with pytest.raises(ValueError, match="infinity"):
+        FOLDClassifier().fit(pd.DataFrame({"a": [1.0, np.inf]}), [0, 1])
+    mixed = pd.DataFrame({"a": [1.0, np.inf], "b": pd.Series(["x", "y"], dtype=object)})
+    with pytest.raises(FoldInputError, match="infinity"):   # object array: checked by fold
+        FOLDClassifier().fit(mixed, [0, 1])
+    with pytest.raises(FoldInputError, match="non-numeric"):
+        clf.predict(pd.DataFrame({"a": ["p", "q", "r"], "b": ["x", "y", "x"]}))
+    with pytest.raises(ValueError, match="(?i)duplicate|unique"):
+        FOLDClassifier().fit(pd.DataFrame([[1.0, 2.0]], columns=["a", "a"]), [0])
+
+
+def test_attributes():
+    X = pd.DataFrame({"a": [1.0, 2.0, 3.0, 4.0], "b": ["x", "y", "x", "y"]})
+    clf = FOLDClassifier(min_support=1).fit(X, ["n", "n", "p", "p"])
+    assert clf.n_features_in_ == 2 and list(clf.feature_names_in_) == ["a", "b"]
+    assert list(clf.classes_) == ["n", "p"]
+    assert clf.program_.startswith("%") and "'label'(X, Label)" in clf.program_
+    assert clf.n_rules_ == clf.rules_.n_rules and clf.rule_size_ == clf.rules_.n_literals

@@ -1,0 +1,42 @@
+"""explain(): the rule that fired, the exceptions that did not, words and Prolog."""
+
+import numpy as np
+import pandas as pd
+
+from fold import Explanation, FOLDClassifier
+
+NAN = np.nan
+
+
+def _birds():
+    X = pd.DataFrame({
+        "bird": ["yes", "yes", NAN, "yes"],
+        "penguin": [NAN, NAN, NAN, "yes"],
+        "cat": [NAN, NAN, "yes", NAN],
+    })
+    return X, FOLDClassifier(random_state=0).fit(X, ["fly", "fly", "no", "no"])
+
+
+def test_explain_a_row_covered_by_a_rule():
+    X, clf = _birds()
+    why = clf.explain(X.iloc[[0]])
+    assert isinstance(why, Explanation)
+    assert why.label == "fly" and why.rule == clf.rules_.classes[0].rules[0]
+    assert why.exceptions == why.rule.exceptions
+    assert "rule 1 of 'fly' fired" in why.text
+    assert "bird == yes" in why.text
+    assert "not the exception [penguin == yes]: penguin == yes fails (penguin is unknown)" \
+        in why.text
+    assert "fly(0) holds because" in why.prolog
+    assert "bird(0,yes) is a fact" in why.prolog
+    assert "\\+ ab0(0) holds, because ab0(0) fails" in why.prolog
+    assert "Prolog justification" in str(why)
+
+
+def test_explain_a_row_stopped_by_an_exception():
+    X, clf = _birds()
+    why = clf.explain(X.iloc[[3]])
+    assert why.label == "no" and why.rule is None
+    assert "its exception [penguin == yes] holds" in why.text
+    assert "fly(0) fails" in why.prolog
+    assert "label(0,no) holds" in why.prolog

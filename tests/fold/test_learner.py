@@ -1,0 +1,126 @@
+"""Learning: the FOLD paper's examples, noise, NaN, classical negation, multi-class."""
+
+import re
+
+import numpy as np
+import pandas as pd
+import pytest
+from sklearn.base import clone
+from sklearn.datasets import load_iris, load_wine
+from sklearn.model_selection import train_test_split
+
+from fold import FOLDClassifier, Negated
+
+NAN = np.nan
+
+
+def _clauses(program: str) -> list:
+    """The program's clauses with whitespace collapsed (comments and directives dropped)."""
+    body = "\n".join(line for line in program.splitlines()
+                     if not line.startswith(("%", ":-")))
+    return [re.sub(r"\s+", " ", c).strip() + "." for c in body.split(".\n") if c.strip()]
+
+
+def test_bird_penguin_gives_the_papers_program():
+    # FOLD paper, Example 2: birds fly, penguins are birds that do not, cats do not.
+    X = pd.DataFrame({
+        "bird": ["yes", "yes", NAN, "yes"],       # tweety, et, kitty, polly
+        "penguin": [NAN, NAN, NAN, "yes"],
+        "cat": [NAN, NAN, "yes", NAN],
+    })
+    clf = FOLDClassifier(random_state=0).fit(X, ["fly", "fly", "no", "no"])
+    clauses = _clauses(clf.program_)
+    assert "'fly'(X) :- 'bird'(X, 'yes'), \\+ 'ab0'(X)." in clauses
+    assert "'ab0'(X) :- 'penguin'(X, 'yes')." in clauses
+    assert [c for c in clauses if c.startswith(("'fly'", "'ab"))] == [
+        "'fly'(X) :- 'bird'(X, 'yes'), \\+ 'ab0'(X).", "'ab0'(X) :- 'penguin'(X, 'yes')."]
+    assert clf.predict(X).tolist() == ["fly", "fly", "no", "no"]
+
+
+def test_exceptions_to_exceptions():
+    # super-penguins are penguins that fly: an exception to the exception.
+    X = pd.DataFrame({
+        "bird": ["yes"] * 11 + [NAN] * 3,
+        "penguin": [NAN] * 6 + ["yes"] * 5 + [NAN] * 3,
+        "super": [NAN] * 9 + ["yes"] * 2 + [NAN] * 3,
+    })
+    y = ["fly"] * 6 + ["no"] * 3 + ["fly"] * 2 + ["no"] * 3
+    clf = FOLDClassifier(min_support=1, class_order=["fly", "no"]).fit(X, y)
+    clauses = _clauses(clf.program_)
+    assert "'fly'(X) :- 'bird'(X, 'yes'), \\+ 'ab0'(X)." in clauses
+    assert "'ab0'(X) :- 'penguin'(X, 'yes'), \\+ 'ab1'(X)." in clauses
+    assert "'ab1'(X) :- 'super'(X, 'yes')." in clauses
+    assert (clf.predict(X) == np.array(y)).all()
+
+
+def test_noise_keeps_the_program_small():
+    rng = np.random.default_rng(0)
+    n = 3000
+    X = pd.DataFrame({"a": rng.random(n), "b": rng.random(n),
+                      "c": rng.choice(list("pqrs"), n)})
+    clean = np.where(X["a"] > 0.5, "hi", "lo")
+    noisy = clean.copy()
+    flip = rng.random(n) < 0.15
+    noisy[flip] = np.where(clean[flip] == "hi", "lo", "hi")
+    clf = FOLDClassifier(random_state=0).fit(X, noisy)
+    assert clf.rules_.n_rules <= 4 and clf.rules_.n_literals <= 6, str(clf.rules_)
+    assert (clf.predict(X) == clean).mean() >= 0.95
+
+
+def test_nan_rows_get_no_literal_and_fall_to_the_default():
+    X = pd.DataFrame({"a": [1.0, 2.0, 3.0, 10.0, 11.0, 12.0, NAN, NAN]})
+    y = ["lo", "lo", "lo", "hi", "hi", "hi", "hi", "lo"]
+    clf = FOLDClassifier(min_support=1, class_order=["lo", "hi"]).fit(X, y)
+    assert str(clf.rules_).splitlines()[0] == "lo if a <= 3"
+    # an unknown value satisfies neither a <= 3 nor a > 3: both NaN rows get the default
+    assert clf.predict(X).tolist()[-2:] == ["hi", "hi"]
+
+
+def test_classical_negation_is_learned_as_a_separate_predicate():
+    rng = np.random.default_rng(1)
+    thal = rng.choice(["3", "6", "7"], 300)
+    cells = np.array(thal, dtype=object)
+    for i in np.flatnonzero(rng.random(300) < 0.4):
+        cells[i] = Negated("3") if thal[i] != "3" else NAN
+    X = pd.DataFrame({"thal": cells, "age": rng.normal(50, 10, 300)})
+    y = np.where(thal != "3", "disease", "healthy")
+    clf = FOLDClassifier(random_state=0).fit(X, y)
+    assert str(clf.rules_.classes[0]) == "disease if thal != 3"
+    assert "'neg_thal'(X, '3')" in clf.program_
+    assert "\\+ 'neg_thal'" not in clf.program_ and "\\+ 'thal'" not in clf.program_
+    negated_rows = X["thal"].map(lambda c: isinstance(c, Negated)).to_numpy()
+    assert (clf.predict(X)[negated_rows] == "disease").all()
+    assert (clf.predict(X) == clf.predict_python(X)).all()
+
+
+@pytest.mark.parametrize("loader, minimum", [(load_iris, 0.9), (load_wine, 0.85)])
+def test_multiclass(loader, minimum):
+    data = loader(as_frame=True)
+    names = np.asarray(data.target_names)[data.target]
+    X_train, X_test, y_train, y_test = train_test_split(
+        data.data, names, random_state=0, stratify=names)
+    clf = FOLDClassifier(random_state=0).fit(X_train, y_train)
+    predicted = clf.predict(X_test)
+    assert (predicted == y_test).mean() >= minimum
+    assert (predicted == clf.predict_python(X_test)).all()
+    assert set(clf.classes_) == set(data.target_names)
+    assert len(clf.rules_.classes) == len(data.target_names) - 1
+
+
+def test_same_data_same_program_byte_for_byte():
+    data = load_wine(as_frame=True)
+    X = data.data.copy()
+    X["kind"] = np.where(data.data["alcohol"] > 13, "strong", "mild")
+    X.loc[::7, "magnesium"] = NAN
+    first = FOLDClassifier(random_state=0).fit(X, data.target)
+    second = clone(first).fit(X.copy(), data.target.copy())
+    assert first.program_ == second.program_
+    assert first.rules_ == second.rules_
+
+
+def test_class_order_chooses_the_default():
+    X = pd.DataFrame({"a": [1.0, 2.0, 3.0, 4.0]})
+    clf = FOLDClassifier(class_order=["y", "x"], min_support=1).fit(X, ["x", "x", "y", "y"])
+    assert clf.rules_.default == "x"
+    with pytest.raises(ValueError, match="class_order"):
+        FOLDClassifier(class_order=["x"]).fit(X, ["x", "x", "y", "y"])

@@ -1,0 +1,68 @@
+"""quote_atom / format_number: what SWI-Prolog reads back is exactly the input."""
+
+import math
+import shutil
+import subprocess
+
+import pytest
+
+from fold import format_number, quote_atom
+from fold.quoting import format_term
+from tests.fold.helpers import HOSTILE
+
+
+def _swipl_reads(tmp_path, terms):
+    """Have a plain swipl read ``t(Term).`` clauses and print each back as codes/number."""
+    source = tmp_path / "atoms.pl"
+    source.write_text("".join(f"t({term}).\n" for term in terms), encoding="utf-8")
+    goal = ("forall(t(X), ( atom(X) -> atom_codes(X, C), format('a ~w~n', [C]) "
+            "; format('n ~17g~n', [X]) ))")
+    done = subprocess.run([shutil.which("swipl"), "-q", "-g", goal, "-t", "halt", str(source)],
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0 and done.stderr == "", done.stderr
+    return done.stdout.splitlines()
+
+
+def test_quote_atom_round_trips_hostile_text(tmp_path):
+    lines = _swipl_reads(tmp_path, [quote_atom(text) for text in HOSTILE])
+    assert len(lines) == len(HOSTILE)
+    for text, line in zip(HOSTILE, lines):
+        codes = [int(c) for c in line[3:-1].split(",")] if line != "a []" else []
+        assert "".join(map(chr, codes)) == text
+
+
+def test_quote_atom_always_quotes():
+    assert quote_atom("fly") == "'fly'"
+    assert quote_atom("Foo") == "'Foo'"
+    assert quote_atom("a'b") == "'a\\'b'"
+    assert quote_atom("\n") == "'\\n'"
+
+
+def test_quote_atom_refuses_non_text_and_surrogates():
+    with pytest.raises(TypeError):
+        quote_atom(3)
+    with pytest.raises(ValueError, match="surrogate"):
+        quote_atom("a\ud800")
+
+
+def test_format_number_is_full_precision(tmp_path):
+    values = [0.1, 1 / 3, -2.5e-300, 1e16, 123456789.123456789, -0.0, 7, -12, 2**70]
+    lines = _swipl_reads(tmp_path, [format_number(v) for v in values])
+    for value, line in zip(values, lines):
+        assert float(line[2:]) == pytest.approx(float(value), rel=1e-15)
+    assert format_number(0.1) == "0.1" and float(format_number(1 / 3)) == 1 / 3
+    assert format_number(1e-05) == "1.0e-05"
+
+
+def test_format_number_refuses_non_finite_and_bool():
+    for bad in (math.inf, -math.inf, math.nan):
+        with pytest.raises(ValueError):
+            format_number(bad)
+    with pytest.raises(TypeError):
+        format_number(True)
+
+
+def test_format_term_numbers_and_atoms():
+    assert format_term(3) == "3"
+    assert format_term(True) == "'True'"
+    assert format_term("x y") == "'x y'"

@@ -1,0 +1,67 @@
+"""Rule objects: values that evaluate themselves; NaN and Negated semantics."""
+
+import dataclasses
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from fold import ClassRules, FoldInputError, Literal, Negated, Rule, Theory
+
+NAN = np.nan
+
+
+def test_unknown_satisfies_neither_a_literal_nor_its_negation():
+    X = pd.DataFrame({"age": [20.0, 40.0, NAN], "kind": ["a", NAN, "b"]})
+    assert Literal("age", "<=", 30.0).covers(X).tolist() == [True, False, False]
+    assert Literal("age", ">", 30.0).covers(X).tolist() == [False, True, False]
+    assert Literal("kind", "==", "a").covers(X).tolist() == [True, False, False]
+    assert Literal("kind", "!=", "a").covers(X).tolist() == [False, False, True]
+
+
+def test_negated_cell_is_classical_negation():
+    X = pd.DataFrame({"thal": [Negated("3"), "3", "7", NAN, Negated("6", "7")]})
+    assert Literal("thal", "!=", "3").covers(X).tolist() == [True, False, True, False, False]
+    assert Literal("thal", "==", "3").covers(X).tolist() == [False, True, False, False, False]
+    # knowing "not 3" says nothing about 7
+    assert Literal("thal", "!=", "7").covers(X).tolist() == [False, True, False, False, True]
+    assert Literal("thal", "==", "7").covers(X).tolist() == [False, False, True, False, False]
+
+
+def test_negated_marker_value():
+    assert Negated(3) == Negated("3")
+    assert repr(Negated("b", "a")) == "Negated('a', 'b')"
+    with pytest.raises(FoldInputError):
+        Negated()
+
+
+def test_rules_are_immutable_hashable_and_repr_rebuilds():
+    rule = Rule((Literal("a", "<=", 0.1 + 0.2),), (Rule((Literal("b", "==", "x'y"),)),))
+    theory = Theory((ClassRules("yes", (rule,)),), "no")
+    assert eval(repr(theory)) == theory
+    assert hash(eval(repr(rule))) == hash(rule)
+    assert rule.literals[0].value == 0.1 + 0.2  # exact, not rounded
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        rule.literals = ()
+    assert str(rule) == "a <= 0.3 unless (b == x'y)"
+
+
+def test_rule_with_exceptions_and_theory_decision_list():
+    X = pd.DataFrame({"a": [1.0, 1.0, 5.0, NAN], "b": ["x", "y", "x", "x"]})
+    rule = Rule((Literal("a", "<=", 2.0),), (Rule((Literal("b", "==", "y"),)),))
+    assert rule.covers(X).tolist() == [True, False, False, False]
+    theory = Theory((ClassRules("p", (rule,)), ClassRules("q", (Rule((Literal("b", "==", "x"),)),))),
+                    "r")
+    assert theory.predict(X).tolist() == ["p", "r", "q", "q"]
+    assert theory.n_rules == 3 and theory.n_literals == 3
+
+
+def test_literal_validation():
+    with pytest.raises(FoldInputError):
+        Literal("a", "<", 1.0)
+    with pytest.raises(FoldInputError):
+        Literal("a", "<=", "x")
+    with pytest.raises(FoldInputError):
+        Literal("a", "==", 1.0)
+    with pytest.raises(FoldInputError):
+        Literal("a", ">", float("inf"))
