@@ -1,0 +1,269 @@
+"""The command line: ``python -m explain run|demo|compare``. Thin: parse, call the library, print.
+
+``run`` and ``demo`` are the quick path (one LIME run, one fit per learner); ``compare``
+adds the fidelity–size sweep of both learners (reusing that one LIME run) and the
+no-LIME ablation (:mod:`explain.compare`). All three write the same report files.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+from rich.console import Console
+from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
+from rich.table import Table
+
+from adapters import InputError, TableEncoder, load_dataset, load_xgboost
+from explain.compare import SweepConfig, run_compare, unfiltered_comparison
+from explain.lime_runner import LimeConfig
+from explain.outputs import prepare_out_dir, write_run
+from explain.pipeline import RunConfig, run_pipeline
+from explain.report_details import add_details
+from explain.report_md import LEARNER_COLUMNS, fmt, learner_rows
+
+DEMO_DATASET = "breast_cancer"
+
+
+def default_cache_dir() -> Path:
+    """Where LIME explanations are cached across runs (``$XDG_CACHE_HOME`` or ~/.cache)."""
+    base = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
+    return Path(base) / "surrogate-rules" / "lime"
+
+
+@dataclass(frozen=True)
+class CliRun:
+    """A parsed ``run``/``demo``/``compare`` command.
+
+    ``sweep`` is set for ``compare`` only; ``unfiltered`` asks for the no-LIME ablation
+    (always part of ``compare``).
+    """
+
+    data: str
+    target: str | None
+    positive: str | None
+    out: Path
+    force: bool
+    model: Path | None
+    cache_dir: Path | None
+    config: RunConfig
+    sweep: SweepConfig | None = None
+    unfiltered: bool = False
+
+
+def _number_list(kind):
+    """An argparse type: a comma-separated list of ``kind`` values."""
+    def parse(text: str) -> tuple:
+        try:
+            values = tuple(kind(part) for part in text.split(",") if part.strip())
+        except ValueError:
+            raise argparse.ArgumentTypeError(
+                f"expected comma-separated {kind.__name__} values, got {text!r}"
+            ) from None
+        if not values or any(v <= 0 for v in values):
+            raise argparse.ArgumentTypeError(f"expected positive values, got {text!r}")
+        return values
+    return parse
+
+
+def _csv(values) -> str:
+    return ",".join(f"{v:g}" for v in values)
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="python -m explain",
+        description="Explain a black-box classifier with global rules (IMLI, FOLD) "
+        "and measure their fidelity.",
+    )
+    sub = parser.add_subparsers(dest="command", required=True)
+    run = sub.add_parser("run", help="explain a model trained on (or given for) a table")
+    run.add_argument("--data", required=True, help="a CSV file, or a bundled dataset name")
+    run.add_argument("--target", help="the target column (required for a CSV)")
+    demo = sub.add_parser("demo", help=f"run on the bundled {DEMO_DATASET} dataset")
+    compare = sub.add_parser("compare", help="run, then sweep both learners' settings on "
+                             "the same LIME run and fit them without LIME filtering")
+    compare.add_argument("--data", required=True, help="a CSV file, or a bundled dataset name")
+    compare.add_argument("--target", help="the target column (required for a CSV)")
+    sweep = SweepConfig()
+    compare.add_argument("--sweep-data-fidelity", type=_number_list(float),
+                         default=sweep.data_fidelity, metavar="L1,L2,...",
+                         help=f"IMLI data_fidelity values (default {_csv(sweep.data_fidelity)})")
+    compare.add_argument("--sweep-clauses", type=_number_list(int), default=sweep.n_clauses,
+                         metavar="K1,K2,...",
+                         help=f"IMLI clause counts (default {_csv(sweep.n_clauses)})")
+    compare.add_argument("--sweep-exception-ratio", type=_number_list(float),
+                         default=sweep.exception_ratio, metavar="R1,R2,...",
+                         help=f"FOLD exception ratios (default {_csv(sweep.exception_ratio)})")
+    compare.add_argument("--sweep-time-limit", type=float, default=sweep.imli_time_limit,
+                         help="seconds per IMLI fit of the sweep (default %(default)s)")
+    for p in (run, demo):
+        p.add_argument("--unfiltered", action="store_true",
+                       help="also fit both learners without LIME filtering (no LIME needed; "
+                       "one more fit each, IMLI up to its time limit)")
+    for p in (run, demo, compare):
+        p.add_argument("--out", required=True, type=Path, help="the output directory")
+        p.add_argument("--force", action="store_true", help="overwrite a previous run in --out")
+        p.add_argument("--positive", help="the label that counts as class 1 "
+                       "(default: the minority class)")
+        p.add_argument("--model", type=Path, help="explain this saved XGBoost model "
+                       "(.ubj/.json) instead of training one")
+        p.add_argument("--seed", type=int, default=0, help="seeds everything (default 0)")
+        p.add_argument("--test-size", type=float, default=0.25)
+        p.add_argument("--top-k", type=int, default=5, help="LIME features kept per row")
+        p.add_argument("--num-samples", type=int, default=5000, help="LIME samples per row")
+        p.add_argument("--discretizer", choices=("quartile", "decile", "entropy"),
+                       default="quartile")
+        p.add_argument("--lime-engine", choices=("batched", "reference"), default="batched")
+        p.add_argument("--lime-mode", choices=("fast", "exact"), default="fast")
+        p.add_argument("--n-jobs", type=int, default=-1, help="LIME worker processes")
+        p.add_argument("--scheduler", help="a Dask scheduler address to explain rows on")
+        p.add_argument("--cache-dir", type=Path, default=None,
+                       help=f"LIME cache (default {default_cache_dir()})")
+        p.add_argument("--no-cache", action="store_true", help="do not cache LIME results")
+        p.add_argument("--learners", default="imli,fold", help="comma-separated: imli,fold")
+        p.add_argument("--imli-clauses", type=int, default=None, help="IMLI clauses (k)")
+        p.add_argument("--imli-rule-type", choices=("CNF", "DNF"), default=None)
+        p.add_argument("--data-fidelity", type=float, default=None,
+                       help="IMLI weight of one misclassified row vs one literal")
+        p.add_argument("--time-limit", type=float, default=None,
+                       help="IMLI solver time limit per fit, seconds")
+    return parser
+
+
+def parse_args(argv: list[str]) -> CliRun:
+    """Parse ``argv`` into a :class:`CliRun` (argparse exits with code 2 on bad usage)."""
+    args = _parser().parse_args(argv)
+    data = DEMO_DATASET if args.command == "demo" else args.data
+    imli_params = {
+        key: value
+        for key, value in (
+            ("n_clauses", args.imli_clauses),
+            ("rule_type", args.imli_rule_type),
+            ("data_fidelity", args.data_fidelity),
+            ("time_limit", args.time_limit),
+        )
+        if value is not None
+    }
+    lime = LimeConfig(
+        num_samples=args.num_samples,
+        top_k=args.top_k,
+        discretizer=args.discretizer,
+        engine=args.lime_engine,
+        mode=args.lime_mode,
+        random_state=args.seed,
+        n_jobs=args.n_jobs,
+        scheduler=args.scheduler,
+    )
+    config = RunConfig(
+        test_size=args.test_size,
+        random_state=args.seed,
+        lime=lime,
+        learners=tuple(s.strip() for s in args.learners.split(",") if s.strip()),
+        imli_params=imli_params,
+    )
+    cache = None if args.no_cache else (args.cache_dir or default_cache_dir())
+    sweep = None
+    if args.command == "compare":
+        sweep = SweepConfig(
+            data_fidelity=args.sweep_data_fidelity,
+            n_clauses=args.sweep_clauses,
+            exception_ratio=args.sweep_exception_ratio,
+            imli_time_limit=args.sweep_time_limit,
+        )
+    return CliRun(data, getattr(args, "target", None), args.positive, args.out, args.force,
+                  args.model, cache, config, sweep, getattr(args, "unfiltered", False))
+
+
+def _summary_table(report: dict) -> Table:
+    # One column per learner, one row per metric: narrow enough for an 80-column terminal.
+    rows = learner_rows(report)
+    table = Table(title=f"Fidelity to the black box — {report['dataset']['name']}")
+    table.add_column("")
+    for row in rows:
+        table.add_column(row[0], justify="right")
+    for i, (_, title) in enumerate(LEARNER_COLUMNS, start=1):
+        table.add_row(title, *(row[i] for row in rows))
+    return table
+
+
+def _pareto_table(report: dict) -> Table:
+    table = Table(title="Pareto fronts of the sweep (fidelity vs literals)")
+    for title in ("learner", "setting", "fidelity (raw test)", "literals", "optimal"):
+        table.add_column(title, justify="left" if title in ("learner", "setting") else "right")
+    for name, points in report["sweep"]["learners"].items():
+        for p in sorted(points, key=lambda p: p["rule_size"]):
+            if p["pareto"]:
+                setting = ", ".join(f"{k}={v:g}" for k, v in p["params"].items())
+                table.add_row(name, setting, fmt(p["fidelity_test"]), str(p["rule_size"]),
+                              fmt(p.get("optimal")))
+    return table
+
+
+def execute(run: CliRun, console: Console) -> Path:
+    """Load the data, run the pipeline, write the directory; return the report's path."""
+    dataset = load_dataset(run.data, target=run.target, positive=run.positive)
+    for note in dataset.notes:
+        console.print(f"[dim]note:[/dim] {note}")
+    out = prepare_out_dir(run.out, force=run.force)
+    black_box = None
+    if run.model is not None:
+        black_box = _load_model(run.model, dataset)
+    with Progress(TextColumn("{task.description}"), BarColumn(),
+                  TextColumn("{task.completed}/{task.total} {task.fields[unit]}"),
+                  TextColumn("{task.fields[rate]}"), TimeRemainingColumn(),
+                  console=console, transient=True) as bar:
+        tasks: dict[str, int] = {}
+
+        def progress(stage: str, done: int, total: int) -> None:
+            unit = "fits" if stage.startswith("sweep") else "rows"
+            if stage not in tasks:
+                text = f"{stage}" if unit == "fits" else f"explaining rows with {stage}"
+                tasks[stage] = bar.add_task(text, total=total, rate="", unit=unit)
+            task = bar.tasks[tasks[stage]]
+            rate = f"{done / task.elapsed:.0f} {unit}/s" if task.elapsed and unit == "rows" else ""
+            bar.update(tasks[stage], completed=done, total=total, rate=rate)
+
+        if run.sweep is not None:
+            result = run_compare(dataset, run.config, run.sweep, black_box=black_box,
+                                 cache_dir=run.cache_dir, progress=progress)
+        else:
+            result = run_pipeline(dataset, run.config, black_box=black_box,
+                                  cache_dir=run.cache_dir, progress=progress)
+            if run.unfiltered:
+                add_details(result)
+                result.report["unfiltered"] = unfiltered_comparison(
+                    dataset, run.config, result, run.cache_dir)
+    written = write_run(result, out)
+    console.print(_summary_table(result.report))
+    if "sweep" in result.report:
+        console.print(_pareto_table(result.report))
+    return written["report_json"]
+
+
+def _load_model(path: Path, dataset):
+    # The pipeline encodes with an encoder fitted the same way on the whole table.
+    encoder = TableEncoder().fit(dataset.X, dataset.categorical)
+    return load_xgboost(path, encoder)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point of ``python -m explain``; returns the process exit code."""
+    console = Console(stderr=False)
+    run = parse_args(sys.argv[1:] if argv is None else argv)
+    try:
+        report = execute(run, console)
+    except InputError as err:
+        print(f"error: {err}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("interrupted: finished LIME batches are kept in the cache; "
+              "run the same command again to resume", file=sys.stderr)
+        return 130
+    console.print(f"report: {report}")
+    console.print(f"        {report.with_name('report.html')}")
+    console.print(f"        {report.with_name('report.md')}")
+    return 0

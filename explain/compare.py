@@ -1,0 +1,212 @@
+"""The comparison run: a fidelity–size sweep of both learners, and the no-LIME ablation.
+
+LIME runs once: :func:`sweep` refits the learners on the views of one
+:class:`~explain.pipeline.PipelineResult`, one setting at a time (IMLI over
+``data_fidelity`` × ``n_clauses``, FOLD over ``exception_ratio``), and
+:func:`unfiltered_comparison` refits them on every feature of every row (no LIME at all),
+with the same split and the same black box.
+"""
+
+from __future__ import annotations
+
+import warnings
+from dataclasses import dataclass, replace
+from typing import Callable
+
+from adapters import BlackBox, Dataset
+from explain.learners import fit_learner
+from explain.metrics import agreement_scores
+from explain.pipeline import PipelineResult, RunConfig, run_pipeline
+from explain.report_details import add_details
+from imli import TimeLimitWarning
+
+__all__ = ["SweepConfig", "sweep", "pareto_front", "unfiltered_comparison", "run_compare"]
+
+#: Metrics copied from a learner's report entry into the unfiltered comparison.
+ABLATION_KEYS = ("fidelity_test", "fidelity_train", "accuracy_test", "f1_test", "n_rules",
+                 "rule_size", "fit_seconds", "optimal")
+
+
+@dataclass(frozen=True)
+class SweepConfig:
+    """The settings each learner is refitted with.
+
+    Parameters
+    ----------
+    data_fidelity : tuple of float
+        IMLI's λ values (cost of one misclassified row in literals).
+    n_clauses : tuple of int
+        IMLI's clause counts (k); every (λ, k) pair is fitted.
+    exception_ratio : tuple of float
+        FOLD's exception ratios (smaller: longer rules, fewer exceptions).
+    imli_time_limit : float or None, default=15.0
+        Seconds per IMLI fit of the sweep (``None``: the run's own time limit). A fit cut
+        short is flagged not optimal.
+    """
+
+    data_fidelity: tuple[float, ...] = (1.0, 3.0, 10.0, 30.0)
+    n_clauses: tuple[int, ...] = (1, 2, 3)
+    exception_ratio: tuple[float, ...] = (0.1, 0.25, 0.5, 1.0, 2.0)
+    imli_time_limit: float | None = 15.0
+
+    def to_dict(self) -> dict:
+        """The configuration as plain JSON-ready values."""
+        return {
+            "data_fidelity": [float(v) for v in self.data_fidelity],
+            "n_clauses": [int(v) for v in self.n_clauses],
+            "exception_ratio": [float(v) for v in self.exception_ratio],
+            "imli_time_limit": self.imli_time_limit,
+        }
+
+
+def _settings(name: str, config: SweepConfig, base: dict) -> list[dict]:
+    if name == "imli":
+        limit = {} if config.imli_time_limit is None else {"time_limit": config.imli_time_limit}
+        return [
+            {**base, **limit, "data_fidelity": float(lam), "n_clauses": int(k)}
+            for k in config.n_clauses
+            for lam in config.data_fidelity
+        ]
+    return [{**base, "exception_ratio": float(r)} for r in config.exception_ratio]
+
+
+def _point(result: PipelineResult, name: str, params: dict) -> dict:
+    """Fit learner ``name`` with ``params`` on the run's views; measure it like the run does."""
+    report = result.report
+    views, labels = result.views[name], result.labels
+    with warnings.catch_warnings():
+        # A fit cut short by the time limit is recorded as not optimal; no need to warn.
+        warnings.simplefilter("ignore", TimeLimitWarning)
+        learner = fit_learner(
+            name, views["train"], labels["bb_train"], params,
+            report["parameters"]["random_state"], result.columns,
+            tuple(report["dataset"]["class_names"]),
+        )
+    predicted = learner.predict(views["test"])
+    point = {
+        "params": {k: params[k] for k in ("data_fidelity", "n_clauses", "exception_ratio")
+                   if k in params},
+        "fidelity_test": agreement_scores(predicted, labels["bb_test"])["agreement"],
+        "accuracy_test": agreement_scores(predicted, labels["y_test"])["agreement"],
+        "rule_size": learner.rule_size,
+        "n_rules": learner.n_rules,
+        "fit_seconds": learner.fit_seconds,
+    }
+    if views["test_lime"] is not None:
+        point["fidelity_test_lime"] = agreement_scores(
+            learner.predict(views["test_lime"]), labels["bb_test"]
+        )["agreement"]
+    if "optimal" in learner.extra:
+        point["optimal"] = learner.extra["optimal"]
+    return point
+
+
+def pareto_front(points: list[dict], x: str = "rule_size", y: str = "fidelity_test") -> list[bool]:
+    """Which points are Pareto-optimal: no other point is as small and at least as faithful.
+
+    A point is dominated when another has ``x`` ≤ and ``y`` ≥ with one of them strict.
+    Equal points are all kept.
+
+    Examples
+    --------
+    >>> pareto_front([{"rule_size": 2, "fidelity_test": 0.8},
+    ...               {"rule_size": 3, "fidelity_test": 0.8},
+    ...               {"rule_size": 5, "fidelity_test": 0.9}])
+    [True, False, True]
+    """
+    front = []
+    for p in points:
+        dominated = any(
+            q[x] <= p[x] and q[y] >= p[y] and (q[x] < p[x] or q[y] > p[y]) for q in points
+        )
+        front.append(not dominated)
+    return front
+
+
+def sweep(result: PipelineResult, config: SweepConfig | None = None,
+          progress: Callable[[str, int, int], None] | None = None) -> dict:
+    """Refit each learner of ``result`` over its settings, reusing the run's LIME views.
+
+    Parameters
+    ----------
+    result : PipelineResult
+    config : SweepConfig, optional
+    progress : callable, optional
+        ``progress(stage, done, total)`` after each fit.
+
+    Returns
+    -------
+    dict
+        ``config`` and, per learner, the list of points (``params``, fidelities,
+        ``accuracy_test``, ``rule_size``, ``n_rules``, ``fit_seconds``, IMLI's ``optimal``,
+        and ``pareto``: on the learner's fidelity–size Pareto front).
+    """
+    config = config or SweepConfig()
+    params = result.report["parameters"]
+    out: dict = {"config": config.to_dict(), "learners": {}}
+    for name in result.learners:
+        base = dict(params["imli_params"] if name == "imli" else params["fold_params"])
+        settings = _settings(name, config, base)
+        points = []
+        for i, setting in enumerate(settings):
+            points.append(_point(result, name, setting))
+            if progress:
+                progress(f"sweep {name}", i + 1, len(settings))
+        for point, on_front in zip(points, pareto_front(points)):
+            point["pareto"] = on_front
+        out["learners"][name] = points
+    return out
+
+
+def unfiltered_comparison(dataset: Dataset, config: RunConfig, result: PipelineResult,
+                          cache_dir=None) -> dict:
+    """Fit the same learners on every feature of every row (no LIME), same split and box.
+
+    Returns
+    -------
+    dict
+        ``learners``: per learner, the unfiltered run's metrics (:data:`ABLATION_KEYS`)
+        beside the LIME-filtered run's (``filtered``).
+    """
+    unfiltered = run_pipeline(dataset, replace(config, lime_filter=False),
+                              black_box=result.black_box, cache_dir=cache_dir)
+    learners = {}
+    for name, entry in unfiltered.report["learners"].items():
+        filtered = result.report["learners"][name]
+        learners[name] = {
+            "unfiltered": {k: entry[k] for k in ABLATION_KEYS if k in entry},
+            "filtered": {k: filtered[k] for k in ABLATION_KEYS if k in filtered},
+        }
+    return {"learners": learners}
+
+
+def run_compare(dataset: Dataset, config: RunConfig | None = None,
+                sweep_config: SweepConfig | None = None, black_box: BlackBox | None = None,
+                cache_dir=None, progress=None) -> PipelineResult:
+    """The full comparison: one run, its details, the sweep and the unfiltered ablation.
+
+    Parameters
+    ----------
+    dataset : Dataset
+    config : RunConfig, optional
+    sweep_config : SweepConfig, optional
+    black_box : BlackBox, optional
+        A user's model; by default XGBoost is trained (once: the ablation reuses it).
+    cache_dir : path, optional
+        LIME cache.
+    progress : callable, optional
+        ``progress(stage, done, total)``.
+
+    Returns
+    -------
+    PipelineResult
+        Its report holds ``sweep`` and ``unfiltered`` besides the run's own sections.
+    """
+    config = config or RunConfig()
+    result = run_pipeline(dataset, config, black_box=black_box, cache_dir=cache_dir,
+                          progress=progress)
+    add_details(result)
+    result.report["sweep"] = sweep(result, sweep_config, progress)
+    result.report["unfiltered"] = unfiltered_comparison(dataset, config, result, cache_dir)
+    return result
+

@@ -1,0 +1,138 @@
+"""The two surrogate learners behind one small interface the pipeline and reports use.
+
+The pipeline hands each learner its own view of the transformed data (binary for IMLI, a
+table for FOLD) and the black box's 0/1 labels; what comes back is a :class:`FittedLearner`
+that predicts 0/1 labels on the same kind of view and knows its size and printed form.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from explain.transform import BinaryColumn
+from fold import FOLDClassifier
+from imli import IMLIClassifier, Predicate
+
+__all__ = ["LEARNERS", "FittedLearner", "fit_learner", "IMLI_DEFAULTS"]
+
+LEARNERS = ("imli", "fold")
+
+#: The pipeline's IMLI defaults. DNF, because a LIME-filtered row knows only its top
+#: features: a conjunctive term learned on such rows stays true to the black box on full
+#: rows, while a CNF clause (a disjunction) learned there fires on almost every full row.
+#: A time limit makes a hard instance return its best rule, flagged, instead of running on.
+IMLI_DEFAULTS = {"n_clauses": 3, "rule_type": "DNF", "data_fidelity": 10.0, "time_limit": 30.0}
+
+
+@dataclass
+class FittedLearner:
+    """A fitted surrogate, with what the reports need to know about it.
+
+    Attributes
+    ----------
+    name : {"imli", "fold"}
+    estimator : IMLIClassifier or FOLDClassifier
+    class_names : tuple of str
+        Label 0's and label 1's names.
+    fit_seconds : float
+    """
+
+    name: str
+    estimator: Any
+    class_names: tuple[str, str]
+    fit_seconds: float
+    extra: dict = field(default_factory=dict)
+
+    def predict(self, X) -> np.ndarray:
+        """0/1 labels of the rows of ``X`` (the learner's own view)."""
+        if self.name == "fold":
+            names = np.asarray(self.estimator.predict(X), dtype=object)
+            return (names == self.class_names[1]).astype(np.int64)
+        return np.asarray(self.estimator.predict(X), dtype=np.int64)
+
+    @property
+    def rule_size(self) -> int:
+        """Number of literals."""
+        return int(self.estimator.rule_size_)
+
+    @property
+    def n_rules(self) -> int:
+        """Number of rules: CNF clauses / DNF terms / list entries; FOLD clauses."""
+        if self.name == "fold":
+            return int(self.estimator.n_rules_)
+        rules = self.estimator.rules_
+        return len(getattr(rules, "clauses", None) or getattr(rules, "rules", ()))
+
+    @property
+    def rules_text(self) -> str:
+        """The learned rules as a person reads them."""
+        if self.name == "fold":
+            return str(self.estimator.rules_)
+        rules = self.estimator.rules_
+        if hasattr(rules, "clauses"):
+            negative, positive = self.class_names
+            return f"{positive} IF\n  {rules}\nELSE {negative}"
+        return str(rules)
+
+    @property
+    def artifact_text(self) -> str:
+        """The rule file's text: imli.txt, or fold.pl (a program plain swipl loads)."""
+        if self.name == "fold":
+            return self.estimator.program_
+        return self.rules_text + "\n"
+
+
+def _fit_imli(X: pd.DataFrame, y, params, random_state, columns: list[BinaryColumn]):
+    specs = [Predicate(c.feature, c.relation, c.value) for c in columns]
+    estimator = IMLIClassifier(**{**IMLI_DEFAULTS, "random_state": random_state, **params})
+    estimator.fit(X, y, column_specs=specs)
+    extra = {
+        "optimal": bool(estimator.optimal_),
+        "timed_out": bool(estimator.timed_out_),
+        "rule_type": estimator.rule_type,
+        "n_clauses": estimator.n_clauses,
+        "data_fidelity": float(estimator.data_fidelity),
+    }
+    return estimator, extra
+
+
+def _fit_fold(X: pd.DataFrame, y, params, random_state, class_names):
+    # Rules for the positive class, the negative class as the default (as LIME-FOLD does).
+    names = np.asarray(class_names, dtype=object)[np.asarray(y, dtype=np.int64)]
+    settings = {"class_order": [class_names[1], class_names[0]], "random_state": random_state}
+    estimator = FOLDClassifier(**{**settings, **params})
+    estimator.fit(X, names)
+    return estimator, {}
+
+
+def fit_learner(name, X, y, params, random_state, columns, class_names) -> FittedLearner:
+    """Fit learner ``name`` on its view ``X`` of the training rows and 0/1 labels ``y``.
+
+    Parameters
+    ----------
+    name : {"imli", "fold"}
+    X : DataFrame
+        The binary view (IMLI) or the table view (FOLD).
+    y : ndarray of {0, 1}
+        The black box's labels.
+    params : dict
+        Extra estimator parameters (override the pipeline's defaults).
+    random_state : int
+    columns : list of BinaryColumn
+        The binary view's columns (IMLI's column specs).
+    class_names : (str, str)
+        Names of labels 0 and 1.
+    """
+    class_names = (str(class_names[0]), str(class_names[1]))
+    started = time.perf_counter()
+    if name == "imli":
+        estimator, extra = _fit_imli(X, y, params, random_state, columns)
+    else:
+        estimator, extra = _fit_fold(X, y, params, random_state, class_names)
+    seconds = time.perf_counter() - started
+    return FittedLearner(name, estimator, class_names, seconds, extra)

@@ -1,0 +1,146 @@
+"""The two LIME engines behind :func:`explain.lime_runner.explain_rows`.
+
+Both take lime's own fitted ``LimeTabularExplainer`` and explain a batch of rows with
+``explain(rows, seeds, labels, predict_fn) -> LocalFits``; row ``r`` depends only on
+``seeds[r]`` and ``labels[r]``, never on the other rows of the batch.
+
+:class:`BatchedLime`
+    Draws every row's neighbourhood (:mod:`explain.lime_sampling`), calls the black box
+    once on the stacked batch, computes distances and kernel weights, and fits lime's local
+    models in closed form (:mod:`explain.lime_fit`).
+:class:`ReferenceLime`
+    Stock ``explainer.explain_instance`` per row, with the explainer's random state (shared
+    by its discretizer and ``LimeBase``) reseeded to the row's seed first.
+"""
+
+from __future__ import annotations
+
+import copy
+
+import numpy as np
+
+from explain.lime_fit import LocalFits, fit_local_models
+from explain.lime_sampling import FastConstants, SamplingTables, sample_neighbourhoods
+from explain.lime_truncnorm import ExactTruncnormPPF
+
+__all__ = ["BatchedLime", "ReferenceLime", "check_probabilities"]
+
+
+def check_probabilities(p, n_rows: int) -> np.ndarray:
+    """The black box's output as a float (n_rows, n_classes) array, or a clear error."""
+    p = np.asarray(p, dtype=np.float64)
+    if p.ndim != 2 or p.shape[0] != n_rows or p.shape[1] < 2:
+        raise ValueError(
+            f"predict_fn must return class probabilities of shape (n_rows, n_classes) with "
+            f"n_classes >= 2; got shape {p.shape} for {n_rows} rows")
+    if not np.isfinite(p).all():
+        raise ValueError("predict_fn returned NaN or infinite probabilities")
+    return p
+
+
+class BatchedLime:
+    """Lime's algorithm for a batch of rows, vectorized (issue 5).
+
+    Parameters
+    ----------
+    explainer : lime.lime_tabular.LimeTabularExplainer
+        Fitted with ``discretize_continuous=True``; its discretizer, bin statistics,
+        category frequencies and kernel are used as they are.
+    num_samples : int
+        Samples per row (lime's ``num_samples``).
+    top_k : int
+        Features per explanation (lime's ``num_features``).
+    feature_selection : str
+        Lime's ``feature_selection`` method.
+    mode : {"fast", "exact"}
+        Sampling mode, see :mod:`explain.lime_sampling`.
+    fix_zero_width_bins : bool, default=True
+        Give zero-width bins their value instead of lime's ~0.0.
+    """
+
+    def __init__(self, explainer, num_samples, top_k, feature_selection="auto", mode="fast",
+                 fix_zero_width_bins=True):
+        if mode not in ("fast", "exact"):
+            raise ValueError(f"mode must be 'fast' or 'exact', got {mode!r}")
+        self.tables = SamplingTables.from_explainer(explainer, fix_zero_width_bins)
+        self.num_samples = int(num_samples)
+        self.top_k = int(top_k)
+        self.feature_selection = feature_selection
+        self.mode = mode
+        self.kernel_fn = explainer.base.kernel_fn
+        self.base = explainer.base
+        if mode == "exact":
+            self._ppf, self._constants = ExactTruncnormPPF(self.tables.a, self.tables.b), None
+        else:
+            self._ppf, self._constants = None, FastConstants(self.tables)
+
+    def explain(self, rows, seeds, labels, predict_fn) -> LocalFits:
+        """Explain ``rows`` (R, d) toward ``labels`` (R,) with one black-box call.
+
+        Parameters
+        ----------
+        rows : ndarray of shape (R, n_features)
+        seeds : sequence of int
+            Per-row seeds.
+        labels : sequence of int
+            Class explained per row.
+        predict_fn : callable
+            ``predict_fn(Z) -> (len(Z), n_classes)`` probabilities.
+
+        Returns
+        -------
+        LocalFits
+        """
+        rows = np.asarray(rows, dtype=np.float64)
+        n_rows, n = len(rows), self.num_samples
+        hood = sample_neighbourhoods(self.tables, rows, seeds, n, self.mode,
+                                     constants=self._constants, ppf=self._ppf)
+        proba = check_probabilities(predict_fn(hood.inverse), n_rows * n)
+        labels = np.asarray(labels, dtype=np.intp)
+        y = proba.reshape(n_rows, n, -1)[np.arange(n_rows), :, labels]
+        # lime: euclidean distance of the 0/1 rows to the all-ones first row
+        mismatches = hood.binary.shape[1] - hood.binary.sum(axis=1)
+        weights = self.kernel_fn(np.sqrt(mismatches))
+        lasso = None
+        if self.feature_selection == "lasso_path":
+            def lasso(r):
+                return self.base.feature_selection(hood.binary[r].T, y[r], weights[r],
+                                                   self.top_k, "lasso_path")
+        return fit_local_models(hood.binary, y, weights, self.top_k, self.feature_selection,
+                                lasso)
+
+
+class ReferenceLime:
+    """Stock lime, one ``explain_instance`` per row (the ``reference`` engine).
+
+    Parameters
+    ----------
+    explainer : lime.lime_tabular.LimeTabularExplainer
+    num_samples, top_k : int
+    """
+
+    def __init__(self, explainer, num_samples, top_k):
+        self.explainer = explainer
+        self.num_samples = int(num_samples)
+        self.top_k = int(top_k)
+
+    def explain(self, rows, seeds, labels, predict_fn) -> LocalFits:
+        """Explain ``rows`` one by one; same signature as :meth:`BatchedLime.explain`."""
+        n_rows, k = len(rows), self.top_k
+        fits = LocalFits(np.full((n_rows, k), -1, dtype=np.intp), np.zeros((n_rows, k)),
+                         np.zeros(n_rows), np.zeros(n_rows))
+        # a private copy: explain_instance mutates the explainer's random state, and batches
+        # may run in threads (Dask workers) sharing this engine
+        explainer = copy.deepcopy(self.explainer)
+        for r, (row, seed, label) in enumerate(zip(rows, seeds, labels)):
+            # one RandomState object is shared by the explainer, its discretizer and LimeBase
+            explainer.random_state.seed(int(seed))
+            label = int(label)
+            exp = explainer.explain_instance(
+                np.asarray(row, dtype=np.float64), predict_fn, labels=(label,),
+                num_features=k, num_samples=self.num_samples, model_regressor=None)
+            pairs = exp.local_exp[label][:k]
+            fits.features[r, :len(pairs)] = [f for f, _ in pairs]
+            fits.weights[r, :len(pairs)] = [v for _, v in pairs]
+            fits.intercepts[r], fits.scores[r] = exp.intercept[label], exp.score
+        return fits

@@ -1,0 +1,168 @@
+"""Checkpoints of LIME explanations on disk: one ``.npz`` file per finished batch.
+
+``cache_dir/<key>/`` holds the batches of one run, where the key is a SHA-256 digest of
+everything that decides the explanations: the training data, the rows and their ids, the
+labels explained, the categorical columns, every result-deciding LIME parameter (engine and
+mode included), the lime version, a caller-given model fingerprint, and a digest of the
+black box's probabilities on a few probe rows (a safety net when no fingerprint is given or
+the model changed behind the same name). Execution settings (``n_jobs``, ``batch_size``,
+memory budget, scheduler) are not part of it: results do not depend on them, so a run may
+resume with other settings.
+
+Every batch is written to a temporary file in the same directory, flushed, fsynced and
+renamed over its final name (``os.replace`` is atomic), so an interrupted run leaves only
+whole batch files behind; the next run loads them and explains only the missing rows.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import tempfile
+import warnings
+import zipfile
+from dataclasses import dataclass
+from importlib import metadata
+from pathlib import Path
+
+import numpy as np
+
+from explain.lime_fit import LocalFits
+
+__all__ = ["CACHE_VERSION", "cache_key", "BatchStore", "CachedRows"]
+
+CACHE_VERSION = 1
+_FIELDS = ("positions", "features", "weights", "intercepts", "scores", "labels")
+
+
+def _update(digest, name: str, array) -> None:
+    array = np.ascontiguousarray(array)
+    digest.update(f"{name}:{array.dtype.str}:{array.shape};".encode())
+    digest.update(array.tobytes())
+
+
+def cache_key(*, training_data, rows, row_ids, labels, categorical_features, training_labels,
+              config_items: dict, model_fingerprint, probe_probabilities) -> str:
+    """The cache directory name of one run (hex SHA-256).
+
+    Parameters
+    ----------
+    training_data, rows : ndarray
+        Float matrices as explained.
+    row_ids, labels : ndarray of int
+        Row ids (they seed each row) and the class explained per row.
+    categorical_features : sequence of int
+    training_labels : ndarray or None
+        Used by the entropy discretizer.
+    config_items : dict
+        The result-deciding LIME parameters (JSON-serializable).
+    model_fingerprint : str or None
+        The caller's name for the black box.
+    probe_probabilities : ndarray
+        The black box's output on the probe rows.
+    """
+    digest = hashlib.sha256()
+    header = {
+        "cache_version": CACHE_VERSION,
+        "lime_version": metadata.version("lime"),
+        "config": config_items,
+        "model_fingerprint": model_fingerprint or "",
+        "categorical_features": [int(c) for c in categorical_features],
+    }
+    digest.update(json.dumps(header, sort_keys=True).encode())
+    _update(digest, "training_data", np.asarray(training_data, dtype=np.float64))
+    _update(digest, "rows", np.asarray(rows, dtype=np.float64))
+    _update(digest, "row_ids", np.asarray(row_ids, dtype=np.int64))
+    _update(digest, "labels", np.asarray(labels, dtype=np.int64))
+    if training_labels is not None:
+        _update(digest, "training_labels", np.asarray(training_labels))
+    _update(digest, "probe", np.round(np.asarray(probe_probabilities, dtype=np.float64), 10))
+    return digest.hexdigest()
+
+
+def _atomic_write(path: Path, write) -> None:
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=path.name + ".", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            write(handle)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+@dataclass(frozen=True)
+class CachedRows:
+    """Explanations found on disk: ``done[i]`` says whether row position ``i`` was loaded."""
+
+    done: np.ndarray
+    fits: LocalFits
+    labels: np.ndarray
+
+
+class BatchStore:
+    """The batch files of one cache key.
+
+    Parameters
+    ----------
+    root : path
+        The cache directory (created if missing).
+    key : str
+        From :func:`cache_key`.
+    meta : dict, optional
+        Written once to ``meta.json`` for people browsing the cache.
+    """
+
+    def __init__(self, root, key: str, meta: dict | None = None):
+        self.directory = Path(root) / key
+        self.directory.mkdir(parents=True, exist_ok=True)
+        meta_path = self.directory / "meta.json"
+        if meta is not None and not meta_path.exists():
+            text = json.dumps(meta, indent=2, sort_keys=True, default=str).encode()
+            _atomic_write(meta_path, lambda handle: handle.write(text))
+
+    def batch_files(self) -> list[Path]:
+        """The finished batch files, sorted by name."""
+        return sorted(self.directory.glob("batch-*.npz"))
+
+    def save(self, positions: np.ndarray, fits: LocalFits, labels: np.ndarray) -> Path:
+        """Persist one finished batch atomically; returns its path."""
+        positions = np.asarray(positions, dtype=np.int64)
+        path = self.directory / f"batch-{positions[0]:09d}-{len(positions):06d}.npz"
+        arrays = dict(positions=positions, features=fits.features, weights=fits.weights,
+                      intercepts=fits.intercepts, scores=fits.scores,
+                      labels=np.asarray(labels, dtype=np.int64))
+        _atomic_write(path, lambda handle: np.savez(handle, **arrays))
+        return path
+
+    def load(self, n_rows: int, top_k: int) -> CachedRows:
+        """Read every batch file; unreadable or inconsistent files are skipped with a
+        warning (their rows are explained again)."""
+        done = np.zeros(n_rows, dtype=bool)
+        fits = LocalFits(np.full((n_rows, top_k), -1, dtype=np.intp), np.zeros((n_rows, top_k)),
+                         np.zeros(n_rows), np.zeros(n_rows))
+        labels = np.zeros(n_rows, dtype=np.int64)
+        for path in self.batch_files():
+            try:
+                with np.load(path) as data:
+                    parts = {name: data[name] for name in _FIELDS}
+            except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile) as error:
+                warnings.warn(f"ignoring unreadable LIME cache file {path}: {error}",
+                              RuntimeWarning, stacklevel=2)
+                continue
+            pos = parts["positions"]
+            m = len(pos)
+            if (parts["features"].shape != (m, top_k) or parts["weights"].shape != (m, top_k)
+                    or any(parts[f].shape != (m,) for f in ("intercepts", "scores", "labels"))
+                    or m == 0 or pos.min() < 0 or pos.max() >= n_rows):
+                warnings.warn(f"ignoring inconsistent LIME cache file {path}",
+                              RuntimeWarning, stacklevel=2)
+                continue
+            fits.features[pos], fits.weights[pos] = parts["features"], parts["weights"]
+            fits.intercepts[pos], fits.scores[pos] = parts["intercepts"], parts["scores"]
+            labels[pos] = parts["labels"]
+            done[pos] = True
+        return CachedRows(done, fits, labels)

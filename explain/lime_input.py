@@ -1,0 +1,99 @@
+"""What LIME sees of a table: a NaN-free float matrix, and a black box that reads it.
+
+LIME perturbs rows by sampling from training statistics, which NaN would poison. So a
+numeric missing value is imputed with the training median and a categorical one becomes an
+extra category ``(missing)``; the prediction function maps that category back to NaN before
+the black box sees it. Imputation only shapes LIME's sampling: a feature that is missing in
+a row is never kept in that row's transformed data (see :mod:`explain.transform`).
+"""
+
+from __future__ import annotations
+
+import hashlib
+
+import numpy as np
+import pandas as pd
+
+from adapters import BlackBox, TableEncoder
+
+MISSING = "(missing)"
+
+
+class LimeInput:
+    """The LIME view of a table encoded by a fitted :class:`adapters.TableEncoder`.
+
+    Parameters
+    ----------
+    encoder : TableEncoder
+        Fitted on the training rows.
+    black_box : BlackBox
+        The model being explained.
+    X_train : DataFrame
+        The training rows (raw).
+    labels_train : ndarray
+        The black box's labels of the training rows (for the entropy discretizer).
+    """
+
+    def __init__(self, encoder: TableEncoder, black_box: BlackBox, X_train: pd.DataFrame,
+                 labels_train: np.ndarray):
+        self.encoder = encoder
+        self.black_box = black_box
+        self.feature_names = list(encoder.feature_names_)
+        self.categorical_indices = list(encoder.categorical_indices_)
+        self._n_categories = {
+            j: len(encoder.categories_[self.feature_names[j]]) for j in self.categorical_indices
+        }
+        self.categorical_names = {
+            j: [str(v) for v in encoder.categories_[self.feature_names[j]]] + [MISSING]
+            for j in self.categorical_indices
+        }
+        Z = encoder.transform(X_train)
+        with np.errstate(all="ignore"):
+            medians = np.nanmedian(np.where(np.isfinite(Z), Z, np.nan), axis=0)
+        self._fill = np.where(np.isnan(medians), 0.0, medians)
+        for j, n in self._n_categories.items():
+            self._fill[j] = n
+        self.training_data = self._impute(Z)
+        self.training_labels = np.asarray(labels_train)
+        probe = self.training_data[: min(64, len(self.training_data))]
+        digest = hashlib.sha256(np.ascontiguousarray(self.predict_fn(probe)).tobytes())
+        digest.update(black_box.kind.encode())
+        self.fingerprint = digest.hexdigest()
+
+    def _impute(self, Z: np.ndarray) -> np.ndarray:
+        Z = np.array(Z, dtype=np.float64, copy=True)
+        missing = ~np.isfinite(Z)
+        if missing.any():
+            Z[missing] = np.broadcast_to(self._fill, Z.shape)[missing]
+        return Z
+
+    def rows(self, X: pd.DataFrame) -> np.ndarray:
+        """The rows of ``X`` as LIME explains them (encoded, imputed)."""
+        return self._impute(self.encoder.transform(X))
+
+    def predict_fn(self, Z: np.ndarray) -> np.ndarray:
+        """Class probabilities of LIME's (possibly perturbed) rows."""
+        Z = np.array(Z, dtype=np.float64, copy=True)
+        for j, n in self._n_categories.items():
+            column = Z[:, j]
+            column[column >= n] = np.nan
+        return self.black_box.predict_proba_encoded(Z)
+
+    def bin_edges(self, lime_config) -> dict[str, np.ndarray]:
+        """Each numeric feature's bin edges, by name, from the discretizer LIME builds.
+
+        The discretizer is built exactly as ``LimeTabularExplainer`` builds it (same class,
+        data, labels and seed), so the edges are the ones LIME's bins refer to.
+        """
+        from lime.discretize import DecileDiscretizer, EntropyDiscretizer, QuartileDiscretizer
+
+        kinds = {"quartile": QuartileDiscretizer, "decile": DecileDiscretizer,
+                 "entropy": EntropyDiscretizer}
+        discretizer = kinds[lime_config.discretizer](
+            self.training_data, self.categorical_indices, self.feature_names,
+            labels=self.training_labels, random_state=lime_config.random_state,
+        )
+        return {
+            self.feature_names[j]: np.asarray(discretizer.maxs[j][:-1], dtype=np.float64)
+            for j in discretizer.to_discretize
+        }

@@ -1,0 +1,357 @@
+"""The LIME stage: explain many rows of a table with lime, reproducibly and fast.
+
+>>> from explain.lime_runner import LimeConfig, explain_rows
+>>> exp = explain_rows(X_train, X_rows, model.predict_proba, LimeConfig(top_k=5))  # doctest: +SKIP
+>>> exp.features[0], exp.weights[0]  # doctest: +SKIP
+
+Row *i* is explained with the seed ``seed_for(config.random_state, row_ids[i])``, so its
+explanation does not depend on which other rows are explained, on their order, on batching
+or on parallelism. Two engines (``LimeConfig.engine``):
+
+``batched`` (default)
+    :class:`explain.lime_batch.BatchedLime`: lime's algorithm on lime's own fitted
+    ``LimeTabularExplainer``, vectorized over a batch of rows with one black-box call per
+    batch. ``mode="exact"`` reproduces ``explain_instance`` (same features, order, weights
+    to ~1e-15); ``mode="fast"`` samples the same distribution with faster generators.
+``reference``
+    Stock ``LimeTabularExplainer.explain_instance`` row by row.
+
+Which class is explained: ``LimeConfig.label`` if set; else class 1 of a binary black box
+(weights toward class 1); else (multi-class) each row's predicted class. ``explain_rows``'s
+``labels`` argument overrides both, per row.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import asdict, dataclass, field
+from typing import Callable
+
+import numpy as np
+from lime.lime_tabular import LimeTabularExplainer
+
+from explain.lime_batch import BatchedLime, ReferenceLime, check_probabilities
+from explain.lime_cache import BatchStore, cache_key
+from explain.lime_fit import LocalFits
+from explain.lime_parallel import dask_client, n_workers, run_batches
+
+__all__ = ["LimeConfig", "Explanations", "seed_for", "make_explainer", "explain_rows",
+           "batch_size_for"]
+
+_DISCRETIZERS = ("quartile", "decile", "entropy")
+_SELECTIONS = ("auto", "forward_selection", "highest_weights", "lasso_path", "none")
+_EXECUTION_ONLY = ("n_jobs", "batch_size", "memory_budget_mb", "scheduler")
+_ARRAYS_PER_SAMPLE = 4  # float64 (samples x features) arrays per row of a batch (3.2 measured)
+
+
+@dataclass(frozen=True)
+class LimeConfig:
+    """Settings of the LIME stage.
+
+    Parameters
+    ----------
+    num_samples : int, default=5000
+        Perturbed samples per row.
+    top_k : int, default=5
+        Features kept per row (lime's ``num_features``).
+    discretizer : {"quartile", "decile", "entropy"}, default="quartile"
+        Lime's discretizer; ``entropy`` needs ``training_labels``.
+    feature_selection : {"auto", "forward_selection", "highest_weights", "lasso_path", \
+"none"}, default="auto"
+        Lime's feature selection. With ``none`` the ``top_k`` largest ``|weight|`` of the
+        model on all features are kept.
+    kernel_width : float, optional
+        Lime's kernel width (default ``0.75 * sqrt(n_features)``).
+    engine : {"batched", "reference"}, default="batched"
+    mode : {"fast", "exact"}, default="fast"
+        Sampling of the batched engine.
+    random_state : int, default=0
+        Base of every row's seed.
+    n_jobs : int, default=-1
+        joblib workers (processes) for a local run; -1 = all cores.
+    batch_size : int, optional
+        Rows per batch; by default sized from ``memory_budget_mb`` and the worker count.
+    label : int, optional
+        The class explained for every row (see the module docstring for the default).
+    fix_zero_width_bins : bool, default=True
+        Batched engine: a bin whose minimum equals its maximum yields its value instead of
+        lime's ~0.0 (``False`` reproduces lime; the reference engine is always lime).
+    memory_budget_mb : float, default=256
+        Memory one batch may use (about ``4 * num_samples * n_features * 8`` bytes per row:
+        the 0/1 matrix, the black box's input, a centered copy, and headroom).
+    scheduler : str, optional
+        Address of a Dask scheduler to run on (needs the ``dask`` extra).
+    """
+
+    num_samples: int = 5000
+    top_k: int = 5
+    discretizer: str = "quartile"
+    feature_selection: str = "auto"
+    kernel_width: float | None = None
+    engine: str = "batched"
+    mode: str = "fast"
+    random_state: int = 0
+    n_jobs: int = -1
+    batch_size: int | None = None
+    label: int | None = None
+    fix_zero_width_bins: bool = True
+    memory_budget_mb: float = 256.0
+    scheduler: str | None = None
+
+    def __post_init__(self):
+        choices = {"discretizer": _DISCRETIZERS, "feature_selection": _SELECTIONS,
+                   "engine": ("batched", "reference"), "mode": ("fast", "exact")}
+        for name, allowed in choices.items():
+            if getattr(self, name) not in allowed:
+                raise ValueError(f"LimeConfig.{name} must be one of {list(allowed)}, "
+                                 f"got {getattr(self, name)!r}")
+        positive = {"num_samples": self.num_samples, "top_k": self.top_k,
+                    "batch_size": self.batch_size or 1, "memory_budget_mb": self.memory_budget_mb}
+        for name, value in positive.items():
+            if not value > 0:
+                raise ValueError(f"LimeConfig.{name} must be positive, got {value!r}")
+        if self.num_samples < 2:
+            raise ValueError("LimeConfig.num_samples must be at least 2")
+        if not (isinstance(self.random_state, (int, np.integer)) and self.random_state >= 0):
+            raise ValueError(f"LimeConfig.random_state must be a non-negative int, "
+                             f"got {self.random_state!r}")
+        if self.kernel_width is not None and not self.kernel_width > 0:
+            raise ValueError(f"LimeConfig.kernel_width must be positive, "
+                             f"got {self.kernel_width!r}")
+
+    def result_items(self) -> dict:
+        """The parameters that decide the explanations (the cache key's share)."""
+        items = {k: v for k, v in asdict(self).items() if k not in _EXECUTION_ONLY}
+        if self.engine == "reference":  # stock lime: no sampling mode, lime's bins
+            items.pop("mode")
+            items.pop("fix_zero_width_bins")
+        return items
+
+
+@dataclass(frozen=True, eq=False)
+class Explanations:
+    """The LIME explanations of a set of rows.
+
+    Attributes
+    ----------
+    features : ndarray of int, shape (n_rows, top_k)
+        Selected feature indices by decreasing ``|weight|``; -1 pads.
+    weights : ndarray of float, shape (n_rows, top_k)
+        Local weights toward ``labels`` (class 1 for a binary black box); 0.0 in padding.
+    bins : ndarray of int, shape (n_rows, n_features)
+        Each row's bin index from lime's discretizer; categorical columns hold the code.
+    seconds : float
+        Wall time of the call.
+    labels : ndarray of int, shape (n_rows,)
+        The class explained per row.
+    intercepts, scores : ndarray of float, shape (n_rows,)
+        The local ridge's intercept and weighted R² (lime's ``intercept`` and ``score``).
+    row_ids : ndarray of int, shape (n_rows,)
+        The ids the rows were seeded with.
+    edges : dict of int to ndarray
+        Bin edges of each discretized feature (bin ``j`` is ``edges[j-1] < x <= edges[j]``).
+    rows_from_cache : int
+        Rows loaded from the disk cache instead of explained.
+    """
+
+    features: np.ndarray
+    weights: np.ndarray
+    bins: np.ndarray
+    seconds: float
+    labels: np.ndarray
+    intercepts: np.ndarray
+    scores: np.ndarray
+    row_ids: np.ndarray
+    edges: dict = field(default_factory=dict)
+    rows_from_cache: int = 0
+
+
+def seed_for(random_state: int, row_id: int) -> int:
+    """The seed row ``row_id`` is explained with: a 32-bit integer drawn from
+    ``numpy.random.SeedSequence([random_state, row_id])``."""
+    return int(np.random.SeedSequence([int(random_state), int(row_id)]).generate_state(1)[0])
+
+
+def make_explainer(training_data, config: LimeConfig, categorical_features=(),
+                   categorical_names=None, feature_names=None,
+                   training_labels=None) -> LimeTabularExplainer:
+    """Lime's ``LimeTabularExplainer`` as both engines use it (discretized, classification,
+    ``sample_around_instance=False``)."""
+    if config.discretizer == "entropy" and training_labels is None:
+        raise ValueError("the entropy discretizer needs training_labels (the black box's "
+                         "labels of the training rows)")
+    return LimeTabularExplainer(
+        training_data, mode="classification", training_labels=training_labels,
+        feature_names=None if feature_names is None else [str(f) for f in feature_names],
+        categorical_features=list(categorical_features), categorical_names=categorical_names,
+        kernel_width=config.kernel_width, feature_selection=config.feature_selection,
+        discretize_continuous=True, discretizer=config.discretizer,
+        sample_around_instance=False, random_state=config.random_state)
+
+
+def _check_inputs(training_data, rows, categorical_features, row_ids):
+    training_data = np.asarray(training_data, dtype=np.float64)
+    rows = np.asarray(rows, dtype=np.float64)
+    if training_data.ndim != 2 or rows.ndim != 2 or rows.shape[1] != training_data.shape[1]:
+        raise ValueError(f"training_data and rows must be 2-D with the same number of columns; "
+                         f"got shapes {training_data.shape} and {rows.shape}")
+    if len(training_data) < 2:
+        raise ValueError("LIME needs at least 2 training rows")
+    for name, matrix in (("training_data", training_data), ("rows", rows)):
+        if not np.isfinite(matrix).all():
+            raise ValueError(f"{name} contains NaN or infinite values; impute them before "
+                             "LIME (explain.lime_input does this for the pipeline)")
+    d = training_data.shape[1]
+    categorical = sorted({int(c) for c in categorical_features})
+    if categorical and not (0 <= categorical[0] and categorical[-1] < d):
+        raise ValueError(f"categorical_features must be column indices in [0, {d})")
+    for c in categorical:
+        for matrix in (training_data, rows):
+            if not np.array_equal(matrix[:, c], np.round(matrix[:, c])):
+                raise ValueError(f"categorical column {c} must hold integer codes")
+    row_ids = np.arange(len(rows)) if row_ids is None else np.asarray(row_ids, dtype=np.int64)
+    if row_ids.shape != (len(rows),) or (len(row_ids) and row_ids.min() < 0):
+        raise ValueError("row_ids must be one non-negative integer per row")
+    return training_data, rows, categorical, row_ids
+
+
+def _resolve_labels(labels, config, n_classes, rows, predict_fn):
+    n = len(rows)
+    if labels is not None:
+        labels = np.asarray(labels, dtype=np.int64)
+        if labels.shape != (n,):
+            raise ValueError(f"labels must hold one class per row ({n}), got {labels.shape}")
+    elif config.label is not None:
+        labels = np.full(n, int(config.label), dtype=np.int64)
+    elif n_classes == 2:
+        labels = np.ones(n, dtype=np.int64)
+    else:
+        chunks = [check_probabilities(predict_fn(rows[i:i + 65536]), len(rows[i:i + 65536]))
+                  for i in range(0, n, 65536)]
+        labels = np.concatenate(chunks).argmax(axis=1).astype(np.int64)
+    if n and (labels.min() < 0 or labels.max() >= n_classes):
+        raise ValueError(f"labels must be classes in [0, {n_classes})")
+    return labels
+
+
+def batch_size_for(config: LimeConfig, n_features: int, n_todo: int, workers: int) -> int:
+    """Rows per batch: ``config.batch_size``, else as many as ``config.memory_budget_mb``
+    holds (about ``4 * num_samples * n_features`` float64 per row), but no more than gives
+    about 4 batches per worker (load balance, checkpoints, progress)."""
+    if config.batch_size:
+        return int(config.batch_size)
+    per_row = config.num_samples * n_features * 8 * _ARRAYS_PER_SAMPLE
+    by_memory = max(1, int(config.memory_budget_mb * 2**20 // per_row))
+    by_balance = max(1, math.ceil(n_todo / (4 * workers)))
+    return min(by_memory, by_balance)
+
+
+def explain_rows(training_data, rows, predict_fn: Callable, config: LimeConfig | None = None,
+                 categorical_features=(), categorical_names=None, feature_names=None,
+                 training_labels=None, cache_dir=None, row_ids=None,
+                 progress: Callable[[int, int], None] | None = None, *, labels=None,
+                 model_fingerprint: str | None = None, client=None) -> Explanations:
+    """Explain every row of ``rows`` with LIME.
+
+    Parameters
+    ----------
+    training_data : ndarray of shape (n_train, n_features)
+        Float matrix in the ``TableEncoder`` layout (categorical columns hold integer
+        codes), NaN-free: lime's discretizer and sampling statistics come from it.
+    rows : ndarray of shape (n_rows, n_features)
+        The rows to explain, same layout.
+    predict_fn : callable
+        ``predict_fn(Z) -> ndarray (len(Z), n_classes)`` of probabilities. Must be
+        picklable (cloudpickle) when run in parallel.
+    config : LimeConfig, optional
+    categorical_features : sequence of int
+        Categorical column indices.
+    categorical_names : dict, optional
+        Lime's ``categorical_names`` (display only).
+    feature_names : sequence of str, optional
+    training_labels : array-like, optional
+        Labels of the training rows, required by the entropy discretizer.
+    cache_dir : path, optional
+        Checkpoint directory: finished batches are saved as they complete and reused.
+    row_ids : array-like of int, optional
+        Stable ids seeding each row (default ``0..n_rows-1``).
+    progress : callable, optional
+        ``progress(n_done, n_total)``, called at the start and after every batch.
+    labels : array-like of int, optional
+        The class to explain per row (overrides ``config.label``).
+    model_fingerprint : str, optional
+        The caller's identity of the black box, part of the cache key.
+    client : dask.distributed.Client, optional
+        Run the batches on this Dask cluster (else ``config.scheduler`` if set, else joblib
+        processes).
+
+    Returns
+    -------
+    Explanations
+    """
+    started = time.perf_counter()
+    config = config or LimeConfig()
+    training_data, rows, categorical, row_ids = _check_inputs(
+        training_data, rows, categorical_features, row_ids)
+    n, d = rows.shape
+    explainer = make_explainer(training_data, config, categorical, categorical_names,
+                               feature_names, training_labels)
+    disc = explainer.discretizer
+    edges = {int(f): np.asarray(disc.maxs[f][:-1], dtype=np.float64) for f in disc.means}
+    bins = disc.discretize(rows).astype(np.int64)
+    probe = np.concatenate([training_data[:8], rows[:8]])
+    probe_p = check_probabilities(predict_fn(probe), len(probe))
+    labels = _resolve_labels(labels, config, probe_p.shape[1], rows, predict_fn)
+    seeds = np.array([seed_for(config.random_state, r) for r in row_ids], dtype=np.int64)
+
+    fits = LocalFits(np.full((n, config.top_k), -1, dtype=np.int64),
+                     np.zeros((n, config.top_k)), np.zeros(n), np.zeros(n))
+    done = np.zeros(n, dtype=bool)
+    store = None
+    if cache_dir is not None and n:
+        items = config.result_items()
+        key = cache_key(training_data=training_data, rows=rows, row_ids=row_ids, labels=labels,
+                        categorical_features=categorical, training_labels=training_labels,
+                        config_items=items, model_fingerprint=model_fingerprint,
+                        probe_probabilities=probe_p)
+        store = BatchStore(cache_dir, key, meta={"config": items, "n_rows": n,
+                                                 "n_features": d,
+                                                 "model_fingerprint": model_fingerprint})
+        cached = store.load(n, config.top_k)
+        done = cached.done.copy()
+        _put(fits, np.flatnonzero(done), cached.fits, np.flatnonzero(done))
+    from_cache = int(done.sum())
+    if progress is not None:
+        progress(from_cache, n)
+
+    todo = np.flatnonzero(~done)
+    if len(todo):
+        if config.engine == "batched":
+            engine = BatchedLime(explainer, config.num_samples, config.top_k,
+                                 config.feature_selection, config.mode,
+                                 config.fix_zero_width_bins)
+        else:
+            engine = ReferenceLime(explainer, config.num_samples, config.top_k)
+        with dask_client(client, config.scheduler) as dask:
+            size = batch_size_for(config, d, len(todo), n_workers(config.n_jobs, dask))
+            parts = [todo[i:i + size] for i in range(0, len(todo), size)]
+            batches = [(rows[p], seeds[p], labels[p]) for p in parts]
+            n_done = from_cache
+            for index, batch in run_batches(engine, predict_fn, batches, config.n_jobs, dask):
+                positions = parts[index]
+                _put(fits, positions, batch, slice(None))
+                if store is not None:  # checkpoint: this batch survives an interruption
+                    store.save(positions, batch, labels[positions])
+                n_done += len(positions)
+                if progress is not None:
+                    progress(n_done, n)
+    return Explanations(fits.features, fits.weights, bins, time.perf_counter() - started,
+                        labels, fits.intercepts, fits.scores, row_ids, edges, from_cache)
+
+
+def _put(target: LocalFits, positions, source: LocalFits, which) -> None:
+    target.features[positions] = source.features[which]
+    target.weights[positions] = source.weights[which]
+    target.intercepts[positions] = source.intercepts[which]
+    target.scores[positions] = source.scores[which]

@@ -1,0 +1,325 @@
+"""LIME's neighbourhood sampling, for a batch of rows at once.
+
+:class:`SamplingTables` reads everything lime's ``LimeTabularExplainer`` samples from (each
+feature's values and frequencies, each bin's bounds, mean and standard deviation) into
+arrays, and :func:`sample_neighbourhoods` draws the perturbations of many rows with numpy.
+
+What lime 0.2.0.1 does for one row (``LimeTabularExplainer.__data_inverse`` with a
+discretizer): for every column in order, ``random_state.choice(values, num_samples,
+p=frequencies)`` picks a bin (numeric column) or a category (categorical column); then for
+every numeric column in the discretizer's order, ``scipy.stats.truncnorm.rvs`` draws a value
+inside each sampled bin of samples ``1..num_samples-1`` (one uniform per value, inverse CDF).
+The first sample is the row itself. The regression sees a 0/1 matrix: 1 where the sample's
+bin (or category) equals the row's.
+
+Two modes:
+
+``exact``
+    Consumes a ``numpy.random.RandomState`` exactly as lime does (``choice`` draws
+    ``num_samples`` uniforms per column; ``truncnorm.rvs`` one uniform per value through
+    ``truncnorm._ppf``), so the perturbations are bit-for-bit lime's for the same seed.
+``fast``
+    Same distribution from a ``numpy.random.Generator`` (PCG64) per row: bins and
+    categories by the same inverse CDF of uniforms (a table lookup instead of a binary
+    search), values inside a bin by the truncated normal's inverse CDF
+    ``ndtri(Φ(a) + u·(Φ(b) − Φ(a)))`` on per-bin constants (no ``scipy.stats`` call).
+
+Lime's zero-width-bin defect: a bin whose minimum equals its maximum (the lowest bin of a
+feature whose minimum is also its first quantile, e.g. 30% of the rows at the minimum) is
+not sampled by ``truncnorm`` and receives ``(min - mean) / std`` — about 0.0 — instead of its
+value. Fast mode always gives such a bin its value; exact mode does with
+``fix_zero_width_bins=True`` (the default) and reproduces lime with ``False``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from scipy import special
+
+from explain.lime_truncnorm import ExactTruncnormPPF
+
+__all__ = ["SamplingTables", "FastConstants", "Neighbourhoods", "sample_neighbourhoods"]
+
+
+_CELLS = 1024  # lookup cells per feature for the categorical draws (a power of two)
+
+
+@dataclass(frozen=True)
+class Neighbourhoods:
+    """The perturbations of a batch of rows.
+
+    Attributes
+    ----------
+    binary : ndarray of float64, shape (n_rows, n_features, num_samples)
+        1.0 where a sample's bin / category equals the row's (feature-major per row: the
+        layout the weighted Gram matrices are computed from). Sample 0 is the row itself.
+    inverse : ndarray of float64, shape (n_rows * num_samples, n_features)
+        The samples in the input space, stacked row after row: what the black box sees.
+    """
+
+    binary: np.ndarray
+    inverse: np.ndarray
+
+
+class SamplingTables:
+    """Everything lime samples from, as flat arrays (built once per explainer).
+
+    Use :meth:`from_explainer`. Bins of numeric feature ``k`` (position in
+    :attr:`numeric`) are addressed by the flat index ``k * max_bins + bin``.
+
+    Attributes
+    ----------
+    n_features : int
+    numeric : ndarray of int
+        The discretized features, in the order lime undiscretizes them.
+    edges : tuple of ndarray
+        Per numeric feature, the discretizer's bin edges (``np.searchsorted`` gives the bin).
+    lower, upper, loc, scale, a, b : ndarray, shape (n_numeric * max_bins,)
+        Per bin: lime's ``mins``, ``maxs``, ``means``, ``stds`` and the standardized
+        bounds ``a = (lower - loc) / scale``, ``b = (upper - loc) / scale``.
+    fix_zero_width_bins : bool
+        Whether zero-width bins yield their value (``True``) or lime's ``(min-mean)/std``.
+    """
+
+    def __init__(self, values, cdfs, numeric, edges, stats, fix_zero_width_bins=True):
+        self.n_features = len(values)
+        self.numeric = np.asarray(numeric, dtype=np.intp)
+        self.edges = tuple(edges)
+        self.cdfs = tuple(cdfs)
+        self.lower, self.upper, self.loc, self.scale = (s.ravel() for s in stats)
+        self.a = (self.lower - self.loc) / self.scale
+        self.b = (self.upper - self.loc) / self.scale
+        self.fix_zero_width_bins = bool(fix_zero_width_bins)
+        n_bins = stats[0].shape[1]
+        # every feature's values end to end; a draw is a "global value index" into them
+        self.offsets = np.concatenate([[0], np.cumsum([len(v) for v in values])])
+        self.all_values = np.concatenate(values)
+        self.categorical = np.setdiff1d(np.arange(self.n_features), self.numeric)
+        self.bin_flat = np.zeros(len(self.all_values), dtype=np.intp)
+        for k, f in enumerate(self.numeric):
+            chunk = slice(self.offsets[f], self.offsets[f + 1])
+            self.bin_flat[chunk] = k * n_bins + values[f].astype(int)
+        # per global value index: the cdf below the value, and the value's probability
+        self.cdf_below = np.concatenate([np.concatenate([[0.0], c[:-1]]) for c in cdfs])
+        self.probability = np.concatenate(cdfs) - self.cdf_below
+        self._build_lookup()
+
+    @classmethod
+    def from_explainer(cls, explainer, fix_zero_width_bins: bool = True) -> "SamplingTables":
+        """Read the tables of a fitted ``lime.lime_tabular.LimeTabularExplainer``.
+
+        Parameters
+        ----------
+        explainer : LimeTabularExplainer
+            Built with ``discretize_continuous=True`` (the only setting this engine copies).
+        fix_zero_width_bins : bool, default=True
+            See the module docstring.
+        """
+        disc = explainer.discretizer
+        if disc is None:
+            raise ValueError("the batched LIME engine needs an explainer built with "
+                             "discretize_continuous=True")
+        values, cdfs = [], []
+        for j in range(len(explainer.feature_names)):
+            values.append(np.asarray(explainer.feature_values[j], dtype=np.float64))
+            cdf = np.asarray(explainer.feature_frequencies[j], dtype=np.float64).cumsum()
+            cdf /= cdf[-1]  # exactly RandomState.choice's cdf
+            cdfs.append(cdf)
+        numeric = np.array(list(disc.means), dtype=np.intp)
+        n_bins = max((len(disc.means[f]) for f in numeric), default=1)
+        stats = [np.zeros((len(numeric), n_bins)), np.ones((len(numeric), n_bins)),
+                 np.zeros((len(numeric), n_bins)), np.ones((len(numeric), n_bins))]
+        for k, f in enumerate(numeric):
+            for table, source in zip(stats, (disc.mins, disc.maxs, disc.means, disc.stds)):
+                table[k, :len(source[f])] = source[f]
+        edges = [np.asarray(disc.maxs[f][:-1], dtype=np.float64) for f in numeric]
+        return cls(values, cdfs, numeric, edges, stats, fix_zero_width_bins)
+
+    def _build_lookup(self):
+        """Per feature and cell ``[c/G, (c+1)/G)`` of the unit interval: the draws below the
+        cell, and the one cdf boundary inside it (``inf`` if none; cells holding several
+        boundaries are flagged and searched exactly)."""
+        d, cells = self.n_features, _CELLS
+        starts = np.arange(cells) / cells
+        ends = np.arange(1, cells + 1) / cells
+        self._below = np.empty((d, cells), dtype=np.intp)
+        self._boundary = np.full((d, cells), np.inf)
+        self._several = np.zeros((d, cells), dtype=bool)
+        for j, cdf in enumerate(self.cdfs):
+            below = np.searchsorted(cdf, starts, side="left")
+            inside = np.searchsorted(cdf, ends, side="left") - below
+            self._below[j] = below + self.offsets[j]
+            one = inside == 1
+            self._boundary[j, one] = cdf[below[one]]
+            self._several[j] = inside > 1
+        self._cell_offsets = (np.arange(d) * cells)[:, None]
+        self._searched = np.flatnonzero(self._several.any(axis=1))
+        self._below, self._boundary, self._several = (
+            t.ravel() for t in (self._below, self._boundary, self._several))
+
+    def draw(self, uniforms: np.ndarray) -> np.ndarray:
+        """Global value indices of lime's ``choice`` draws, ``uniforms`` of shape (d, n).
+
+        Equals ``offsets[j] + np.searchsorted(cdf_j, u, side="right")`` for every element
+        (what ``RandomState.choice(values, p=...)`` computes), by table lookup.
+        """
+        cell = (uniforms * _CELLS).astype(np.intp)
+        cell += self._cell_offsets
+        index = self._below[cell]
+        index += uniforms >= self._boundary[cell]
+        for j in self._searched:
+            hit = self._several[cell[j]]
+            if hit.any():
+                index[j, hit] = self.offsets[j] + np.searchsorted(
+                    self.cdfs[j], uniforms[j, hit], side="right")
+        return index
+
+    def row_index(self, rows: np.ndarray) -> np.ndarray:
+        """Global value index of each row's bin / category, -1 where lime never draws it
+        (a category or bin absent from the training data); shape (R, d)."""
+        codes = self.discretize(rows)
+        index = np.full(codes.shape, -1, dtype=np.intp)
+        for j in range(self.n_features):
+            values = self.all_values[self.offsets[j]:self.offsets[j + 1]]
+            pos = np.minimum(np.searchsorted(values, codes[:, j]), len(values) - 1)
+            index[:, j] = np.where(values[pos] == codes[:, j], self.offsets[j] + pos, -1)
+        return index
+
+    def discretize(self, rows: np.ndarray) -> np.ndarray:
+        """Bin index (numeric columns) or value (categorical columns) of each row, as lime's
+        discretizer gives them (float array)."""
+        codes = np.array(rows, dtype=np.float64, copy=True)
+        for k, f in enumerate(self.numeric):
+            codes[..., f] = np.searchsorted(self.edges[k], np.asarray(rows)[..., f])
+        return codes
+
+
+class FastConstants:
+    """Per-value constants of the fast sampler, indexed by global value index.
+
+    The uniform ``u`` that drew bin ``k`` (``C[k-1] <= u < C[k]`` in the feature's cdf)
+    also places the value inside it: ``v = (u - C[k-1]) / p[k]`` is uniform on [0, 1)
+    and independent of ``k``, so no second uniform is needed. The value is the truncated
+    normal's inverse CDF ``ndtri(Φ(a) + v·(Φ(b) − Φ(a)))`` (mirrored for bins right of the
+    mean, where the left tail is more accurate), scaled, shifted and clipped to the bin.
+    A zero-width bin yields its value; a bin whose mass underflows sits at its bound
+    nearest the mean.
+    """
+
+    def __init__(self, tables: SamplingTables):
+        a, b = tables.a, tables.b
+        right = a >= 0
+        p_low = special.ndtr(np.where(right, -b, a))
+        width = special.ndtr(np.where(right, -a, b)) - p_low
+        point = (a == b) | ~(width > 0)
+        loc = tables.loc.copy()
+        scale = np.where(right, -tables.scale, tables.scale)
+        nearest = np.clip(0.0, a, b)
+        loc[point] = np.where(a[point] == b[point], tables.lower[point],
+                              loc[point] + tables.scale[point] * nearest[point])
+        scale[point], p_low[point], width[point] = 0.0, 0.5, 0.0
+        flat = tables.bin_flat
+        with np.errstate(divide="ignore", invalid="ignore"):
+            slope = np.where(tables.probability > 0, width[flat] / tables.probability, 0.0)
+        self.cdf_below, self.slope, self.p_low = tables.cdf_below, slope, p_low[flat]
+        self.scale, self.loc = scale[flat], loc[flat]
+        self.lower, self.upper = tables.lower[flat], tables.upper[flat]
+
+    def values(self, index: np.ndarray, uniforms: np.ndarray) -> np.ndarray:
+        """Truncated-normal values of the draws ``index`` made from ``uniforms``."""
+        z = uniforms - self.cdf_below[index]
+        z *= self.slope[index]
+        z += self.p_low[index]
+        np.minimum(z, 1.0, out=z)
+        z = special.ndtri(z)
+        z *= self.scale[index]
+        z += self.loc[index]
+        np.maximum(z, self.lower[index], out=z)
+        return np.minimum(z, self.upper[index], out=z)
+
+
+def _exact_values(tables, ppf, flat, generator):
+    """Lime's undiscretized values of bins ``flat`` (n_numeric, n), consuming ``generator``
+    as ``truncnorm.rvs`` does, feature after feature; sample 0 (the row) is left at 0."""
+    out = np.zeros(flat.shape)
+    flat = flat[:, 1:]
+    a = tables.a[flat]
+    draw = a != tables.b[flat]  # lime's min_max_unequal
+    values = tables.lower[flat] if tables.fix_zero_width_bins else a
+    idx = flat[draw]
+    x = ppf(generator.random_sample(len(idx)), idx)
+    x *= tables.scale[idx]
+    x += tables.loc[idx]
+    values[draw] = x
+    out[:, 1:] = values
+    return out
+
+
+def _input_block(tables, index, uniforms, generator, mode, constants, ppf):
+    """The samples of one row in the input space, feature-major (d, n)."""
+    numeric, categorical = tables.numeric, tables.categorical
+    if not len(numeric):
+        return tables.all_values[index]
+    drawn = index[numeric] if len(categorical) else index
+    if mode == "exact":
+        values = _exact_values(tables, ppf, tables.bin_flat[drawn], generator)
+    else:
+        values = constants.values(drawn, uniforms[numeric] if len(categorical) else uniforms)
+    if not len(categorical):
+        return values
+    block = np.empty(index.shape)
+    block[categorical] = tables.all_values[index[categorical]]
+    block[numeric] = values
+    return block
+
+
+def sample_neighbourhoods(tables, rows, seeds, num_samples, mode="fast", constants=None,
+                          ppf=None) -> Neighbourhoods:
+    """Draw lime's perturbations of every row of a batch.
+
+    Parameters
+    ----------
+    tables : SamplingTables
+    rows : ndarray of shape (R, n_features)
+        The rows explained (encoded, no NaN).
+    seeds : sequence of int
+        One seed per row (``seed_for``); row ``r``'s samples depend on ``seeds[r]`` only.
+    num_samples : int
+    mode : {"fast", "exact"}
+    constants : FastConstants, optional
+        Cached ``FastConstants(tables)`` (fast mode).
+    ppf : ExactTruncnormPPF, optional
+        Cached ``ExactTruncnormPPF(tables.a, tables.b)`` (exact mode).
+
+    Returns
+    -------
+    Neighbourhoods
+    """
+    if mode not in ("fast", "exact"):
+        raise ValueError(f"mode must be 'fast' or 'exact', got {mode!r}")
+    rows = np.asarray(rows, dtype=np.float64)
+    n_rows, d = rows.shape
+    n = int(num_samples)
+    if mode == "exact":
+        ppf = ppf or ExactTruncnormPPF(tables.a, tables.b)
+    else:
+        constants = constants or FastConstants(tables)
+    row_index = tables.row_index(rows)
+    binary = np.empty((n_rows, d, n))
+    inverse = np.empty((n_rows, n, d))
+    for r in range(n_rows):  # one row at a time keeps the work arrays in cache
+        if mode == "exact":
+            generator = np.random.RandomState(int(seeds[r]))
+            uniforms = generator.random_sample(d * n).reshape(d, n)
+        else:
+            generator = np.random.default_rng(int(seeds[r]))
+            uniforms = generator.random((d, n))
+        index = tables.draw(uniforms)
+        np.equal(index, row_index[r][:, None], out=binary[r], casting="unsafe")
+        binary[r, :, 0] = 1.0
+        inverse[r].T[...] = _input_block(tables, index, uniforms, generator, mode, constants,
+                                         ppf)
+        inverse[r, 0] = rows[r]
+    return Neighbourhoods(binary, inverse.reshape(n_rows * n, d))

@@ -1,0 +1,97 @@
+"""Writing a run's directory: atomically, and never over a previous run unless asked."""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from pathlib import Path
+
+from adapters import InputError
+from explain.pipeline import PipelineResult
+from explain.report_details import add_details
+from explain.report_html import render_html
+from explain.report_md import render_markdown
+
+__all__ = ["prepare_out_dir", "write_run", "atomic_write_text"]
+
+#: Files a run writes; a directory holding any of them is a previous run's.
+RUN_FILES = ("report.json", "report.md", "report.html", "imli.txt", "fold.pl")
+
+
+def atomic_write_text(path: Path, text: str) -> None:
+    """Write ``text`` to ``path`` through a temporary file and a rename.
+
+    A reader never sees a half-written file, and an interrupted write leaves the previous
+    content (or nothing) in place.
+    """
+    path = Path(path)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
+            handle.write(text)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def prepare_out_dir(out_dir, force: bool = False) -> Path:
+    """Create ``out_dir``, refusing to overwrite a previous run's directory without ``force``."""
+    out = Path(out_dir)
+    if out.exists() and not out.is_dir():
+        raise InputError(f"--out {out} exists and is not a directory")
+    if out.is_dir() and any((out / name).exists() for name in RUN_FILES) and not force:
+        raise InputError(
+            f"{out} already holds a run's report; choose another --out or pass --force"
+        )
+    out.mkdir(parents=True, exist_ok=True)
+    return out
+
+
+def report_json_text(report: dict) -> str:
+    """The canonical text of report.json (sorted keys, so equal reports are equal bytes)."""
+    return json.dumps(report, indent=2, sort_keys=True, ensure_ascii=False, allow_nan=False) + "\n"
+
+
+def write_run(result: PipelineResult, out_dir: Path) -> dict[str, Path]:
+    """Write every artefact of a run into ``out_dir`` (which :func:`prepare_out_dir` made).
+
+    The report is first extended with its detail sections
+    (:func:`explain.report_details.add_details`) unless they are already there; report.md
+    and report.html are rendered from it.
+
+    Returns
+    -------
+    dict
+        Artefact name -> path.
+    """
+    out = Path(out_dir)
+    written: dict[str, Path] = {}
+    if not all("rule_stats" in entry for entry in result.report["learners"].values()):
+        add_details(result)
+    for name, learner in result.learners.items():
+        path = out / ("imli.txt" if name == "imli" else "fold.pl")
+        atomic_write_text(path, learner.artifact_text)
+        written[name] = path
+    with tempfile.TemporaryDirectory(dir=out, prefix=".black_box.") as tmp:
+        saved = Path(result.black_box.save(Path(tmp)))
+        if saved.exists():
+            final = out / saved.name
+            os.replace(saved, final)
+            written["black_box"] = final
+    reports = {"report_md": "report.md", "report_html": "report.html",
+               "report_json": "report.json"}
+    result.report["files"] = {**{k: p.name for k, p in written.items()}, **reports}
+    result.report["files"] = dict(sorted(result.report["files"].items()))
+    md = out / "report.md"
+    atomic_write_text(md, render_markdown(result.report))
+    written["report_md"] = md
+    page = out / "report.html"
+    atomic_write_text(page, render_html(result.report))
+    written["report_html"] = page
+    js = out / "report.json"
+    atomic_write_text(js, report_json_text(result.report))
+    written["report_json"] = js
+    return written
+

@@ -1,0 +1,328 @@
+"""The pipeline: black box → LIME on every row → transformed dataset → IMLI and FOLD → fidelity.
+
+``run_pipeline`` is the one entry point the command line, the examples and the benchmarks
+share. It returns a :class:`PipelineResult` holding the report (a JSON-ready dict) and the
+fitted objects; :mod:`explain.outputs` writes it to a directory.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field, replace
+from typing import Any, Callable
+
+import numpy as np
+import pandas as pd
+from sklearn.model_selection import train_test_split
+
+from adapters import BlackBox, Dataset, InputError, TableEncoder, train_xgboost
+from explain.learners import LEARNERS, FittedLearner, fit_learner
+from explain.lime_input import LimeInput
+from explain.lime_runner import Explanations, LimeConfig, explain_rows
+from explain.metrics import agreement_scores
+from explain.transform import binary_columns, binary_view, selection_mask, table_view
+
+__all__ = ["RunConfig", "PipelineResult", "run_pipeline", "binarize_target"]
+
+
+@dataclass(frozen=True)
+class RunConfig:
+    """Everything that decides a run's result (recorded in report.json).
+
+    Parameters
+    ----------
+    test_size : float, default=0.25
+        Fraction of rows held out (stratified on the ground truth) for fidelity.
+    random_state : int, default=0
+        Seeds the split, the black box, LIME and both learners.
+    lime : LimeConfig
+        The LIME stage's settings.
+    learners : tuple of str, default=("imli", "fold")
+        Which surrogates to learn.
+    imli_params, fold_params : dict
+        Extra keyword parameters for ``IMLIClassifier`` / ``FOLDClassifier``.
+    explain_test : bool, default=True
+        Also explain the test rows, for the LIME-transformed fidelity protocol.
+    lime_filter : bool, default=True
+        Learn from the LIME-filtered rows; ``False`` learns from every feature of every row
+        (no LIME at all: the ablation that shows what filtering changes).
+    """
+
+    test_size: float = 0.25
+    random_state: int = 0
+    lime: LimeConfig = field(default_factory=LimeConfig)
+    learners: tuple[str, ...] = ("imli", "fold")
+    imli_params: dict = field(default_factory=dict)
+    fold_params: dict = field(default_factory=dict)
+    explain_test: bool = True
+    lime_filter: bool = True
+
+    def to_dict(self) -> dict:
+        """The configuration as plain JSON-ready values."""
+        lime = {k: getattr(self.lime, k) for k in self.lime.__dataclass_fields__}
+        lime = {k: v for k, v in lime.items() if k != "scheduler"}
+        return {
+            "test_size": self.test_size,
+            "random_state": self.random_state,
+            "lime": lime,
+            "learners": list(self.learners),
+            "imli_params": dict(self.imli_params),
+            "fold_params": dict(self.fold_params),
+            "explain_test": self.explain_test,
+            "lime_filter": self.lime_filter,
+        }
+
+
+@dataclass
+class PipelineResult:
+    """What a run produced: the report and the fitted objects behind it.
+
+    ``views[learner][part]`` holds each learner's input (``part`` in ``train``, ``test``
+    (raw rows), ``test_lime`` (LIME-filtered test rows, or ``None``)); ``labels`` holds the
+    black box's and the ground truth's labels of the train and test rows.
+    """
+
+    report: dict
+    black_box: BlackBox
+    learners: dict[str, FittedLearner]
+    explanations_train: Explanations | None
+    explanations_test: Explanations | None
+    views: dict
+    labels: dict
+    columns: list
+
+
+def binarize_target(dataset: Dataset) -> Dataset:
+    """Turn a multi-class dataset into positive-vs-rest, the positive being the minority.
+
+    Binary datasets come back unchanged. The choice is stated in the dataset's notes.
+    """
+    classes, counts = np.unique(dataset.y, return_counts=True)
+    if len(classes) <= 2:
+        return dataset
+    positive = int(classes[np.argmin(counts)])  # ties: the first such class
+    name = dataset.class_names[positive]
+    y = (dataset.y == positive).astype(np.int64)
+    rest = "not " + name
+    note = (
+        f"{len(classes)} classes: explaining '{name}' (the minority) against the rest; "
+        f"choose another with --positive"
+    )
+    return replace(dataset, y=y, class_names=(rest, name), notes=dataset.notes + (note,))
+
+
+def _split(dataset: Dataset, test_size: float, random_state: int):
+    n = len(dataset.y)
+    _, counts = np.unique(dataset.y, return_counts=True)
+    if n < 10 or counts.min() < 2:
+        raise InputError(
+            f"too few rows to hold out a test set ({n} rows, smallest class {counts.min()}): "
+            "need at least 10 rows and 2 of each class"
+        )
+    idx = np.arange(n)
+    return train_test_split(
+        idx, test_size=test_size, stratify=dataset.y, random_state=random_state
+    )
+
+
+def _explain(lime_input: LimeInput, X: pd.DataFrame, row_ids, config, cache_dir, progress):
+    return explain_rows(
+        lime_input.training_data,
+        lime_input.rows(X),
+        lime_input.predict_fn,
+        config.lime,
+        categorical_features=lime_input.categorical_indices,
+        categorical_names=lime_input.categorical_names,
+        feature_names=lime_input.feature_names,
+        training_labels=lime_input.training_labels,
+        cache_dir=cache_dir,
+        row_ids=row_ids,
+        model_fingerprint=lime_input.fingerprint,
+        progress=progress,
+    )
+
+
+def run_pipeline(
+    dataset: Dataset,
+    config: RunConfig | None = None,
+    black_box: BlackBox | None = None,
+    split: tuple[np.ndarray, np.ndarray] | None = None,
+    cache_dir=None,
+    progress: Callable[[str, int, int], None] | None = None,
+) -> PipelineResult:
+    """Run the whole pipeline on one dataset.
+
+    Parameters
+    ----------
+    dataset : Dataset
+        From :mod:`adapters`; a multi-class target is explained one class vs the rest.
+    config : RunConfig, optional
+        Defaults to ``RunConfig()``.
+    black_box : BlackBox, optional
+        A user's model (from :func:`adapters.load_xgboost`, :func:`adapters.wrap_sklearn`,
+        :func:`adapters.wrap_callable`); by default an XGBoost model is trained on the
+        training rows.
+    split : (train_indices, test_indices), optional
+        Row positions of a given split (the benchmarks' folds); by default a stratified,
+        seeded split of ``config.test_size``.
+    cache_dir : path, optional
+        Where LIME explanations are cached and checkpointed; ``None`` disables the cache.
+    progress : callable, optional
+        ``progress(stage, done, total)`` for long stages.
+
+    Returns
+    -------
+    PipelineResult
+    """
+    config = config or RunConfig()
+    unknown = set(config.learners) - set(LEARNERS)
+    if unknown:
+        raise InputError(f"unknown learner(s) {sorted(unknown)}; choose from {list(LEARNERS)}")
+    dataset = binarize_target(dataset)
+    train_idx, test_idx = split if split is not None else _split(
+        dataset, config.test_size, config.random_state
+    )
+    X_train, X_test = dataset.X.iloc[train_idx], dataset.X.iloc[test_idx]
+    y_train, y_test = dataset.y[train_idx], dataset.y[test_idx]
+
+    # Categories come from the whole table (no labels involved), so a user's model and the
+    # pipeline encode categories identically.
+    encoder = TableEncoder().fit(dataset.X, dataset.categorical)
+    started = time.perf_counter()
+    if black_box is None:
+        black_box = train_xgboost(
+            X_train, y_train, encoder, dataset.categorical, random_state=config.random_state
+        )
+    bb_seconds = time.perf_counter() - started
+    bb_train = black_box.predict(X_train)
+    bb_test = black_box.predict(X_test)
+    if len(np.unique(bb_train)) < 2:
+        raise InputError(
+            f"the black box predicts class {dataset.class_names[int(bb_train[0])]!r} for every "
+            "training row: there is no decision to explain"
+        )
+
+    lime_input = LimeInput(encoder, black_box, X_train, bb_train)
+    n_features = dataset.X.shape[1]
+    if config.lime_filter:
+        lime_progress = (lambda done, total: progress("LIME", done, total)) if progress else None
+        exp_train = _explain(lime_input, X_train, train_idx, config, cache_dir, lime_progress)
+        exp_test = (
+            _explain(lime_input, X_test, test_idx, config, cache_dir, lime_progress)
+            if config.explain_test
+            else None
+        )
+        mask_train = selection_mask(exp_train.features, n_features)
+    else:
+        exp_train = exp_test = None
+        mask_train = np.ones((len(train_idx), n_features), dtype=bool)
+    mask_test = selection_mask(exp_test.features, n_features) if exp_test else None
+
+    columns = binary_columns(
+        list(dataset.X.columns),
+        {c: list(encoder.categories_[c]) for c in dataset.categorical},
+        lime_input.bin_edges(config.lime),
+    )
+    views = {
+        "imli": {
+            "train": binary_view(X_train, columns, mask_train),
+            "test": binary_view(X_test, columns),
+            "test_lime": binary_view(X_test, columns, mask_test) if exp_test else None,
+        },
+        "fold": {
+            "train": table_view(X_train, mask_train),
+            "test": X_test,
+            "test_lime": table_view(X_test, mask_test) if exp_test else None,
+        },
+    }
+
+    fitted: dict[str, FittedLearner] = {}
+    learner_reports = {}
+    for name in config.learners:
+        params = config.imli_params if name == "imli" else config.fold_params
+        learner = fit_learner(
+            name, views[name]["train"], bb_train, params, config.random_state, columns,
+            dataset.class_names,
+        )
+        fitted[name] = learner
+        learner_reports[name] = _learner_report(learner, views[name], bb_train, bb_test, y_test)
+
+    report = {
+        "dataset": {
+            "name": dataset.name,
+            "rows": int(len(dataset.y)),
+            "features": int(n_features),
+            "numeric": list(dataset.numeric),
+            "categorical": list(dataset.categorical),
+            "target": dataset.target,
+            "class_names": list(dataset.class_names),
+            "positive_class": dataset.class_names[1],
+            "positive_rate": float(np.mean(dataset.y == 1)),
+            "notes": list(dataset.notes),
+        },
+        "split": {
+            "train_rows": int(len(train_idx)),
+            "test_rows": int(len(test_idx)),
+            "test_size": config.test_size,
+            "random_state": config.random_state,
+        },
+        "black_box": {
+            "kind": black_box.kind,
+            "accuracy_test": float(np.mean(bb_test == y_test)),
+            "accuracy_train": float(np.mean(bb_train == y_train)),
+            "positive_rate_test": float(np.mean(bb_test == 1)),
+            "fit_seconds": bb_seconds,
+        },
+        "lime": {
+            "filter": config.lime_filter,
+            "rows_explained": sum(len(e.features) for e in (exp_train, exp_test) if e),
+            "seconds": float(sum(e.seconds for e in (exp_train, exp_test) if e)),
+            "top_k": config.lime.top_k,
+            "num_samples": config.lime.num_samples,
+            "discretizer": config.lime.discretizer,
+            "engine": config.lime.engine,
+            "mode": config.lime.mode,
+            "binary_columns": len(columns),
+        },
+        "learners": learner_reports,
+        "parameters": config.to_dict(),
+    }
+    if {"imli", "fold"} <= set(fitted):
+        report["agreement"] = _surrogate_agreement(fitted, views, bb_test)
+    labels = {"bb_train": bb_train, "bb_test": bb_test, "y_train": y_train, "y_test": y_test}
+    return PipelineResult(report, black_box, fitted, exp_train, exp_test, views, labels, columns)
+
+
+def _learner_report(learner: FittedLearner, views, bb_train, bb_test, y_test) -> dict[str, Any]:
+    train_pred = learner.predict(views["train"])
+    test_pred = learner.predict(views["test"])
+    vs_bb = agreement_scores(test_pred, bb_test)
+    entry = {
+        "fidelity_test": vs_bb["agreement"],
+        "fidelity_train": agreement_scores(train_pred, bb_train)["agreement"],
+        "accuracy_test": agreement_scores(test_pred, y_test)["agreement"],
+        "precision_test": vs_bb["precision"],
+        "recall_test": vs_bb["recall"],
+        "f1_test": vs_bb["f1"],
+        "rule_size": learner.rule_size,
+        "n_rules": learner.n_rules,
+        "fit_seconds": learner.fit_seconds,
+        "rules": learner.rules_text,
+    }
+    if views["test_lime"] is not None:
+        entry["fidelity_test_lime"] = agreement_scores(
+            learner.predict(views["test_lime"]), bb_test
+        )["agreement"]
+    entry.update(learner.extra)
+    return entry
+
+
+def _surrogate_agreement(fitted, views, bb_test) -> dict:
+    imli_pred = fitted["imli"].predict(views["imli"]["test"])
+    fold_pred = fitted["fold"].predict(views["fold"]["test"])
+    same = imli_pred == fold_pred
+    return {
+        "imli_vs_fold_test": float(np.mean(same)),
+        "both_faithful_test": float(np.mean(same & (imli_pred == bb_test))),
+        "disagreements_test": int(np.sum(~same)),
+    }

@@ -1,0 +1,140 @@
+"""The report's detail sections, computed from a run's fitted objects into report.json.
+
+:func:`add_details` extends ``PipelineResult.report`` with what the human reports show
+beyond the headline metrics: each rule's coverage and precision on the test rows, which
+features each rule set uses, how often LIME selected each feature, and example rows on
+which the two surrogates disagree. The renderers (:mod:`explain.report_md`,
+:mod:`explain.report_html`) then read the report dict alone.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pandas as pd
+
+from explain.pipeline import PipelineResult
+from explain.rule_stats import feature_usage, rule_stats
+
+__all__ = ["add_details", "lime_feature_frequency", "disagreement_examples", "json_value"]
+
+#: Example rows of disagreement kept in the report, and feature values shown per row.
+MAX_EXAMPLES = 5
+MAX_EXAMPLE_FEATURES = 8
+
+
+def json_value(value):
+    """A table cell as a JSON-ready value: NaN and None become None, numpy scalars plain."""
+    if value is None:
+        return None
+    if isinstance(value, np.generic):
+        value = value.item()
+    if isinstance(value, float) and not math.isfinite(value):
+        return None
+    if isinstance(value, (bool, int, float, str)):
+        return value
+    try:
+        if pd.isna(value):
+            return None
+    except (TypeError, ValueError):
+        pass
+    return str(value)
+
+
+def lime_feature_frequency(features: np.ndarray, weights: np.ndarray, names: list[str],
+                           usage: dict[str, dict[str, int]]) -> list[dict]:
+    """How often LIME selected each feature, most often first.
+
+    Parameters
+    ----------
+    features : ndarray of int, shape (n_rows, top_k)
+        ``Explanations.features`` (feature indices, ``-1`` padding).
+    weights : ndarray of float, shape (n_rows, top_k)
+        ``Explanations.weights`` (toward class 1).
+    names : list of str
+        Feature names in table order (the indices' meaning).
+    usage : dict
+        Learner name -> {feature: literal count} (:func:`explain.rule_stats.feature_usage`).
+
+    Returns
+    -------
+    list of dict
+        One entry per feature: ``feature``, ``selected`` (rows), ``rate`` (fraction of
+        rows), ``toward_positive`` (fraction of its selections whose weight pushes toward
+        class 1), and per learner the literals that test it. Ties keep table order.
+    """
+    features = np.asarray(features, dtype=np.int64)
+    weights = np.asarray(weights, dtype=np.float64)
+    n_rows = features.shape[0]
+    rows = []
+    for j, name in enumerate(names):
+        hits = features == j
+        selected = int(hits.any(axis=1).sum())
+        positive = int((hits & (weights > 0)).sum())
+        entry = {
+            "feature": str(name),
+            "selected": selected,
+            "rate": selected / n_rows if n_rows else 0.0,
+            "toward_positive": positive / int(hits.sum()) if hits.any() else None,
+        }
+        for learner, counts in usage.items():
+            entry[learner] = int(counts.get(str(name), 0))
+        rows.append(entry)
+    order = sorted(range(len(rows)), key=lambda i: (-rows[i]["selected"], i))
+    return [rows[i] for i in order]
+
+
+def disagreement_examples(result: PipelineResult, usage: dict[str, dict[str, int]],
+                          limit: int = MAX_EXAMPLES) -> list[dict]:
+    """The first ``limit`` test rows on which IMLI and FOLD predict different classes.
+
+    Each example names the row (its index in the input table), the class given by the
+    black box, each surrogate and the ground truth, and the row's values of the features
+    the rule sets test (at most :data:`MAX_EXAMPLE_FEATURES`, in table order).
+    """
+    names = result.report["dataset"]["class_names"]
+    imli = result.learners["imli"].predict(result.views["imli"]["test"])
+    fold = result.learners["fold"].predict(result.views["fold"]["test"])
+    raw = result.views["fold"]["test"]
+    used = set(usage.get("imli", {})) | set(usage.get("fold", {}))
+    shown = [c for c in raw.columns if str(c) in used][:MAX_EXAMPLE_FEATURES]
+    bb, truth = result.labels["bb_test"], result.labels["y_test"]
+    examples = []
+    for i in np.flatnonzero(imli != fold)[:limit]:
+        examples.append({
+            "row": json_value(raw.index[i]),
+            "black_box": names[int(bb[i])],
+            "imli": names[int(imli[i])],
+            "fold": names[int(fold[i])],
+            "truth": names[int(truth[i])],
+            "values": {str(c): json_value(raw.iloc[i][c]) for c in shown},
+        })
+    return examples
+
+
+def add_details(result: PipelineResult) -> dict:
+    """Extend ``result.report`` with the detail sections; returns the report.
+
+    Adds, per learner, ``rule_stats`` (list of :class:`~explain.rule_stats.RuleStat`
+    dicts on the raw test rows) and ``features_used``; ``lime.feature_frequency`` when
+    LIME ran; ``agreement.examples`` when both surrogates were learned. Idempotent.
+    """
+    report = result.report
+    bb_test = result.labels["bb_test"]
+    usage = {}
+    for name, learner in result.learners.items():
+        entry = report["learners"][name]
+        stats = rule_stats(learner, result.views[name]["test"], bb_test)
+        entry["rule_stats"] = [s.to_dict() for s in stats]
+        usage[name] = feature_usage(learner)
+        entry["features_used"] = usage[name]
+    exp = result.explanations_train
+    if exp is not None:
+        names = [str(c) for c in result.views["fold"]["test"].columns]
+        report["lime"]["feature_frequency"] = lime_feature_frequency(
+            exp.features, exp.weights, names, usage
+        )
+    if "agreement" in report and {"imli", "fold"} <= set(result.learners):
+        report["agreement"]["examples"] = disagreement_examples(result, usage)
+    return report

@@ -1,0 +1,189 @@
+"""report.md: the run's tables as Markdown, from report.json's dict alone.
+
+The same tables as report.html (:mod:`explain.report_html`), without the plots. Table
+cells are HTML-escaped (Markdown renderers pass raw HTML through), and rules sit in code
+fences longer than any run of backticks they contain.
+"""
+
+from __future__ import annotations
+
+import re
+from html import escape
+
+__all__ = ["render_markdown", "learner_rows", "fmt"]
+
+#: (report key, column title) of the learners table, in order.
+LEARNER_COLUMNS = (
+    ("fidelity_test", "fidelity (raw test)"),
+    ("fidelity_test_lime", "fidelity (LIME test)"),
+    ("fidelity_train", "fidelity (train)"),
+    ("accuracy_test", "accuracy (test)"),
+    ("precision_test", "precision vs BB"),
+    ("recall_test", "recall vs BB"),
+    ("f1_test", "F1 vs BB"),
+    ("n_rules", "rules"),
+    ("rule_size", "literals"),
+    ("fit_seconds", "fit s"),
+    ("optimal", "optimal"),
+)
+
+
+def fmt(value) -> str:
+    """A report value as a short table cell."""
+    if value is None:
+        return "–"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, float):
+        return f"{value:.3f}"
+    return str(value)
+
+
+def learner_rows(report: dict) -> list[list[str]]:
+    """One row of cells per learner, in LEARNER_COLUMNS order (with the name first)."""
+    return [
+        [name] + [fmt(entry.get(key)) for key, _ in LEARNER_COLUMNS]
+        for name, entry in report["learners"].items()
+    ]
+
+
+def _table(header: list, rows: list[list]) -> list[str]:
+    def cell(text) -> str:
+        text = escape(text if isinstance(text, str) else fmt(text), quote=False)
+        return text.replace("|", "\\|").replace("\n", " ")
+
+    lines = ["| " + " | ".join(cell(h) for h in header) + " |"]
+    lines.append("|" + "|".join("---" for _ in header) + "|")
+    lines += ["| " + " | ".join(cell(c) for c in row) + " |" for row in rows]
+    return lines
+
+
+def render_markdown(report: dict) -> str:
+    """Render the report's tables and rules as Markdown text."""
+    ds, bb, lime = report["dataset"], report["black_box"], report["lime"]
+    split = report["split"]
+    def text(value) -> str:
+        return escape(str(value), quote=False)
+
+    positives = round(ds["positive_rate"] * ds["rows"])
+    out = [f"# Surrogate rules for {text(ds['name'])}", ""]
+    out += [
+        f"- Rows: {ds['rows']} ({split['train_rows']} train / {split['test_rows']} test), "
+        f"features: {ds['features']} ({len(ds['numeric'])} numeric, "
+        f"{len(ds['categorical'])} categorical)",
+        f"- Target: {text(ds['target'])}; class balance: {text(ds['class_names'][1])} "
+        f"{positives} ({fmt(ds['positive_rate'])}), {text(ds['class_names'][0])} "
+        f"{ds['rows'] - positives} ({fmt(1 - ds['positive_rate'])})",
+        f"- Black box: {text(bb['kind'])}, accuracy {fmt(bb['accuracy_test'])} (test), "
+        f"{fmt(bb.get('accuracy_train'))} (train)",
+    ]
+    if lime.get("filter", True):
+        out.append(
+            f"- LIME: {lime['rows_explained']} rows explained in {fmt(lime['seconds'])} s "
+            f"(top-{lime['top_k']}, {lime['num_samples']} samples, {lime['discretizer']} "
+            f"bins, {lime['engine']} engine)"
+        )
+    else:
+        out.append("- LIME: not run (learners trained on every feature of every row)")
+    out += [f"- Note: {text(note)}" for note in ds.get("notes", [])]
+    out += ["", "## Fidelity to the black box", ""]
+    out += _table(["learner"] + [title for _, title in LEARNER_COLUMNS], learner_rows(report))
+    out += [
+        "",
+        "Fidelity is agreement with the black box's labels on held-out rows: *raw test* uses "
+        "the surrogate as a global model on the rows as they are; *LIME test* first keeps each "
+        "test row's top LIME features only (the LIME-FOLD protocol).",
+    ]
+    if "agreement" in report:
+        ag = report["agreement"]
+        out += [
+            "",
+            "## IMLI vs FOLD",
+            "",
+            f"The two surrogates agree on {fmt(ag['imli_vs_fold_test'])} of the test rows "
+            f"({ag['disagreements_test']} disagreements); both match the black box on "
+            f"{fmt(ag['both_faithful_test'])}.",
+        ]
+        out += _examples(ag.get("examples", []))
+    for name, entry in report["learners"].items():
+        title = "IMLI rules (MaxSAT)" if name == "imli" else "FOLD program (defaults + exceptions)"
+        out += ["", f"## {title}", ""] + _fenced(entry["rules"])
+        out += _rule_stats(entry.get("rule_stats", []))
+    out += _sweep(report.get("sweep"))
+    out += _features(report)
+    out += _unfiltered(report.get("unfiltered"))
+    return "\n".join(out) + "\n"
+
+
+def _fenced(text: str) -> list[str]:
+    longest = max((len(run) for run in re.findall(r"`+", text)), default=0)
+    fence = "`" * max(3, longest + 1)
+    return [fence, text.rstrip(), fence]
+
+
+def _rule_stats(stats: list[dict]) -> list[str]:
+    if not stats:
+        return []
+    rows = [["\u2003" * int(st["depth"]) + st["text"], st["kind"], st["predicts"], st["covered"],
+             st["coverage"], st["precision"]] for st in stats]
+    return ["", "Each rule on the test rows: the rows it decides (a CNF clause: the rows on "
+            "which it fails; an exception: the rows it takes from its rule), their share, and "
+            "the fraction the black box gives the same class.", ""] + _table(
+        ["rule", "kind", "decides", "rows", "coverage", "precision vs BB"], rows)
+
+
+def _examples(examples: list[dict]) -> list[str]:
+    if not examples:
+        return []
+    features = list(dict.fromkeys(f for ex in examples for f in ex["values"]))
+    rows = [[ex["row"], ex["black_box"], ex["imli"], ex["fold"], ex["truth"]]
+            + [ex["values"].get(f) for f in features] for ex in examples]
+    return ["", "Test rows where they disagree:", ""] + _table(
+        ["row", "black box", "IMLI", "FOLD", "truth"] + features, rows)
+
+
+def _sweep(sweep: dict | None) -> list[str]:
+    if not sweep:
+        return []
+    out = ["", "## Fidelity vs rule size (sweep)", "",
+           "Each learner refitted on the same LIME-filtered rows, one setting at a time; "
+           "★ marks the Pareto front (no other setting is as small and at least as faithful)."]
+    for name, points in sweep["learners"].items():
+        rows = [[", ".join(f"{k}={v:g}" for k, v in p["params"].items()), p["fidelity_test"],
+                 p.get("fidelity_test_lime"), p["accuracy_test"], p["n_rules"],
+                 p["rule_size"], p["fit_seconds"], p.get("optimal"),
+                 "★" if p["pareto"] else ""] for p in points]
+        out += ["", f"### {name}", ""] + _table(
+            ["setting", "fidelity (raw test)", "fidelity (LIME test)", "accuracy", "rules",
+             "literals", "fit s", "optimal", "Pareto"], rows)
+    return out
+
+
+def _features(report: dict) -> list[str]:
+    frequency = report["lime"].get("feature_frequency")
+    if not frequency:
+        return []
+    learners = list(report["learners"])
+    rows = [[r["feature"], r["rate"], r["selected"], r["toward_positive"]]
+            + [r.get(n, 0) for n in learners] for r in frequency if r["selected"]][:15]
+    return ["", "## Features LIME selected", "",
+            "Fraction of training rows whose top LIME features include each feature, the "
+            "fraction of those selections pushing toward the positive class, and the "
+            "literals testing it in each rule set.", ""] + _table(
+        ["feature", "selected by LIME", "rows", "toward positive"]
+        + [f"literals in {n}" for n in learners], rows)
+
+
+def _unfiltered(unfiltered: dict | None) -> list[str]:
+    if not unfiltered:
+        return []
+    keys = ("fidelity_test", "accuracy_test", "f1_test", "n_rules", "rule_size",
+            "fit_seconds", "optimal")
+    rows = [[name, label] + [parts[part].get(k) for k in keys]
+            for name, parts in unfiltered["learners"].items()
+            for part, label in (("filtered", "LIME-filtered"), ("unfiltered", "all features"))]
+    return ["", "## The effect of LIME filtering", "",
+            "The same learners, settings, black box and split, trained on every feature of "
+            "every row instead of each row's top LIME features.", ""] + _table(
+        ["learner", "training rows", "fidelity (raw test)", "accuracy", "F1 vs BB", "rules",
+         "literals", "fit s", "optimal"], rows)

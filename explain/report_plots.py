@@ -1,0 +1,143 @@
+"""The report's plots, drawn with matplotlib's Agg canvas into base64 PNG data URIs.
+
+Every plot is drawn from the report dict alone (no fitted objects), on a fresh
+:class:`~matplotlib.figure.Figure` (no pyplot, no global figure state). Text from user data
+(feature names) is drawn literally: mathtext is off, so a ``$`` in a name stays a ``$``.
+"""
+
+from __future__ import annotations
+
+import base64
+import io
+
+import matplotlib
+from matplotlib.backends.backend_agg import FigureCanvasAgg
+from matplotlib.figure import Figure
+
+__all__ = ["tradeoff_plot", "features_plot", "filtering_plot", "LEARNER_STYLE"]
+
+#: Colour, marker and display name of each learner, shared by every plot.
+LEARNER_STYLE = {
+    "imli": ("#1f77b4", "o", "IMLI (MaxSAT)"),
+    "fold": ("#d95f02", "s", "FOLD (ILP)"),
+}
+_RC = {"text.parse_math": False, "font.size": 9, "axes.spines.top": False,
+       "axes.spines.right": False}
+
+
+def _data_uri(fig: Figure) -> str:
+    FigureCanvasAgg(fig)
+    buffer = io.BytesIO()
+    fig.savefig(buffer, format="png", dpi=110, bbox_inches="tight",
+                metadata={"Software": None})
+    return "data:image/png;base64," + base64.b64encode(buffer.getvalue()).decode("ascii")
+
+
+def tradeoff_plot(sweep: dict, run_learners: dict | None = None) -> str:
+    """Fidelity (raw test rows) against rule size for every sweep point, fronts marked.
+
+    Parameters
+    ----------
+    sweep : dict
+        ``report["sweep"]`` (see :func:`explain.compare.sweep`).
+    run_learners : dict, optional
+        ``report["learners"]``: the run's own settings, drawn as stars.
+
+    Returns
+    -------
+    str
+        A ``data:image/png;base64,...`` URI.
+    """
+    with matplotlib.rc_context(_RC):
+        fig = Figure(figsize=(7.0, 4.2))
+        ax = fig.add_subplot()
+        for name, points in sweep["learners"].items():
+            colour, marker, label = LEARNER_STYLE.get(name, ("#555555", "^", name))
+            xs = [p["rule_size"] for p in points]
+            ys = [p["fidelity_test"] for p in points]
+            ax.scatter(xs, ys, color=colour, marker=marker, alpha=0.35, s=28,
+                       label=f"{label}: settings")
+            front = sorted((p["rule_size"], p["fidelity_test"]) for p in points if p["pareto"])
+            if front:
+                fx, fy = zip(*front)
+                ax.step(fx, fy, where="post", color=colour, linewidth=1.6)
+                ax.scatter(fx, fy, color=colour, marker=marker, s=46, edgecolor="black",
+                           linewidth=0.6, label=f"{label}: Pareto front", zorder=3)
+            if run_learners and name in run_learners:
+                entry = run_learners[name]
+                ax.scatter([entry["rule_size"]], [entry["fidelity_test"]], marker="*",
+                           s=170, color=colour, edgecolor="black", linewidth=0.6, zorder=4,
+                           label=f"{label}: this run")
+        ax.set_xlabel("rule size (literals)")
+        ax.set_ylabel("fidelity to the black box (raw test rows)")
+        ax.grid(alpha=0.3)
+        ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.14), ncol=3, fontsize=8,
+                  frameon=False)
+        return _data_uri(fig)
+
+
+def features_plot(frequency: list[dict], learners: list[str], top: int = 15) -> str:
+    """Horizontal bars: how often LIME selected each of the ``top`` features.
+
+    Each bar is coloured by which rule sets test the feature (IMLI, FOLD, both, neither).
+
+    Parameters
+    ----------
+    frequency : list of dict
+        ``report["lime"]["feature_frequency"]``, most selected first.
+    learners : list of str
+        The learners of the run.
+    top : int, default=15
+    """
+    rows = frequency[:top][::-1]
+    colours = {"both": "#7570b3", "imli": LEARNER_STYLE["imli"][0],
+               "fold": LEARNER_STYLE["fold"][0], "neither": "#bbbbbb"}
+    with matplotlib.rc_context(_RC):
+        fig = Figure(figsize=(7.0, 0.5 + 0.28 * max(len(rows), 1)))
+        ax = fig.add_subplot()
+        kinds = []
+        for row in rows:
+            used = [name for name in ("imli", "fold") if name in learners and row.get(name)]
+            kinds.append("both" if len(used) == 2 else used[0] if used else "neither")
+        ax.barh(range(len(rows)), [row["rate"] for row in rows],
+                color=[colours[k] for k in kinds])
+        ax.set_yticks(range(len(rows)), [_short(row["feature"]) for row in rows])
+        ax.set_xlabel("fraction of training rows whose top LIME features include it")
+        ax.set_xlim(0, 1)
+        for kind in ("imli", "fold", "both", "neither"):
+            if kind in kinds:
+                text = {"imli": "in IMLI's rules only", "fold": "in FOLD's rules only",
+                        "both": "in both rule sets", "neither": "in neither"}[kind]
+                ax.barh([0], [0], color=colours[kind], label=text)
+        ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.5 / max(len(rows), 2) - 0.12),
+                  ncol=4, fontsize=8, frameon=False)
+        ax.grid(axis="x", alpha=0.3)
+        return _data_uri(fig)
+
+
+def filtering_plot(unfiltered: dict) -> str:
+    """Grouped bars: each learner's test fidelity with and without LIME filtering."""
+    names = list(unfiltered["learners"])
+    with matplotlib.rc_context(_RC):
+        fig = Figure(figsize=(5.0, 2.6))
+        ax = fig.add_subplot()
+        width = 0.38
+        for offset, part, shade in ((-width / 2, "filtered", 1.0), (width / 2, "unfiltered", 0.45)):
+            values = [unfiltered["learners"][n][part].get("fidelity_test") or 0.0 for n in names]
+            colours = [LEARNER_STYLE.get(n, ("#555555",))[0] for n in names]
+            bars = ax.bar([i + offset for i in range(len(names))], values, width,
+                          color=colours, alpha=shade, edgecolor="black", linewidth=0.4)
+            for bar, value in zip(bars, values):
+                ax.text(bar.get_x() + bar.get_width() / 2, value + 0.01, f"{value:.3f}",
+                        ha="center", va="bottom", fontsize=7)
+                ax.text(bar.get_x() + bar.get_width() / 2, 0.02,
+                        "LIME" if part == "filtered" else "all", ha="center",
+                        va="bottom", fontsize=7, color="white" if shade == 1.0 else "black")
+        ax.set_xticks(range(len(names)), [LEARNER_STYLE.get(n, (0, 0, n))[2] for n in names])
+        ax.set_ylim(0, 1.1)
+        ax.set_ylabel("fidelity (raw test rows)")
+        return _data_uri(fig)
+
+
+def _short(name: str, width: int = 38) -> str:
+    return name if len(name) <= width else name[: width - 1] + "…"

@@ -1,0 +1,255 @@
+"""How each learned rule does on the test rows: its coverage and its precision vs the black box.
+
+Every number here comes from the rule objects' own evaluation (``fired``, ``covers``,
+``body_covers``, ``decide``) on the learner's view of the rows; no rule is ever rebuilt from
+its text. One :class:`RuleStat` describes one part of a rule set: the rows it *decides*
+(``covered``) and the class it decides them toward (``predicts``); its precision is the
+fraction of those rows on which the black box gives that class.
+
+What a part decides, by kind:
+
+``rule`` (IMLI CNF/DNF as a whole, its parts listed after it)
+    the rows it holds on, toward the positive class;
+``clause`` (a CNF clause)
+    the rows on which it *fails*: the CNF is then false, so they go to the negative class;
+``term`` (a DNF term)
+    the rows it holds on, toward the positive class;
+``list rule`` / ``set rule`` (IMLI decision list / set)
+    the rows it decides first (list) or fires on (set), toward its label;
+``fold rule``
+    the rows it fires on (body true, no exception) that its class wins, toward its class;
+``exception``
+    the rows on which its parent's body holds and it holds: they are taken away from the
+    parent's class (toward "not <class>"); an exception to an exception gives them back;
+``default``
+    the rows no rule claims, toward the default class.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import asdict, dataclass
+
+import numpy as np
+
+from imli import CNF, DNF, DecisionList, DecisionSet
+
+__all__ = ["RuleStat", "imli_rule_stats", "fold_rule_stats", "rule_stats", "feature_usage"]
+
+
+@dataclass(frozen=True)
+class RuleStat:
+    """One part of a rule set and how it does on the evaluation rows.
+
+    Attributes
+    ----------
+    text : str
+        The part as a person reads it.
+    kind : str
+        ``rule``, ``clause``, ``term``, ``list rule``, ``set rule``, ``fold rule``,
+        ``exception`` or ``default`` (see the module's docstring).
+    depth : int
+        Nesting: 0 for top-level parts, 1 for an exception, 2 for its exception...
+    predicts : str
+        The class the covered rows are decided toward (``"not X"`` for an exception).
+    covered : int
+        Rows the part decides.
+    coverage : float
+        ``covered`` over all evaluation rows.
+    precision : float or None
+        Fraction of the covered rows on which the black box gives ``predicts``; ``None``
+        when the part covers no row.
+    """
+
+    text: str
+    kind: str
+    depth: int
+    predicts: str
+    covered: int
+    coverage: float
+    precision: float | None
+
+    def to_dict(self) -> dict:
+        """The stat as JSON-ready values."""
+        return asdict(self)
+
+
+def _stat(text, kind, depth, predicts, covered: np.ndarray, target: np.ndarray) -> RuleStat:
+    """Build a stat from the covered mask and the mask of rows the black box agrees on."""
+    covered = np.asarray(covered, dtype=bool)
+    n = int(covered.sum())
+    total = covered.shape[0]
+    precision = float(np.mean(target[covered])) if n else None
+    return RuleStat(str(text), kind, depth, str(predicts), n, n / total if total else 0.0,
+                    precision)
+
+
+def _class_name(label, class_names) -> str:
+    """A learner label (0/1 in the pipeline) as its class name."""
+    if isinstance(label, (int, np.integer)) and 0 <= int(label) < len(class_names):
+        return str(class_names[int(label)])
+    return str(label)
+
+
+def imli_rule_stats(rules, X, bb, class_names) -> list[RuleStat]:
+    """Per-part stats of an IMLI rule on the binary view ``X``.
+
+    Parameters
+    ----------
+    rules : CNF, DNF, DecisionList or DecisionSet
+        ``IMLIClassifier.rules_``, learned on 0/1 labels (1 = ``class_names[1]``).
+    X : DataFrame or ndarray
+        The binary view of the evaluation rows (the columns used in ``fit``, same order).
+    bb : ndarray of {0, 1}
+        The black box's labels of those rows.
+    class_names : (str, str)
+        Names of labels 0 and 1.
+
+    Returns
+    -------
+    list of RuleStat
+    """
+    bb = np.asarray(bb)
+    negative, positive = str(class_names[0]), str(class_names[1])
+    if isinstance(rules, (CNF, DNF)):
+        fired = rules.fired(X)
+        holds = rules.covers(X)
+        n = len(rules.clauses)
+        whole = (f"{positive} IF all {n} clauses below hold" if isinstance(rules, CNF)
+                 else f"{positive} IF any of the {n} terms below holds")
+        stats = [_stat(whole, "rule", 0, positive, holds, bb == 1)]
+        for j, clause in enumerate(rules.clauses):
+            if isinstance(rules, CNF):
+                stats.append(_stat(clause, "clause", 1, negative, ~fired[:, j], bb == 0))
+            else:
+                stats.append(_stat(clause, "term", 1, positive, fired[:, j], bb == 1))
+        return stats
+    if isinstance(rules, DecisionList):
+        decisive = rules.decisive(X)
+        covered = [decisive == i for i in range(len(rules.rules) + 1)]
+        kind = "list rule"
+    elif isinstance(rules, DecisionSet):
+        fired = rules.fired(X)
+        covered = [fired[:, i] for i in range(len(rules.rules))]
+        covered.append(~fired.any(axis=1) if fired.shape[1] else np.ones(len(bb), bool))
+        kind = "set rule"
+    else:
+        raise TypeError(f"unknown IMLI rule type {type(rules).__name__}")
+    stats = []
+    for rule, mask in zip(rules.rules, covered):
+        label = _class_name(rule.label, class_names)
+        stats.append(_stat(rule, kind, 0, label, mask, _bb_is(bb, rule.label, class_names)))
+    label = _class_name(rules.default, class_names)
+    stats.append(_stat(f"{label} otherwise", "default", 0, label, covered[-1],
+                       _bb_is(bb, rules.default, class_names)))
+    return stats
+
+
+def _bb_is(bb: np.ndarray, label, class_names) -> np.ndarray:
+    """Rows on which the black box's 0/1 label names the same class as ``label``."""
+    names = np.asarray([str(c) for c in class_names], dtype=object)[bb.astype(np.int64)]
+    return names == _class_name(label, class_names)
+
+
+def fold_rule_stats(theory, X, bb, class_names) -> list[RuleStat]:
+    """Per-rule stats of a FOLD theory on the table ``X`` (exceptions nested under rules).
+
+    Parameters
+    ----------
+    theory : fold.Theory
+        ``FOLDClassifier.rules_``, learned on class names.
+    X : DataFrame
+        The evaluation rows as FOLD reads them (raw values, NaN unknown).
+    bb : ndarray of {0, 1}
+        The black box's labels of those rows.
+    class_names : (str, str)
+        Names of labels 0 and 1.
+
+    Returns
+    -------
+    list of RuleStat
+    """
+    bb_names = np.asarray([str(c) for c in class_names], dtype=object)[
+        np.asarray(bb, dtype=np.int64)
+    ]
+    decision = theory.decide(X)
+    stats: list[RuleStat] = []
+    for k, class_rules in enumerate(theory.classes):
+        label = str(class_rules.label)
+        wins = decision == k
+        for rule in class_rules.rules:
+            everywhere = np.ones(len(decision), dtype=bool)
+            _fold_rule(rule, X, everywhere, wins, label, True, 0, bb_names, stats)
+    default = str(theory.default)
+    stats.append(_stat(f"{default} otherwise", "default", 0, default,
+                       decision == len(theory.classes), bb_names == default))
+    return stats
+
+
+def _fold_rule(rule, X, scope, wins, label, toward, depth, bb_names, stats) -> None:
+    """Append the stat of ``rule`` and, recursively, of its exceptions.
+
+    ``scope`` holds the rows on which every enclosing body holds (all rows for a top-level
+    rule); a top-level rule counts only the rows its class wins (``wins``). ``toward`` is
+    True when the rule's rows go to ``label`` (a default rule, an exception to an
+    exception...), False when they are taken away from it (an exception).
+    """
+    body = " and ".join(str(lit) for lit in rule.literals) or "true"
+    if depth == 0:
+        text, kind, covered = f"{label} if {body}", "fold rule", wins & rule.covers(X)
+    else:
+        text, kind, covered = f"unless {body}", "exception", scope & rule.covers(X)
+    predicts = label if toward else f"not {label}"
+    target = bb_names == label if toward else bb_names != label
+    stats.append(_stat(text, kind, depth, predicts, covered, target))
+    inside = scope & rule.body_covers(X)
+    for exception in rule.exceptions:
+        _fold_rule(exception, X, inside, wins, label, not toward, depth + 1, bb_names, stats)
+
+
+def rule_stats(learner, X, bb) -> list[RuleStat]:
+    """Per-part stats of a fitted pipeline learner on its own view ``X`` of the rows.
+
+    Parameters
+    ----------
+    learner : explain.learners.FittedLearner
+    X : DataFrame
+        ``PipelineResult.views[learner.name]["test"]`` (or another view of the same kind).
+    bb : ndarray of {0, 1}
+        The black box's labels of those rows.
+    """
+    rules = learner.estimator.rules_
+    if learner.name == "fold":
+        return fold_rule_stats(rules, X, bb, learner.class_names)
+    return imli_rule_stats(rules, X, bb, learner.class_names)
+
+
+def _fold_features(rule, counts: Counter) -> None:
+    for literal in rule.literals:
+        counts[literal.feature] += 1
+    for exception in rule.exceptions:
+        _fold_features(exception, counts)
+
+
+def feature_usage(learner) -> dict[str, int]:
+    """How many literals of the learner's rules test each original feature.
+
+    Parameters
+    ----------
+    learner : explain.learners.FittedLearner
+
+    Returns
+    -------
+    dict
+        Feature name -> number of literals, features in first-use order.
+    """
+    rules = learner.estimator.rules_
+    counts: Counter = Counter()
+    if learner.name == "fold":
+        for rule in rules.rules:
+            _fold_features(rule, counts)
+    else:
+        for literal in rules.literals:
+            feature = literal.predicate.feature if literal.predicate is not None else literal.name
+            counts[feature] += 1
+    return dict(counts)

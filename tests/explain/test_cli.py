@@ -1,0 +1,87 @@
+"""The command line, run as a user runs it: a subprocess, exit codes, files written."""
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+FAST = ["--num-samples", "200", "--n-jobs", "1", "--time-limit", "5", "--no-cache"]
+
+
+def run_cli(*args, cwd=None):
+    return subprocess.run([sys.executable, "-m", "explain", *args], capture_output=True,
+                          text=True, cwd=cwd or ROOT, timeout=600)
+
+
+@pytest.fixture(scope="module")
+def mixed_csv(tmp_path_factory):
+    rng = np.random.default_rng(1)
+    n = 200
+    frame = pd.DataFrame({
+        "score": rng.normal(0, 1, n),
+        "colour": rng.choice(["red", "green", "blue"], n),
+        "count": rng.integers(0, 10, n).astype(float),
+    })
+    frame["target"] = np.where((frame["score"] > 0.3) | (frame["colour"] == "red"), "hit", "miss")
+    frame.loc[frame.sample(frac=0.1, random_state=0).index, "score"] = np.nan
+    frame.loc[frame.sample(frac=0.1, random_state=1).index, "colour"] = np.nan
+    path = tmp_path_factory.mktemp("csv") / "mixed.csv"
+    frame.to_csv(path, index=False)
+    return path
+
+
+def test_run_writes_every_artefact(mixed_csv, tmp_path):
+    out = tmp_path / "run"
+    done = run_cli("run", "--data", str(mixed_csv), "--target", "target", "--out", str(out), *FAST)
+    assert done.returncode == 0, done.stderr
+    for name in ("report.json", "report.md", "imli.txt", "fold.pl", "black_box.ubj"):
+        assert (out / name).is_file(), name
+    report = json.loads((out / "report.json").read_text())
+    assert report["dataset"]["rows"] == 200
+    assert set(report["learners"]) == {"imli", "fold"}
+    assert "report.json" in done.stdout
+
+
+def test_fold_pl_loads_in_plain_swipl(mixed_csv, tmp_path):
+    out = tmp_path / "run"
+    assert run_cli("run", "--data", str(mixed_csv), "--target", "target", "--out", str(out),
+                   "--learners", "fold", *FAST).returncode == 0
+    loaded = subprocess.run(["swipl", "-q", "-g", "halt", str(out / "fold.pl")],
+                            capture_output=True, text=True, timeout=60)
+    assert loaded.returncode == 0, loaded.stderr
+    assert "Warning" not in loaded.stderr and "ERROR" not in loaded.stderr
+
+
+def test_refuses_to_overwrite_without_force(mixed_csv, tmp_path):
+    out = tmp_path / "run"
+    args = ("run", "--data", str(mixed_csv), "--target", "target", "--out", str(out),
+            "--learners", "fold", *FAST)
+    assert run_cli(*args).returncode == 0
+    again = run_cli(*args)
+    assert again.returncode == 2
+    assert again.stderr.strip().startswith("error:") and "--force" in again.stderr
+    assert run_cli(*args, "--force").returncode == 0
+
+
+@pytest.mark.parametrize("args, words", [
+    (["--target", "nope"], "nope"),
+    ([], "--target"),
+])
+def test_bad_input_is_one_line_exit_2(mixed_csv, tmp_path, args, words):
+    done = run_cli("run", "--data", str(mixed_csv), "--out", str(tmp_path / "o"), *args, *FAST)
+    assert done.returncode == 2
+    assert "Traceback" not in done.stderr
+    last = done.stderr.strip().splitlines()[-1]
+    assert words in last
+
+
+def test_missing_file_is_one_line_exit_2(tmp_path):
+    done = run_cli("run", "--data", str(tmp_path / "absent.csv"), "--target", "y",
+                   "--out", str(tmp_path / "o"), *FAST)
+    assert done.returncode == 2 and "Traceback" not in done.stderr
+    assert len(done.stderr.strip().splitlines()) == 1

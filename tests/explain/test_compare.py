@@ -1,0 +1,124 @@
+"""The sweep reuses one LIME run; the ablation reuses the black box; `compare` writes it all."""
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import explain.pipeline as pipeline
+from adapters import from_frame
+from explain.compare import SweepConfig, pareto_front, run_compare
+from explain.lime_runner import LimeConfig
+from explain.outputs import report_json_text
+from explain.pipeline import RunConfig
+
+ROOT = Path(__file__).resolve().parents[2]
+SWEEP = SweepConfig(data_fidelity=(1.0, 10.0), n_clauses=(1, 2), exception_ratio=(0.2, 0.5, 2.0),
+                    imli_time_limit=3.0)
+
+
+def _frame(n=200, seed=0):
+    rng = np.random.default_rng(seed)
+    frame = pd.DataFrame({
+        "score": rng.normal(0, 1, n),
+        "colour": rng.choice(["red", "green", "blue"], n),
+        "count": rng.integers(0, 10, n).astype(float),
+    })
+    frame["target"] = np.where((frame["score"] > 0.3) | (frame["colour"] == "red"), "hit", "miss")
+    return frame
+
+
+@pytest.fixture(scope="module")
+def compared():
+    calls = {"lime": 0, "xgboost": 0}
+    explain_rows, train_xgboost = pipeline.explain_rows, pipeline.train_xgboost
+
+    def counting_lime(*args, **kwargs):
+        calls["lime"] += 1
+        return explain_rows(*args, **kwargs)
+
+    def counting_xgboost(*args, **kwargs):
+        calls["xgboost"] += 1
+        return train_xgboost(*args, **kwargs)
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(pipeline, "explain_rows", counting_lime)
+        patch.setattr(pipeline, "train_xgboost", counting_xgboost)
+        dataset = from_frame(_frame(), "target", positive="hit", name="hits")
+        config = RunConfig(lime=LimeConfig(num_samples=300, n_jobs=1),
+                           imli_params={"time_limit": 5.0})
+        result = run_compare(dataset, config, SWEEP)
+    return result, calls
+
+
+def test_one_lime_run_and_one_black_box(compared):
+    _, calls = compared
+    assert calls == {"lime": 2, "xgboost": 1}  # train and test rows, once
+
+
+def test_sweep_covers_the_grid(compared):
+    result, _ = compared
+    sweep = result.report["sweep"]
+    imli, fold = sweep["learners"]["imli"], sweep["learners"]["fold"]
+    assert [p["params"] for p in imli] == [
+        {"data_fidelity": lam, "n_clauses": k} for k in (1, 2) for lam in (1.0, 10.0)
+    ]
+    assert [p["params"] for p in fold] == [{"exception_ratio": r} for r in (0.2, 0.5, 2.0)]
+    for points in (imli, fold):
+        assert [p["pareto"] for p in points] == pareto_front(points)
+        assert any(p["pareto"] for p in points)
+        for p in points:
+            assert 0.0 <= p["fidelity_test"] <= 1.0 and "fidelity_test_lime" in p
+            assert p["rule_size"] >= 0 and p["fit_seconds"] >= 0
+    assert all(isinstance(p["optimal"], bool) for p in imli)
+    assert sweep["config"]["imli_time_limit"] == 3.0
+
+
+def test_unfiltered_ablation_sits_beside_the_filtered_run(compared):
+    result, _ = compared
+    report = result.report
+    for name in ("imli", "fold"):
+        parts = report["unfiltered"]["learners"][name]
+        assert parts["filtered"]["fidelity_test"] == report["learners"][name]["fidelity_test"]
+        assert 0.0 <= parts["unfiltered"]["fidelity_test"] <= 1.0
+    report_json_text(report)  # JSON-ready, no NaN
+
+
+def test_pareto_front_by_hand():
+    points = [{"rule_size": s, "fidelity_test": f}
+              for s, f in [(2, 0.7), (4, 0.9), (3, 0.7), (4, 0.9), (6, 0.85), (8, 0.95)]]
+    assert pareto_front(points) == [True, True, False, True, False, True]
+
+
+def test_compare_command_writes_the_full_report(tmp_path):
+    csv = tmp_path / "hits.csv"
+    _frame(160, seed=3).to_csv(csv, index=False)
+    out = tmp_path / "cmp"
+    done = subprocess.run(
+        [sys.executable, "-m", "explain", "compare", "--data", str(csv), "--target", "target",
+         "--out", str(out), "--num-samples", "200", "--n-jobs", "1", "--time-limit", "5",
+         "--no-cache", "--sweep-data-fidelity", "1,10", "--sweep-clauses", "1",
+         "--sweep-exception-ratio", "0.5,1", "--sweep-time-limit", "2"],
+        capture_output=True, text=True, cwd=ROOT, timeout=300,
+    )
+    assert done.returncode == 0, done.stderr
+    for name in ("report.json", "report.md", "report.html", "imli.txt", "fold.pl"):
+        assert (out / name).is_file(), name
+    report = json.loads((out / "report.json").read_text())
+    assert len(report["sweep"]["learners"]["imli"]) == 2
+    assert len(report["sweep"]["learners"]["fold"]) == 2
+    assert "unfiltered" in report and "Pareto" in done.stdout
+    assert "## Fidelity vs rule size" in (out / "report.md").read_text()
+
+
+def test_compare_rejects_a_bad_grid(tmp_path):
+    done = subprocess.run(
+        [sys.executable, "-m", "explain", "compare", "--data", "iris", "--out",
+         str(tmp_path / "o"), "--sweep-clauses", "two"],
+        capture_output=True, text=True, cwd=ROOT, timeout=120,
+    )
+    assert done.returncode == 2 and "--sweep-clauses" in done.stderr

@@ -1,0 +1,156 @@
+"""explain_rows around the engines: checkpoints, resume, progress, parallelism, Dask."""
+
+import sys
+
+import numpy as np
+import pytest
+
+from explain import lime_parallel
+from explain.lime_runner import LimeConfig, batch_size_for, explain_rows
+from tests.explain.test_lime_support import MIXED_CATEGORICAL, Counting, breast_cancer, mixed
+
+CONFIG = LimeConfig(num_samples=200, top_k=3, batch_size=4, n_jobs=1)
+
+
+def _explain(predict, cache_dir=None, config=CONFIG, **kwargs):
+    X, y, _ = mixed()
+    return explain_rows(X, X[:14], predict, config, categorical_features=MIXED_CATEGORICAL,
+                        cache_dir=cache_dir, **kwargs)
+
+
+def _same(a, b):
+    """Same features; weights equal up to rounding (numpy's SIMD sums may round differently
+    with the memory alignment of another process or thread)."""
+    assert np.array_equal(a.features, b.features)
+    assert np.abs(a.weights - b.weights).max() < 1e-12
+    assert np.abs(a.intercepts - b.intercepts).max() < 1e-12
+
+
+def test_resume_recomputes_only_missing_batches(tmp_path):
+    predict = mixed()[2]
+    fresh = _explain(predict)
+    first = Counting(predict)
+    full = _explain(first, tmp_path, model_fingerprint="forest-v1")
+    _same(full, fresh)
+    assert first.calls == 4  # 14 rows in batches of 4
+    (directory,) = [p for p in tmp_path.iterdir() if p.is_dir()]
+    files = sorted(directory.glob("batch-*.npz"))
+    assert len(files) == 4 and (directory / "meta.json").exists()
+    files[1].unlink()
+    again = Counting(predict)
+    resumed = _explain(again, tmp_path, model_fingerprint="forest-v1")
+    assert again.calls == 1 and again.rows == 4 * 200
+    assert resumed.rows_from_cache == 10
+    _same(resumed, fresh)
+    cached = Counting(predict)
+    assert _explain(cached, tmp_path, model_fingerprint="forest-v1").rows_from_cache == 14
+    assert cached.calls == 0
+
+
+def test_interrupted_run_keeps_finished_batches(tmp_path):
+    predict = mixed()[2]
+
+    class Interrupt(Exception):
+        pass
+
+    def failing(Z):
+        if len(Z) > 100:
+            failing.calls += 1
+            if failing.calls == 3:
+                raise Interrupt
+        return predict(Z)
+
+    failing.calls = 0
+    with pytest.raises(Interrupt):
+        _explain(failing, tmp_path)
+    (directory,) = [p for p in tmp_path.iterdir() if p.is_dir()]
+    assert len(list(directory.glob("batch-*.npz"))) == 2
+    assert not list(directory.glob("*.tmp"))
+    again = Counting(predict)
+    resumed = _explain(again, tmp_path)
+    assert again.calls == 2 and resumed.rows_from_cache == 8
+    _same(resumed, _explain(predict))
+
+
+def test_cache_key_covers_parameters_model_and_data(tmp_path):
+    X, y, predict = mixed()
+    _explain(predict, tmp_path, model_fingerprint="a")
+    _explain(predict, tmp_path, model_fingerprint="b")
+    _explain(predict, tmp_path, config=LimeConfig(num_samples=200, top_k=2, n_jobs=1))
+    _explain(predict, tmp_path, config=LimeConfig(num_samples=200, top_k=3, mode="exact",
+                                                  n_jobs=1))
+    _explain(lambda Z: predict(Z)[:, ::-1], tmp_path, model_fingerprint="a")  # other model
+    explain_rows(X, X[1:15], predict, CONFIG, categorical_features=MIXED_CATEGORICAL,
+                 cache_dir=tmp_path, model_fingerprint="a")
+    assert len([p for p in tmp_path.iterdir() if p.is_dir()]) == 6
+    # execution settings are not part of the key
+    hit = _explain(predict, tmp_path, config=LimeConfig(num_samples=200, top_k=3,
+                                                        batch_size=14, n_jobs=1),
+                   model_fingerprint="a")
+    assert hit.rows_from_cache == 14
+
+
+def test_unreadable_batch_file_is_explained_again(tmp_path):
+    predict = mixed()[2]
+    fresh = _explain(predict, tmp_path)
+    (directory,) = [p for p in tmp_path.iterdir() if p.is_dir()]
+    sorted(directory.glob("batch-*.npz"))[0].write_bytes(b"not a zip file")
+    with pytest.warns(RuntimeWarning, match="unreadable"):
+        again = _explain(predict, tmp_path)
+    assert again.rows_from_cache == 10
+    _same(again, fresh)
+
+
+def test_progress_is_reported():
+    calls = []
+    _explain(mixed()[2], progress=lambda done, total: calls.append((done, total)))
+    assert calls == [(0, 14), (4, 14), (8, 14), (12, 14), (14, 14)]
+
+
+@pytest.mark.parametrize("engine", ["batched", "reference"])
+def test_processes_give_the_same_results(engine):
+    X, y, predict = breast_cancer()
+    config = dict(num_samples=200, top_k=3, engine=engine, batch_size=2)
+    local = explain_rows(X, X[:6], predict, LimeConfig(n_jobs=1, **config))
+    parallel = explain_rows(X, X[:6], predict, LimeConfig(n_jobs=2, **config))
+    _same(local, parallel)
+
+
+@pytest.mark.parametrize("engine", ["batched", "reference"])
+def test_dask_cluster_gives_the_same_results(engine):
+    # two worker threads share the engine: the reference engine must not share lime's state
+    distributed = pytest.importorskip("distributed")
+    X, y, predict = mixed()
+    config = dict(num_samples=200, top_k=3, batch_size=3, engine=engine)
+    local = explain_rows(X, X[:9], predict, LimeConfig(n_jobs=1, **config),
+                         categorical_features=MIXED_CATEGORICAL)
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=2, processes=False,
+                                  dashboard_address=None) as cluster:
+        with distributed.Client(cluster) as client:
+            remote = explain_rows(X, X[:9], predict, LimeConfig(**config),
+                                  categorical_features=MIXED_CATEGORICAL, client=client)
+            by_address = explain_rows(X, X[:9], predict,
+                                      LimeConfig(scheduler=cluster.scheduler_address,
+                                                 **config),
+                                      categorical_features=MIXED_CATEGORICAL)
+    _same(local, remote)
+    _same(local, by_address)
+
+
+def test_missing_dask_names_the_extra(monkeypatch):
+    monkeypatch.setitem(sys.modules, "distributed", None)
+    X, y, predict = mixed()
+    with pytest.raises(ImportError, match=r"surrogate-rules\[dask\]"):
+        explain_rows(X, X[:2], predict, LimeConfig(num_samples=50, scheduler="tcp://h:1"),
+                     categorical_features=MIXED_CATEGORICAL)
+    with pytest.raises(ImportError, match=r"surrogate-rules\[dask\]"):
+        list(lime_parallel.run_batches(None, predict, [], client=object()))
+
+
+def test_batch_size_follows_the_memory_budget():
+    config = LimeConfig(num_samples=5000, memory_budget_mb=32)
+    per_row = 5000 * 30 * 8 * 4
+    assert batch_size_for(config, 30, 10_000, 2) == 32 * 2**20 // per_row == 6
+    assert batch_size_for(config, 30, 10, 2) == 2  # small jobs: about 4 batches per worker
+    assert batch_size_for(LimeConfig(memory_budget_mb=0.1), 30, 10_000, 2) == 1
+    assert batch_size_for(LimeConfig(batch_size=17), 30, 10_000, 2) == 17

@@ -1,0 +1,91 @@
+"""The whole pipeline on real components: XGBoost, lime, RC2 and SWI-Prolog."""
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from adapters import from_frame, load_dataset
+from explain.lime_runner import LimeConfig
+from explain.pipeline import RunConfig, run_pipeline
+
+FAST_LIME = LimeConfig(num_samples=300, top_k=5, n_jobs=1)
+FAST_IMLI = {"time_limit": 5.0}
+
+
+@pytest.fixture(scope="module")
+def breast_cancer_run(tmp_path_factory):
+    config = RunConfig(lime=FAST_LIME, imli_params=FAST_IMLI)
+    return run_pipeline(load_dataset("breast_cancer"), config,
+                        cache_dir=tmp_path_factory.mktemp("cache"))
+
+
+def test_report_has_the_design_fields(breast_cancer_run):
+    report = breast_cancer_run.report
+    assert report["dataset"]["name"] == "breast_cancer"
+    assert report["dataset"]["rows"] == 569 and report["dataset"]["features"] == 30
+    assert report["black_box"]["kind"] == "xgboost"
+    assert report["lime"]["rows_explained"] == 569 and report["lime"]["top_k"] == 5
+    for name in ("imli", "fold"):
+        entry = report["learners"][name]
+        for key in ("fidelity_test", "fidelity_train", "accuracy_test", "rule_size",
+                    "n_rules", "fit_seconds", "rules", "fidelity_test_lime"):
+            assert key in entry, (name, key)
+        assert 0.0 <= entry["fidelity_test"] <= 1.0
+        assert entry["rule_size"] >= 1 and entry["rules"]
+    assert isinstance(report["learners"]["imli"]["optimal"], bool)
+
+
+def test_surrogates_are_faithful_on_breast_cancer(breast_cancer_run):
+    report = breast_cancer_run.report
+    assert report["black_box"]["accuracy_test"] >= 0.9
+    assert report["learners"]["fold"]["fidelity_test"] >= 0.85
+    assert report["learners"]["imli"]["fidelity_test"] >= 0.85
+
+
+def test_views_follow_the_lime_selection(breast_cancer_run):
+    result = breast_cancer_run
+    table = result.views["fold"]["train"]
+    # each training row keeps at most top_k known features
+    assert (table.notna().sum(axis=1) <= 5).all()
+    binary = result.views["imli"]["train"]
+    assert binary.shape[0] == table.shape[0]
+    # the raw test view knows every feature
+    assert result.views["fold"]["test"].notna().all().all()
+
+
+def test_fold_program_in_prolog_equals_python(breast_cancer_run):
+    learner = breast_cancer_run.learners["fold"].estimator
+    X = breast_cancer_run.views["fold"]["test"]
+    assert np.array_equal(learner.predict(X), learner.predict_python(X))
+
+
+def test_without_lime_filtering_no_row_is_explained():
+    config = RunConfig(lime=FAST_LIME, imli_params=FAST_IMLI, lime_filter=False,
+                       learners=("fold",))
+    report = run_pipeline(load_dataset("breast_cancer"), config).report
+    assert report["lime"]["rows_explained"] == 0
+    assert "fidelity_test_lime" not in report["learners"]["fold"]
+    assert report["learners"]["fold"]["fidelity_test"] >= 0.85
+
+
+def test_mixed_table_with_missing_values():
+    rng = np.random.default_rng(0)
+    n = 240
+    age = rng.integers(18, 80, n).astype(float)
+    city = rng.choice(["paris", "lyon", "nice"], n).astype(object)
+    income = rng.normal(50, 15, n)
+    label = np.where((age > 45) & (city != "nice") | (income > 70), "yes", "no")
+    age[rng.random(n) < 0.1] = np.nan
+    city[rng.random(n) < 0.1] = np.nan
+    frame = pd.DataFrame({"age": age, "city": city, "income": income, "label": label})
+    dataset = from_frame(frame, "label", positive="yes", name="mixed")
+    report = run_pipeline(dataset, RunConfig(lime=FAST_LIME, imli_params=FAST_IMLI)).report
+    assert report["dataset"]["categorical"] == ["city"]
+    assert set(report["learners"]) == {"imli", "fold"}
+    assert report["learners"]["fold"]["fidelity_test"] > 0.6
+
+
+def test_multiclass_is_explained_one_vs_rest():
+    report = run_pipeline(load_dataset("iris"), RunConfig(lime=FAST_LIME, learners=("fold",))).report
+    assert report["dataset"]["class_names"][1] in ("setosa", "versicolor", "virginica")
+    assert any("against the rest" in note for note in report["dataset"]["notes"])

@@ -1,0 +1,153 @@
+"""report.html is one self-contained, escaped file with every section; report.md matches it."""
+
+import base64
+import json
+from html.parser import HTMLParser
+
+import numpy as np
+import pandas as pd
+import pytest
+from sklearn.compose import make_column_transformer
+from sklearn.ensemble import GradientBoostingClassifier
+from sklearn.pipeline import make_pipeline
+from sklearn.preprocessing import OneHotEncoder
+
+from adapters import TableEncoder, from_frame, wrap_sklearn
+from explain.compare import SweepConfig, run_compare
+from explain.lime_runner import LimeConfig
+from explain.outputs import prepare_out_dir, write_run
+from explain.pipeline import RunConfig
+from explain.report_html import SECTIONS, render_html
+
+HOSTILE_NAME = "<script>alert(1)</script>"
+HOSTILE_VALUE = "<img src=x onerror=alert(2)>"
+
+
+class Page(HTMLParser):
+    """Everything the tests look at in a parsed page."""
+
+    def __init__(self, text):
+        super().__init__(convert_charrefs=True)
+        self.tags, self.sections, self.urls, self.images, self.attrs = [], [], [], [], []
+        self.text = []
+        self.feed(text)
+
+    def handle_starttag(self, tag, attrs):
+        attrs = dict(attrs)
+        self.tags.append(tag)
+        self.attrs.extend(attrs)  # attribute names
+        if tag == "section":
+            self.sections.append(attrs.get("id"))
+        for key in ("href", "src", "action", "srcset"):
+            if key in attrs:
+                self.urls.append(attrs[key])
+        if tag == "img":
+            self.images.append(attrs.get("src", ""))
+
+    def handle_data(self, data):
+        self.text.append(data)
+
+
+@pytest.fixture(scope="module")
+def written(tmp_path_factory):
+    rng = np.random.default_rng(0)
+    n = 220
+    frame = pd.DataFrame({
+        "age": rng.integers(18, 80, n).astype(float),
+        "city": rng.choice(["paris", "lyon", HOSTILE_VALUE], n),
+        HOSTILE_NAME: rng.normal(50, 15, n),
+    })
+    frame["label"] = np.where(((frame["age"] > 45) & (frame["city"] != HOSTILE_VALUE))
+                              | (frame[HOSTILE_NAME] > 70), "yes", "no")
+    dataset = from_frame(frame, "label", positive="yes", name="hostile & <b>")
+    model = make_pipeline(
+        make_column_transformer((OneHotEncoder(handle_unknown="ignore"), ["city"]),
+                                remainder="passthrough"),
+        GradientBoostingClassifier(n_estimators=30, random_state=0),
+    ).fit(dataset.X, dataset.y)
+    box = wrap_sklearn(model, TableEncoder().fit(dataset.X, dataset.categorical))
+    config = RunConfig(lime=LimeConfig(num_samples=300, n_jobs=1),
+                       imli_params={"time_limit": 5.0})
+    sweep = SweepConfig(data_fidelity=(1.0, 10.0), n_clauses=(1, 2),
+                        exception_ratio=(0.25, 1.0), imli_time_limit=3.0)
+    result = run_compare(dataset, config, sweep, black_box=box)
+    out = prepare_out_dir(tmp_path_factory.mktemp("report"))
+    write_run(result, out)
+    return out, result
+
+
+def test_every_section_is_present(written):
+    out, _ = written
+    page = Page((out / "report.html").read_text(encoding="utf-8"))
+    assert page.sections == [sid for sid, _ in SECTIONS]
+    text = " ".join(page.text)
+    for _, title in SECTIONS:
+        assert title in text
+    for words in ("black box", "class balance", "fidelity (LIME test)", "optimal",
+                  "precision vs BB", "Pareto", "disagree", "all features"):
+        assert words in text, words
+
+
+def test_plots_are_embedded_png_and_nothing_is_fetched(written):
+    out, _ = written
+    page = Page((out / "report.html").read_text(encoding="utf-8"))
+    assert len(page.images) == 3  # trade-off, features, filtering
+    for src in page.images:
+        assert src.startswith("data:image/png;base64,")
+        assert base64.b64decode(src.split(",", 1)[1])[:8] == b"\x89PNG\r\n\x1a\n"
+    for url in page.urls:
+        assert url.startswith(("data:", "#")), url
+    assert "script" not in page.tags and "link" not in page.tags and "iframe" not in page.tags
+
+
+def test_user_text_is_escaped(written):
+    out, _ = written
+    html_text = (out / "report.html").read_text(encoding="utf-8")
+    page = Page(html_text)
+    assert HOSTILE_NAME not in html_text and HOSTILE_VALUE not in html_text
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in html_text
+    text = "".join(page.text)
+    assert HOSTILE_NAME in text and HOSTILE_VALUE in text  # shown, as text
+    assert not any(name.startswith("on") for name in page.attrs)
+    assert page.tags.count("img") == 3
+    md_tables = [line for line in (out / "report.md").read_text().splitlines()
+                 if line.startswith("|")]
+    assert not any("<script>" in line or "<img" in line for line in md_tables)
+
+
+def test_report_json_holds_the_new_sections(written):
+    out, _ = written
+    report = json.loads((out / "report.json").read_text())
+    for name in ("imli", "fold"):
+        stats = report["learners"][name]["rule_stats"]
+        assert stats and {"text", "kind", "covered", "coverage", "precision"} <= set(stats[0])
+        assert isinstance(report["learners"][name]["features_used"], dict)
+    names = [row["feature"] for row in report["lime"]["feature_frequency"]]
+    assert sorted(names) == sorted(["age", "city", HOSTILE_NAME])
+    assert "examples" in report["agreement"]
+    assert set(report["sweep"]["learners"]) == {"imli", "fold"}
+    assert set(report["unfiltered"]["learners"]) == {"imli", "fold"}
+    assert report["files"]["report_html"] == "report.html"
+
+
+def test_stats_agree_with_the_learners_predictions(written):
+    _, result = written
+    report, views = result.report, result.views
+    for name in ("imli", "fold"):
+        predicted = result.learners[name].predict(views[name]["test"])
+        stats = report["learners"][name]["rule_stats"]
+        positive = stats[0] if name == "imli" else stats[-1]
+        if name == "imli":
+            assert positive["kind"] == "rule" and positive["covered"] == predicted.sum()
+        else:
+            assert positive["kind"] == "default"
+            assert positive["covered"] == (predicted == 0).sum()
+
+
+def test_a_quick_run_report_says_where_the_sweep_is(written):
+    _, result = written
+    report = {k: v for k, v in result.report.items() if k not in ("sweep", "unfiltered")}
+    page = Page(render_html(report))
+    assert page.sections == [sid for sid, _ in SECTIONS]
+    assert len(page.images) == 1  # the features plot only
+    assert "python -m explain compare" in "".join(page.text)

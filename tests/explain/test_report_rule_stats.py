@@ -1,0 +1,129 @@
+"""Per-rule coverage and precision, checked against hand-computed values."""
+
+from types import SimpleNamespace
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from explain.report_details import lime_feature_frequency
+from explain.rule_stats import feature_usage, fold_rule_stats, imli_rule_stats
+from fold import ClassRules, Theory
+from fold import Literal as FoldLiteral
+from fold import Rule as FoldRule
+from imli import CNF, DNF, Clause, DecisionList, Literal, Predicate
+from imli import Rule as ImliRule
+
+CLASSES = ("no", "yes")
+# Six rows over the binary columns a, b, c.
+X = np.array([
+    [1, 0, 0],  # r0
+    [0, 1, 0],  # r1
+    [0, 0, 0],  # r2
+    [1, 0, 1],  # r3
+    [0, 1, 1],  # r4
+    [1, 1, 0],  # r5
+])
+BB = np.array([1, 1, 0, 0, 1, 0])
+A, B, C = (Literal(j, name) for j, name in enumerate("abc"))
+
+
+def _triples(stats):
+    return [(s.kind, s.predicts, s.covered, s.precision) for s in stats]
+
+
+def test_cnf_whole_rule_and_clauses():
+    rule = CNF((Clause((A, B)), Clause((C.negate(),))))
+    stats = imli_rule_stats(rule, X, BB, CLASSES)
+    # whole rule holds on r0, r1, r5 (bb 1, 1, 0); clause 1 fails on r2 (bb 0);
+    # clause 2 fails on r3, r4 (bb 0, 1): those rows go to "no".
+    assert _triples(stats) == [
+        ("rule", "yes", 3, pytest.approx(2 / 3)),
+        ("clause", "no", 1, 1.0),
+        ("clause", "no", 2, 0.5),
+    ]
+    assert stats[0].coverage == 0.5 and stats[1].coverage == pytest.approx(1 / 6)
+    assert stats[1].text == "(a OR b)" and stats[2].depth == 1
+
+
+def test_dnf_terms():
+    rule = DNF((Clause((A, C.negate()), "AND"), Clause((B, C), "AND")))
+    stats = imli_rule_stats(rule, X, BB, CLASSES)
+    # term 1 holds on r0, r5 (bb 1, 0); term 2 on r4 (bb 1); the rule on r0, r4, r5.
+    assert _triples(stats) == [
+        ("rule", "yes", 3, pytest.approx(2 / 3)),
+        ("term", "yes", 2, 0.5),
+        ("term", "yes", 1, 1.0),
+    ]
+
+
+def test_decision_list_counts_the_rows_each_rule_decides():
+    rules = DecisionList((ImliRule(Clause((B,), "AND"), 1), ImliRule(Clause((C,), "AND"), 0)),
+                         default=0)
+    stats = imli_rule_stats(rules, X, BB, CLASSES)
+    # b decides r1, r4, r5 (bb 1, 1, 0); c decides r3 (bb 0); the default r0, r2 (bb 1, 0).
+    assert _triples(stats) == [
+        ("list rule", "yes", 3, pytest.approx(2 / 3)),
+        ("list rule", "no", 1, 1.0),
+        ("default", "no", 2, 0.5),
+    ]
+
+
+def test_a_part_covering_no_row_has_no_precision():
+    rule = DNF((Clause((A, A.negate()), "AND"),))
+    stats = imli_rule_stats(rule, X, BB, CLASSES)
+    assert stats[1].covered == 0 and stats[1].precision is None
+
+
+def _theory():
+    again = FoldRule((FoldLiteral("age", ">", 60.0),))
+    exception = FoldRule((FoldLiteral("city", "==", "x"),), exceptions=(again,))
+    first = FoldRule((FoldLiteral("age", ">", 30.0),), exceptions=(exception,))
+    second = FoldRule((FoldLiteral("income", ">", 100.0),))
+    return Theory((ClassRules("yes", (first, second)),), default="no")
+
+
+FOLD_X = pd.DataFrame({
+    "age": [40.0, 40.0, 70.0, 20.0, 20.0, 35.0],
+    "city": ["y", "x", "x", "x", "y", "x"],
+    "income": [10.0, 10.0, 10.0, 200.0, 10.0, 150.0],
+})
+FOLD_BB = np.array([1, 1, 1, 1, 0, 0])
+
+
+def test_fold_rules_exceptions_and_default():
+    stats = fold_rule_stats(_theory(), FOLD_X, FOLD_BB, CLASSES)
+    # rule 1 (age > 30 unless city == x unless age > 60) fires on r0, r2 (bb yes, yes);
+    # its exception takes r1, r5 away (bb yes, no), whose own exception gives r2 back;
+    # rule 2 (income > 100) fires on r3, r5 (bb yes, no); the default gets r1, r4.
+    assert _triples(stats) == [
+        ("fold rule", "yes", 2, 1.0),
+        ("exception", "not yes", 2, 0.5),
+        ("exception", "yes", 1, 1.0),
+        ("fold rule", "yes", 2, 0.5),
+        ("default", "no", 2, 0.5),
+    ]
+    assert [s.depth for s in stats] == [0, 1, 2, 0, 0]
+    assert stats[0].text == "yes if age > 30" and stats[1].text == "unless city == x"
+
+
+def test_feature_usage_counts_literals_per_feature():
+    imli_rule = CNF((Clause((Literal(0, "age > 3", predicate=Predicate("age", ">", 3.0)),
+                             Literal(1, "age <= 9", predicate=Predicate("age", "<=", 9.0)))),
+                     Clause((Literal(2, "x"),))))
+    imli = SimpleNamespace(name="imli", estimator=SimpleNamespace(rules_=imli_rule))
+    fold = SimpleNamespace(name="fold", estimator=SimpleNamespace(rules_=_theory()))
+    assert feature_usage(imli) == {"age": 2, "x": 1}
+    assert feature_usage(fold) == {"age": 2, "city": 1, "income": 1}
+
+
+def test_lime_feature_frequency():
+    features = np.array([[0, 1], [1, -1], [1, 2]])
+    weights = np.array([[0.5, -0.2], [0.3, 0.0], [-0.1, 0.4]])
+    rows = lime_feature_frequency(features, weights, ["a", "b", "c"],
+                                  {"imli": {"b": 2}, "fold": {"c": 1}})
+    assert [r["feature"] for r in rows] == ["b", "a", "c"]  # ties keep table order
+    b, a, c = rows
+    assert (b["selected"], b["rate"], b["toward_positive"]) == (3, 1.0, pytest.approx(1 / 3))
+    assert (a["selected"], a["rate"], a["toward_positive"]) == (1, pytest.approx(1 / 3), 1.0)
+    assert (b["imli"], b["fold"], c["imli"], c["fold"]) == (2, 0, 0, 1)
