@@ -2,11 +2,13 @@
 
 Each sub-command registers itself in :data:`COMMANDS` (name -> function that adds its
 parser to the sub-parsers and sets ``handler``). ``fetch`` downloads and verifies the
-datasets; the ``run`` sub-command is to be added there.
+datasets; ``run`` runs the benchmark protocol (:mod:`benchmarks.runner`) and writes the
+markdown tables (:mod:`benchmarks.tables`); ``table`` re-renders them from saved results.
 """
 from __future__ import annotations
 
 import argparse
+import shlex
 import sys
 from pathlib import Path
 from typing import Callable
@@ -40,9 +42,134 @@ def _fetch(args: argparse.Namespace) -> int:
     return 0
 
 
-# Sub-commands: name -> function adding its parser. Add "run" here.
+# --quick: the settings that keep a run of the small datasets under 10 minutes on 2 cores
+QUICK_FOLDS = 3
+QUICK_LIME_SAMPLES = 1000
+QUICK_IMLI_TIME_LIMIT = 10.0
+
+
+def _add_run(subparsers: argparse._SubParsersAction) -> None:
+    from benchmarks.peers import PEERS
+    from benchmarks.runner import DEFAULT_DATASETS, LIME_CACHE_DIR, QUICK_DATASETS, RESULTS_DIR
+
+    parser = subparsers.add_parser(
+        "run", help="run the benchmark protocol and write the result tables",
+        description="Stratified k-fold per dataset: XGBoost black box, LIME, IMLI and FOLD "
+                    "(with and without LIME filtering) and the peers (FOLD-R++, RIPPER, "
+                    "decision trees) on the same folds and black-box labels. Progress goes "
+                    "to stderr, the tables to stdout and OUT/RESULTS.md, one JSON per dataset "
+                    "to OUT.")
+    parser.add_argument("--datasets", nargs="+", choices=NAMES, default=None, metavar="NAME",
+                        help=f"datasets (default: {' '.join(DEFAULT_DATASETS)}; with --quick: "
+                             f"{' '.join(QUICK_DATASETS)})")
+    parser.add_argument("--quick", action="store_true",
+                        help=f"small datasets, {QUICK_FOLDS} folds, {QUICK_LIME_SAMPLES} LIME "
+                             f"samples per row, IMLI time limit {QUICK_IMLI_TIME_LIMIT:g} s "
+                             "(under 10 minutes on 2 cores)")
+    parser.add_argument("--folds", type=int, default=None,
+                        help=f"stratified folds (default 5; {QUICK_FOLDS} with --quick)")
+    parser.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
+    parser.add_argument("--lime-samples", type=int, default=None,
+                        help="LIME perturbations per row (default: the pipeline's; "
+                             f"{QUICK_LIME_SAMPLES} with --quick)")
+    parser.add_argument("--lime-jobs", type=int, default=-1,
+                        help="LIME worker processes (default -1: all cores; 1: in process)")
+    parser.add_argument("--imli-time-limit", type=float, default=None, metavar="SECONDS",
+                        help="IMLI's MaxSAT time limit per fit; a fit that reaches it keeps its "
+                             "best rule, flagged not optimal (default: the pipeline's; "
+                             f"{QUICK_IMLI_TIME_LIMIT:g} with --quick)")
+    parser.add_argument("--positive", nargs="+", default=[], metavar="NAME=CLASS",
+                        help="class explained against the rest for a dataset, e.g. ecoli=pp "
+                             "(default: a multi-class dataset's minority class)")
+    parser.add_argument("--peers", nargs="*", choices=PEERS, default=list(PEERS),
+                        metavar="PEER", help=f"peers to run (default: {' '.join(PEERS)})")
+    parser.add_argument("--no-ablation", action="store_true",
+                        help="skip our learners without LIME filtering")
+    parser.add_argument("--out", type=Path, default=RESULTS_DIR,
+                        help="results folder (default: benchmarks/results)")
+    parser.add_argument("--cache-dir", type=Path, default=LIME_CACHE_DIR,
+                        help="LIME cache folder (default: benchmarks/.data/lime-cache)")
+    parser.add_argument("--no-cache", action="store_true", help="do not cache LIME explanations")
+    parser.add_argument("--data-dir", type=Path, default=None,
+                        help="dataset cache folder (default: benchmarks/.data)")
+    parser.set_defaults(handler=_run)
+
+
+def _run(args: argparse.Namespace) -> int:
+    from benchmarks import runner, tables
+
+    datasets = args.datasets or list(runner.QUICK_DATASETS if args.quick
+                                     else runner.DEFAULT_DATASETS)
+    folds = args.folds or (QUICK_FOLDS if args.quick else 5)
+    if folds < 2:
+        print("error: --folds must be at least 2", file=sys.stderr)
+        return 2
+    lime_samples = args.lime_samples or (QUICK_LIME_SAMPLES if args.quick else None)
+    time_limit = args.imli_time_limit or (QUICK_IMLI_TIME_LIMIT if args.quick else None)
+    imli_params = {} if time_limit is None else {"time_limit": time_limit}
+    positive = {}
+    for item in args.positive:
+        name, sep, cls = item.partition("=")
+        if not sep or name not in NAMES or not cls:
+            print(f"error: --positive takes NAME=CLASS with NAME one of {', '.join(NAMES)}, "
+                  f"got {item!r}", file=sys.stderr)
+            return 2
+        if cls not in SPECS[name].class_names:
+            print(f"error: {name} has no class {cls!r}; choose from "
+                  f"{', '.join(SPECS[name].class_names)}", file=sys.stderr)
+            return 2
+        positive[name] = cls
+    config = runner.BenchConfig(
+        datasets=tuple(datasets), folds=folds, random_state=args.seed,
+        lime_samples=lime_samples, lime_jobs=args.lime_jobs, peers=tuple(args.peers), ablation=not args.no_ablation,
+        imli_params=imli_params, positive=positive,
+        out_dir=args.out, cache_dir=None if args.no_cache else args.cache_dir,
+        data_dir=args.data_dir)
+    command = "python -m benchmarks " + shlex.join(sys.argv[1:] if args.argv is None
+                                                   else args.argv)
+    results = runner.run(config, command)
+    text = tables.render(results)
+    path = args.out / "RESULTS.md"
+    path.write_text(text)
+    print(text)
+    print(f"tables written to {path}", file=sys.stderr)
+    return 0
+
+
+def _add_table(subparsers: argparse._SubParsersAction) -> None:
+    from benchmarks.runner import RESULTS_DIR
+
+    parser = subparsers.add_parser(
+        "table", help="render the markdown tables from saved results",
+        description="Read every DATASET.json in the results folder and print the tables.")
+    parser.add_argument("--results", type=Path, default=RESULTS_DIR,
+                        help="results folder (default: benchmarks/results)")
+    parser.add_argument("--datasets", nargs="+", choices=NAMES, default=None, metavar="NAME",
+                        help="only these datasets, in this order")
+    parser.set_defaults(handler=_table)
+
+
+def _table(args: argparse.Namespace) -> int:
+    from benchmarks import tables
+
+    results = tables.load_results(args.results)
+    if args.datasets:
+        by_name = {r["dataset"]["name"]: r for r in results}
+        missing = [n for n in args.datasets if n not in by_name]
+        if missing:
+            print(f"error: no results for {', '.join(missing)} in {args.results}",
+                  file=sys.stderr)
+            return 2
+        results = [by_name[n] for n in args.datasets]
+    print(tables.render(results))
+    return 0
+
+
+# Sub-commands: name -> function adding its parser.
 COMMANDS: dict[str, Callable[[argparse._SubParsersAction], None]] = {
     "fetch": _add_fetch,
+    "run": _add_run,
+    "table": _add_table,
 }
 
 
@@ -59,6 +186,7 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     """Run the command line; errors print ``error: <message>`` and return 2."""
     args = build_parser().parse_args(argv)
+    args.argv = argv
     try:
         return args.handler(args)
     except (DatasetError, ImportError) as exc:

@@ -1,0 +1,69 @@
+"""The machine and software a benchmark run happened on, for the results' header."""
+from __future__ import annotations
+
+import os
+import platform
+import shutil
+import subprocess
+from datetime import datetime, timezone
+from importlib import metadata
+from pathlib import Path
+
+__all__ = ["VERSIONED", "environment"]
+
+#: Distributions whose versions are recorded with every result.
+VERSIONED = ("numpy", "pandas", "scikit-learn", "xgboost", "lime", "python-sat", "pyswip",
+             "foldrpp", "wittgenstein")
+
+
+def environment(command: str) -> dict:
+    """Machine, versions, date and the command, for the results' header.
+
+    Parameters
+    ----------
+    command : str
+        The command line that produced the results, as a person would type it.
+
+    Returns
+    -------
+    dict
+        ``cpu`` (model name), ``cores``, ``cores_available`` (this process's affinity),
+        ``platform``, ``python``, ``versions`` (:data:`VERSIONED`; ``None`` when not
+        installed), ``swipl`` (``swipl --version`` or ``None``), ``date`` (UTC), ``command``.
+    """
+    return {
+        "cpu": _cpu_model(),
+        "cores": os.cpu_count(),
+        "cores_available": len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity")
+        else os.cpu_count(),
+        "platform": platform.platform(),
+        "python": platform.python_version(),
+        "versions": {name: _version(name) for name in VERSIONED},
+        "swipl": _swipl_version(),
+        "date": datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
+        "command": command,
+    }
+
+
+def _cpu_model() -> str:
+    cpuinfo = Path("/proc/cpuinfo")
+    if cpuinfo.is_file():
+        for line in cpuinfo.read_text().splitlines():
+            if line.lower().startswith("model name"):
+                return line.split(":", 1)[1].strip()
+    return platform.processor() or "unknown"
+
+
+def _version(distribution: str) -> str | None:
+    try:
+        return metadata.version(distribution)
+    except metadata.PackageNotFoundError:
+        return None
+
+
+def _swipl_version() -> str | None:
+    swipl = shutil.which("swipl")
+    if swipl is None:
+        return None
+    done = subprocess.run([swipl, "--version"], capture_output=True, text=True, timeout=30)
+    return done.stdout.strip() or None

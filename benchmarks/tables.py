@@ -1,0 +1,162 @@
+"""Markdown tables of benchmark results, for BENCHMARKS.md.
+
+:func:`render` turns the result dicts saved by :mod:`benchmarks.runner` (one per dataset)
+into a document: the machine, versions, date and exact command, then one table per dataset
+and a line saying which of the issue's targets the numbers meet.
+"""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+__all__ = ["METHODS", "render", "render_header", "render_dataset", "targets", "load_results"]
+
+# (key in the results, label in the table)
+METHODS = (
+    ("imli", "IMLI (ours)"),
+    ("fold", "FOLD (ours)"),
+    ("imli_nolime", "IMLI, no LIME (ablation)"),
+    ("fold_nolime", "FOLD, no LIME (ablation)"),
+    ("foldrpp", "FOLD-R++"),
+    ("ripper", "RIPPER"),
+    ("tree3", "tree, depth 3"),
+    ("tree5", "tree, depth 5"),
+)
+OURS = ("imli", "fold")
+PEERS = ("foldrpp", "ripper", "tree3", "tree5")
+COLUMNS = ("method", "fidelity (raw test)", "fidelity (LIME test)", "accuracy", "F1 vs black box",
+           "rules", "literals", "fit s", "IMLI optimal")
+DASH = "–"
+
+
+def load_results(directory: Path) -> list[dict]:
+    """Every ``*.json`` result in ``directory``, in file-name order."""
+    return [json.loads(p.read_text()) for p in sorted(Path(directory).glob("*.json"))]
+
+
+def _mean_std(entry: dict | None) -> str:
+    if not entry:
+        return DASH
+    return f"{entry['mean']:.3f} ± {entry['std']:.3f}"
+
+
+def _number(value, digits: int = 0) -> str:
+    if value is None:
+        return DASH
+    return f"{value:.{digits}f}"
+
+
+def _optimal(summary: dict) -> str:
+    flag = summary.get("optimal")
+    return f"{flag['optimal']}/{flag['of']}" if flag else DASH
+
+
+def render_header(environment: dict, config: dict | None = None) -> str:
+    """The run's machine, versions, date, command and protocol as markdown lines."""
+    versions = ", ".join(f"{k} {v}" for k, v in environment["versions"].items() if v)
+    lines = [
+        f"- Machine: {environment['cpu']}, {environment['cores_available']} cores available "
+        f"({environment['cores']} total), {environment['platform']}",
+        f"- Python {environment['python']}; {versions}"
+        + (f"; {environment['swipl']}" if environment.get("swipl") else ""),
+        f"- Date: {environment['date']}",
+        f"- Command: `{environment['command']}`",
+    ]
+    if config:
+        samples = config.get("lime_samples") or "LimeConfig default"
+        lines.append(
+            f"- Protocol: stratified {config['folds']}-fold (seed {config['random_state']}); "
+            f"black box XGBoost trained on each train fold; LIME ({samples} samples per row) "
+            "on train and test rows; every surrogate learns the black box's train-fold labels"
+            + (f"; IMLI time limit {config['imli_params']['time_limit']:g} s per fit"
+               if config.get("imli_params", {}).get("time_limit") else "") + ". "
+            "Scores are mean ± std over folds; rules, literals and fit seconds are medians.")
+    return "\n".join(lines)
+
+
+def render_dataset(result: dict) -> str:
+    """One dataset's heading, black-box accuracy, table and targets line."""
+    ds, summary = result["dataset"], result["summary"]
+    folds = len(result["folds"])
+    lines = [
+        f"### {ds['name']}",
+        "",
+        f"{ds['rows']} rows, {ds['features']} features ({ds['categorical']} categorical); "
+        f"positive class `{ds['positive_class']}` ({ds['positive_rate']:.0%} of rows); "
+        f"{summary['folds_ok']}/{folds} folds; black-box test accuracy "
+        f"{_mean_std(summary['black_box_accuracy'])}; LIME {summary['lime_seconds']:.0f} s, "
+        f"whole dataset {result['seconds']:.0f} s.",
+    ]
+    for note in ds.get("notes", []):
+        lines.append(f"Note: {note}.")
+    errors = summary.get("errors", [])
+    for error in dict.fromkeys(errors):
+        lines.append(f"Failed folds ({errors.count(error)}): {error}")
+    if not summary["methods"]:
+        return "\n".join(lines)
+    lines += ["", "| " + " | ".join(COLUMNS) + " |",
+              "|" + "|".join(["---"] + ["---:"] * (len(COLUMNS) - 1)) + "|"]
+    for key, label in METHODS:
+        m = summary["methods"].get(key)
+        if m is None:
+            continue
+        cells = [label, _mean_std(m.get("fidelity_test")), _mean_std(m.get("fidelity_test_lime")),
+                 _mean_std(m.get("accuracy_test")), _mean_std(m.get("f1_test")),
+                 _number(m.get("n_rules"), 1 if m.get("n_rules", 0) % 1 else 0),
+                 _number(m.get("rule_size"), 1 if m.get("rule_size", 0) % 1 else 0),
+                 _number(m.get("fit_seconds"), 2), _optimal(m)]
+        lines.append("| " + " | ".join(cells) + " |")
+    lines += ["", targets(summary["methods"])]
+    return "\n".join(lines)
+
+
+def _fid(m: dict) -> float:
+    return m["fidelity_test"]["mean"]
+
+
+def targets(methods: dict) -> str:
+    """The issue's targets checked on raw-test fidelity (mean) and literals (median).
+
+    Best of ours vs the best peer: fidelity ≥ and literals ≤. FOLD vs FOLD-R++ and IMLI vs
+    RIPPER: fidelity ≥ and strictly fewer literals.
+    """
+    have = {k: m for k, m in methods.items() if "fidelity_test" in m and "rule_size" in m}
+    parts = []
+    ours = [k for k in OURS if k in have]
+    peers = [k for k in PEERS if k in have]
+    if ours and peers:
+        best = max(ours, key=lambda k: _fid(have[k]))
+        # the best peer; among equal fidelity the one with fewer literals
+        rival = max(peers, key=lambda k: (_fid(have[k]), -have[k]["rule_size"]))
+        met = (_fid(have[best]) >= _fid(have[rival])
+               and have[best]["rule_size"] <= have[rival]["rule_size"])
+        parts.append(f"best of ours ({_who(best, have)}) vs best peer ({_who(rival, have)}): "
+                     f"{'met' if met else 'not met'}")
+    for ours_key, peer_key in (("fold", "foldrpp"), ("imli", "ripper")):
+        if ours_key in have and peer_key in have:
+            a, b = have[ours_key], have[peer_key]
+            met = _fid(a) >= _fid(b) and a["rule_size"] < b["rule_size"]
+            parts.append(f"{_label(ours_key)} vs {_label(peer_key)}: "
+                         f"{'met' if met else 'not met'}")
+    return ("Targets (raw-test fidelity ≥, literals ≤ / <): " + "; ".join(parts) + "."
+            if parts else "")
+
+
+def _label(key: str) -> str:
+    return dict(METHODS)[key].replace(" (ours)", "")
+
+
+def _who(key: str, have: dict) -> str:
+    m = have[key]
+    return f"{_label(key)} {_fid(m):.3f}, {m['rule_size']:g} literals"
+
+
+def render(results: list[dict]) -> str:
+    """The whole document: header of the first result's run, then each dataset."""
+    if not results:
+        return "No results.\n"
+    first = results[0]
+    parts = ["## Results", "", render_header(first["environment"], first.get("config")), ""]
+    for result in results:
+        parts += [render_dataset(result), ""]
+    return "\n".join(parts)

@@ -1,0 +1,198 @@
+"""Benchmark runner pieces that need no pipeline run: folds, summaries, tables, the CLI."""
+import json
+
+import numpy as np
+import pytest
+
+from benchmarks import tables
+from benchmarks.__main__ import build_parser, main
+from benchmarks.machine import environment
+from benchmarks.runner import BenchConfig, fold_splits, save, summarize
+
+
+def _entry(fid, lit, rules, seconds, fid_lime=None, optimal=None):
+    entry = {"fidelity_test": fid, "fidelity_train": 1.0, "accuracy_test": fid - 0.05,
+             "precision_test": 0.9, "recall_test": 0.9, "f1_test": fid - 0.1,
+             "rule_size": lit, "n_rules": rules, "fit_seconds": seconds, "rules": "r"}
+    if fid_lime is not None:
+        entry["fidelity_test_lime"] = fid_lime
+    if optimal is not None:
+        entry["optimal"] = optimal
+    return entry
+
+
+def _fold(k, imli_fid, fold_fid, imli_optimal=True):
+    return {
+        "fold": k, "train_rows": 80, "test_rows": 40,
+        "black_box": {"accuracy_test": 0.9 + 0.02 * k},
+        "lime": {"seconds": 2.0},
+        "methods": {
+            "imli": _entry(imli_fid, 4, 2, 0.5 + k, fid_lime=0.8, optimal=imli_optimal),
+            "fold": _entry(fold_fid, 6, 3, 0.1, fid_lime=0.85),
+            "imli_nolime": _entry(0.9, 5, 2, 1.0, optimal=True),
+            "foldrpp": _entry(0.88, 9, 4, 0.2, fid_lime=0.7),
+            "ripper": _entry(0.91, 12, 5, 0.8, fid_lime=0.6),
+            "tree3": _entry(0.9, 10, 4, 0.01),
+        },
+    }
+
+
+@pytest.fixture
+def result():
+    folds = [_fold(0, 0.92, 0.90), _fold(1, 0.94, 0.86, imli_optimal=False),
+             {"fold": 2, "error": "the black box predicts class 'a' for every training row"}]
+    return {
+        "dataset": {"name": "toy", "rows": 120, "features": 5, "categorical": 1,
+                    "positive_class": "yes", "positive_rate": 0.25,
+                    "notes": ["3 classes: explaining 'yes' (the minority) against the rest"]},
+        "seconds": 12.0,
+        "folds": folds,
+        "summary": summarize(folds),
+        "config": BenchConfig(datasets=("toy",), folds=3, lime_samples=500,
+                              imli_params={"time_limit": 10.0}).to_dict(),
+        "environment": {"cpu": "Test CPU", "cores": 4, "cores_available": 2,
+                        "platform": "Linux", "python": "3.11.7",
+                        "versions": {"numpy": "2.0", "foldrpp": None},
+                        "swipl": "SWI-Prolog version 9", "date": "2025-01-01 00:00 UTC",
+                        "command": "python -m benchmarks run --quick"},
+    }
+
+
+def test_summarize_means_std_and_medians(result):
+    summary = result["summary"]
+    imli = summary["methods"]["imli"]
+    assert imli["fidelity_test"]["mean"] == pytest.approx(0.93)
+    assert imli["fidelity_test"]["std"] == pytest.approx(0.01)
+    assert imli["fit_seconds"] == pytest.approx(1.0)  # median of 0.5 and 1.5
+    assert imli["optimal"] == {"optimal": 1, "of": 2}
+    assert "fidelity_test_lime" not in summary["methods"]["imli_nolime"]
+    assert "optimal" not in summary["methods"]["fold"]
+    assert summary["folds_ok"] == 2 and len(summary["errors"]) == 1
+    assert summary["black_box_accuracy"]["mean"] == pytest.approx(0.91)
+    assert summary["lime_seconds"] == pytest.approx(4.0)
+
+
+def test_dataset_table_rows_and_cells(result):
+    text = tables.render_dataset(result)
+    lines = text.splitlines()
+    assert lines[0] == "### toy"
+    assert "2/3 folds" in text and "Failed folds (1): the black box predicts" in text
+    assert "Note: 3 classes: explaining 'yes' (the minority) against the rest." in text
+    header = next(line for line in lines if line.startswith("| method"))
+    assert header.count("|") == len(tables.COLUMNS) + 1
+    rows = {line.split(" | ")[0][2:]: line for line in lines if line.startswith("| ")}
+    assert list(rows)[1:] == ["IMLI (ours)", "FOLD (ours)", "IMLI, no LIME (ablation)",
+                              "FOLD-R++", "RIPPER", "tree, depth 3"]
+    assert rows["IMLI (ours)"] == ("| IMLI (ours) | 0.930 ± 0.010 | 0.800 ± 0.000 | "
+                                   "0.880 ± 0.010 | 0.830 ± 0.010 | 2 | 4 | 1.00 | 1/2 |")
+    assert rows["tree, depth 3"].endswith("| 4 | 10 | 0.01 | – |")
+    assert "| 0.900 ± 0.000 | – |" in rows["IMLI, no LIME (ablation)"]
+
+
+def test_dataset_with_no_successful_fold_has_no_table(result):
+    error = "the black box predicts class 'rest' for every training row"
+    folds = [{"fold": k, "error": error} for k in range(3)]
+    failed = {**result, "folds": folds, "summary": summarize(folds)}
+    text = tables.render_dataset(failed)
+    assert f"Failed folds (3): {error}" in text
+    assert "| method" not in text and "0/3 folds" in text
+
+
+def test_targets_line(result):
+    line = tables.targets(result["summary"]["methods"])
+    assert line == (
+        "Targets (raw-test fidelity ≥, literals ≤ / <): best of ours (IMLI 0.930, 4 literals) "
+        "vs best peer (RIPPER 0.910, 12 literals): met; FOLD vs FOLD-R++: met; "
+        "IMLI vs RIPPER: met.")
+    worse = json.loads(json.dumps(result["summary"]["methods"]))
+    worse["fold"]["rule_size"] = 9.0
+    assert "FOLD vs FOLD-R++: not met" in tables.targets(worse)
+
+
+def test_render_header_and_document(result):
+    text = tables.render([result])
+    assert text.startswith("## Results\n")
+    assert "- Machine: Test CPU, 2 cores available (4 total), Linux" in text
+    assert "- Python 3.11.7; numpy 2.0; SWI-Prolog version 9" in text
+    assert "- Command: `python -m benchmarks run --quick`" in text
+    assert "stratified 3-fold (seed 0)" in text and "(500 samples per row)" in text
+    assert "; IMLI time limit 10 s per fit." in text
+    assert tables.render([]) == "No results.\n"
+
+
+def test_saved_result_renders_from_the_table_command(result, tmp_path, capsys):
+    path = save(result, tmp_path)
+    assert path.name == "toy.json"
+    assert tables.load_results(tmp_path)[0]["summary"] == result["summary"]
+    # the table sub-command only accepts benchmark dataset names; render all results
+    assert main(["table", "--results", str(tmp_path)]) == 0
+    assert "### toy" in capsys.readouterr().out
+
+
+def test_fold_splits_are_stratified_seeded_and_cover_every_row():
+    y = np.array([0] * 30 + [1] * 12)
+    splits = fold_splits(y, 3, random_state=0)
+    assert len(splits) == 3
+    tests = np.concatenate([test for _, test in splits])
+    assert sorted(tests.tolist()) == list(range(len(y)))
+    for train, test in splits:
+        assert not set(train) & set(test)
+        assert np.sum(y[test] == 1) == 4
+    again = fold_splits(y, 3, random_state=0)
+    assert all((a[1] == b[1]).all() for a, b in zip(splits, again))
+
+
+def test_run_command_line_options():
+    args = build_parser().parse_args(["run", "--quick", "--datasets", "iris", "--peers",
+                                      "tree3", "--no-ablation"])
+    assert args.quick and args.datasets == ["iris"] and args.peers == ["tree3"]
+    assert args.no_ablation and args.folds is None
+
+
+def test_positive_option_is_checked_before_any_work(capsys):
+    assert main(["run", "--datasets", "ecoli", "--positive", "ecoli=xx"]) == 2
+    assert "ecoli has no class 'xx'; choose from cp, im" in capsys.readouterr().err
+    assert main(["run", "--positive", "ecoli"]) == 2
+
+
+def test_choose_positive_relabels_one_class_against_the_rest():
+    from benchmarks.datasets import load
+    from benchmarks.runner import choose_positive, to_project_dataset
+
+    original = to_project_dataset(load("wine"))
+    wine = choose_positive(original, "class_1")
+    assert wine.class_names == ("not class_1", "class_1")
+    assert int(wine.y.sum()) == 71 and "chosen with --positive" in wine.notes[-1]
+    with pytest.raises(ValueError, match="choose from class_0, class_1, class_2"):
+        choose_positive(original, "class_9")
+
+
+def test_environment_names_machine_and_command():
+    env = environment("python -m benchmarks run")
+    assert env["cores"] >= 1 and env["cpu"]
+    assert env["versions"]["numpy"] == np.__version__
+    assert env["command"] == "python -m benchmarks run"
+
+
+def test_run_dataset_end_to_end_on_iris(tmp_path):
+    """The real pipeline, ablation and a peer on iris (setosa vs rest is not the minority:
+    all classes tie, so the first, setosa, is explained), two folds, few LIME samples."""
+    from benchmarks.runner import run_dataset
+
+    config = BenchConfig(datasets=("iris",), folds=2, lime_samples=200, lime_jobs=1,
+                         peers=("tree3",),
+                         imli_params={"time_limit": 5.0}, out_dir=tmp_path, cache_dir=None)
+    lines = []
+    result = run_dataset("iris", config, log=lines.append)
+    assert result["dataset"]["positive_class"] == "setosa"
+    assert result["summary"]["folds_ok"] == 2
+    methods = result["summary"]["methods"]
+    assert set(methods) == {"imli", "fold", "imli_nolime", "fold_nolime", "tree3"}
+    for name in ("imli", "fold"):
+        assert "fidelity_test_lime" in methods[name]
+        assert "fidelity_test_lime" not in methods[name + "_nolime"]
+    assert methods["tree3"]["fidelity_test"]["mean"] == 1.0  # setosa is separable
+    fold = result["folds"][0]
+    assert fold["train_rows"] + fold["test_rows"] == 150
+    assert any(line.startswith("[iris fold 2/2] tree3") for line in lines)
+    assert "### iris" in tables.render_dataset(result)
