@@ -5,7 +5,7 @@ Per dataset and fold (:func:`run_fold`):
 1. :func:`explain.pipeline.run_pipeline` on the fold's split: XGBoost trained on the train
    fold, LIME on the train (and test) rows, IMLI and FOLD learned from the black box's labels
    of the LIME-filtered train rows, scored on the test rows (raw and LIME-filtered).
-2. The ablation: the same learners and the same black box with ``lime_filter=False`` (every
+2. The ablation: the same learners and the same black box with ``train_view="raw"`` (every
    feature of every row).
 3. The peers of :mod:`benchmarks.peers` on the raw train rows with the same black-box labels,
    scored on the same test rows.
@@ -199,7 +199,7 @@ def run_fold(dataset, split, config: BenchConfig, log: Log = _stderr, tag: str =
 
     if config.ablation:
         begun = time.perf_counter()
-        ablated = run_pipeline(dataset, replace(run_config, lime_filter=False),
+        ablated = run_pipeline(dataset, replace(run_config, train_view="raw"),
                                black_box=result.black_box, split=(train_idx, test_idx))
         nolime = {ABLATION[n]: ablated.report["learners"][n] for n in OURS}
         methods.update(nolime)

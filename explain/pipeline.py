@@ -21,8 +21,11 @@ from explain.lime_input import LimeInput
 from explain.lime_runner import Explanations, LimeConfig, explain_rows
 from explain.metrics import agreement_scores
 from explain.transform import binary_columns, binary_view, selection_mask, table_view
+from explain.versions import environment
 
-__all__ = ["RunConfig", "PipelineResult", "run_pipeline", "binarize_target"]
+TRAIN_VIEWS = ("lime+raw", "lime", "raw")
+
+__all__ = ["TRAIN_VIEWS", "RunConfig", "PipelineResult", "run_pipeline", "binarize_target"]
 
 
 @dataclass(frozen=True)
@@ -43,9 +46,13 @@ class RunConfig:
         Extra keyword parameters for ``IMLIClassifier`` / ``FOLDClassifier``.
     explain_test : bool, default=True
         Also explain the test rows, for the LIME-transformed fidelity protocol.
-    lime_filter : bool, default=True
-        Learn from the LIME-filtered rows; ``False`` learns from every feature of every row
-        (no LIME at all: the ablation that shows what filtering changes).
+    train_view : {"lime+raw", "lime", "raw"}, default="lime+raw"
+        What the learners learn from. ``"lime"``: the LIME-filtered rows only (the LIME-FOLD
+        paper's transformed dataset). ``"lime+raw"``: those rows together with the same
+        rows unfiltered — rules that hold where only the LIME-selected features are known
+        *and* on full rows, so they stay faithful both as a global model and in the LIME
+        protocol (BENCHMARKS.md measures the three). ``"raw"``: every feature of every row,
+        no LIME at all (the ablation).
     """
 
     test_size: float = 0.25
@@ -55,7 +62,12 @@ class RunConfig:
     imli_params: dict = field(default_factory=dict)
     fold_params: dict = field(default_factory=dict)
     explain_test: bool = True
-    lime_filter: bool = True
+    train_view: str = "lime+raw"
+
+    @property
+    def uses_lime(self) -> bool:
+        """Whether the run explains rows with LIME (every view but ``"raw"`` does)."""
+        return self.train_view != "raw"
 
     def to_dict(self) -> dict:
         """The configuration as plain JSON-ready values."""
@@ -69,7 +81,7 @@ class RunConfig:
             "imli_params": dict(self.imli_params),
             "fold_params": dict(self.fold_params),
             "explain_test": self.explain_test,
-            "lime_filter": self.lime_filter,
+            "train_view": self.train_view,
         }
 
 
@@ -77,9 +89,11 @@ class RunConfig:
 class PipelineResult:
     """What a run produced: the report and the fitted objects behind it.
 
-    ``views[learner][part]`` holds each learner's input (``part`` in ``train``, ``test``
-    (raw rows), ``test_lime`` (LIME-filtered test rows, or ``None``)); ``labels`` holds the
-    black box's and the ground truth's labels of the train and test rows.
+    ``views[learner][part]`` holds each learner's view of the rows: ``train`` (what it
+    learned from, see ``RunConfig.train_view``), ``train_raw`` and ``test`` (full rows),
+    ``train_lime`` and ``test_lime`` (LIME-filtered rows, ``None`` without LIME).
+    ``labels`` holds the black box's and the ground truth's labels of the train and test
+    rows.
     """
 
     report: dict
@@ -175,6 +189,8 @@ def run_pipeline(
     PipelineResult
     """
     config = config or RunConfig()
+    if config.train_view not in TRAIN_VIEWS:
+        raise InputError(f"unknown train_view {config.train_view!r}; choose from {TRAIN_VIEWS}")
     unknown = set(config.learners) - set(LEARNERS)
     if unknown:
         raise InputError(f"unknown learner(s) {sorted(unknown)}; choose from {list(LEARNERS)}")
@@ -204,7 +220,7 @@ def run_pipeline(
 
     lime_input = LimeInput(encoder, black_box, X_train, bb_train)
     n_features = dataset.X.shape[1]
-    if config.lime_filter:
+    if config.uses_lime:
         lime_progress = (lambda done, total: progress("LIME", done, total)) if progress else None
         exp_train = _explain(lime_input, X_train, train_idx, config, cache_dir, lime_progress)
         exp_test = (
@@ -214,8 +230,7 @@ def run_pipeline(
         )
         mask_train = selection_mask(exp_train.features, n_features)
     else:
-        exp_train = exp_test = None
-        mask_train = np.ones((len(train_idx), n_features), dtype=bool)
+        exp_train = exp_test = mask_train = None
     mask_test = selection_mask(exp_test.features, n_features) if exp_test else None
 
     columns = binary_columns(
@@ -223,25 +238,28 @@ def run_pipeline(
         {c: list(encoder.categories_[c]) for c in dataset.categorical},
         lime_input.bin_edges(config.lime),
     )
-    views = {
-        "imli": {
-            "train": binary_view(X_train, columns, mask_train),
-            "test": binary_view(X_test, columns),
-            "test_lime": binary_view(X_test, columns, mask_test) if exp_test else None,
-        },
-        "fold": {
-            "train": table_view(X_train, mask_train),
-            "test": X_test,
-            "test_lime": table_view(X_test, mask_test) if exp_test else None,
-        },
+    make = {
+        "imli": lambda X, mask: binary_view(X, columns, mask),
+        "fold": lambda X, mask: X if mask is None else table_view(X, mask),
     }
+    views = {}
+    for name, view in make.items():
+        views[name] = {
+            "train_lime": view(X_train, mask_train) if exp_train else None,
+            "train_raw": view(X_train, None),
+            "test": view(X_test, None),
+            "test_lime": view(X_test, mask_test) if exp_test else None,
+        }
+    stacked = config.train_view == "lime+raw"
+    learn_labels = np.concatenate([bb_train, bb_train]) if stacked else bb_train
 
     fitted: dict[str, FittedLearner] = {}
     learner_reports = {}
     for name in config.learners:
         params = config.imli_params if name == "imli" else config.fold_params
+        views[name]["train"] = _training_view(views[name], config.train_view)
         learner = fit_learner(
-            name, views[name]["train"], bb_train, params, config.random_state, columns,
+            name, views[name]["train"], learn_labels, params, config.random_state, columns,
             dataset.class_names,
         )
         fitted[name] = learner
@@ -274,7 +292,7 @@ def run_pipeline(
             "fit_seconds": bb_seconds,
         },
         "lime": {
-            "filter": config.lime_filter,
+            "train_view": config.train_view,
             "rows_explained": sum(len(e.features) for e in (exp_train, exp_test) if e),
             "seconds": float(sum(e.seconds for e in (exp_train, exp_test) if e)),
             "top_k": config.lime.top_k,
@@ -286,6 +304,7 @@ def run_pipeline(
         },
         "learners": learner_reports,
         "parameters": config.to_dict(),
+        "environment": environment(),
     }
     if {"imli", "fold"} <= set(fitted):
         report["agreement"] = _surrogate_agreement(fitted, views, bb_test)
@@ -293,13 +312,21 @@ def run_pipeline(
     return PipelineResult(report, black_box, fitted, exp_train, exp_test, views, labels, columns)
 
 
+def _training_view(views: dict, train_view: str) -> pd.DataFrame:
+    """What a learner learns from: filtered rows, full rows, or both stacked."""
+    if train_view == "raw":
+        return views["train_raw"]
+    if train_view == "lime":
+        return views["train_lime"]
+    return pd.concat([views["train_lime"], views["train_raw"]], ignore_index=True)
+
+
 def _learner_report(learner: FittedLearner, views, bb_train, bb_test, y_test) -> dict[str, Any]:
-    train_pred = learner.predict(views["train"])
     test_pred = learner.predict(views["test"])
     vs_bb = agreement_scores(test_pred, bb_test)
     entry = {
         "fidelity_test": vs_bb["agreement"],
-        "fidelity_train": agreement_scores(train_pred, bb_train)["agreement"],
+        "fidelity_train": agreement_scores(learner.predict(views["train_raw"]), bb_train)["agreement"],
         "accuracy_test": agreement_scores(test_pred, y_test)["agreement"],
         "precision_test": vs_bb["precision"],
         "recall_test": vs_bb["recall"],
@@ -309,10 +336,12 @@ def _learner_report(learner: FittedLearner, views, bb_train, bb_test, y_test) ->
         "fit_seconds": learner.fit_seconds,
         "rules": learner.rules_text,
     }
-    if views["test_lime"] is not None:
-        entry["fidelity_test_lime"] = agreement_scores(
-            learner.predict(views["test_lime"]), bb_test
-        )["agreement"]
+    for part in ("test_lime", "train_lime"):
+        if views[part] is not None:
+            labels = bb_test if part == "test_lime" else bb_train
+            entry[f"fidelity_{part}"] = agreement_scores(
+                learner.predict(views[part]), labels
+            )["agreement"]
     entry.update(learner.extra)
     return entry
 

@@ -44,10 +44,10 @@ def test_surrogates_are_faithful_on_breast_cancer(breast_cancer_run):
 
 def test_views_follow_the_lime_selection(breast_cancer_run):
     result = breast_cancer_run
-    table = result.views["fold"]["train"]
+    table = result.views["fold"]["train_lime"]
     # each training row keeps at most top_k known features
     assert (table.notna().sum(axis=1) <= 5).all()
-    binary = result.views["imli"]["train"]
+    binary = result.views["imli"]["train_lime"]
     assert binary.shape[0] == table.shape[0]
     # the raw test view knows every feature
     assert result.views["fold"]["test"].notna().all().all()
@@ -60,7 +60,7 @@ def test_fold_program_in_prolog_equals_python(breast_cancer_run):
 
 
 def test_without_lime_filtering_no_row_is_explained():
-    config = RunConfig(lime=FAST_LIME, imli_params=FAST_IMLI, lime_filter=False,
+    config = RunConfig(lime=FAST_LIME, imli_params=FAST_IMLI, train_view="raw",
                        learners=("fold",))
     report = run_pipeline(load_dataset("breast_cancer"), config).report
     assert report["lime"]["rows_explained"] == 0
