@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+import warnings
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -18,11 +19,10 @@ from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
 from adapters import InputError, TableEncoder, load_dataset, load_xgboost
-from explain.compare import SweepConfig, run_compare, unfiltered_comparison
+from explain.compare import SweepConfig, run_compare, view_comparison
 from explain.lime_runner import LimeConfig
 from explain.outputs import prepare_out_dir, write_run
 from explain.pipeline import RunConfig, run_pipeline
-from explain.report_details import add_details
 from explain.report_md import LEARNER_COLUMNS, fmt, learner_rows
 
 DEMO_DATASET = "breast_cancer"
@@ -38,8 +38,8 @@ def default_cache_dir() -> Path:
 class CliRun:
     """A parsed ``run``/``demo``/``compare`` command.
 
-    ``sweep`` is set for ``compare`` only; ``unfiltered`` asks for the no-LIME ablation
-    (always part of ``compare``).
+    ``sweep`` is set for ``compare`` only; ``views`` asks for the training-view ablation
+    (the learners refitted on the other training views; always part of ``compare``).
     """
 
     data: str
@@ -51,7 +51,7 @@ class CliRun:
     cache_dir: Path | None
     config: RunConfig
     sweep: SweepConfig | None = None
-    unfiltered: bool = False
+    views: bool = False
 
 
 def _number_list(kind):
@@ -85,7 +85,7 @@ def _parser() -> argparse.ArgumentParser:
     run.add_argument("--target", help="the target column (required for a CSV)")
     demo = sub.add_parser("demo", help=f"run on the bundled {DEMO_DATASET} dataset")
     compare = sub.add_parser("compare", help="run, then sweep both learners' settings on "
-                             "the same LIME run and fit them without LIME filtering")
+                             "the same LIME run and fit them on each training view")
     compare.add_argument("--data", required=True, help="a CSV file, or a bundled dataset name")
     compare.add_argument("--target", help="the target column (required for a CSV)")
     sweep = SweepConfig()
@@ -101,9 +101,9 @@ def _parser() -> argparse.ArgumentParser:
     compare.add_argument("--sweep-time-limit", type=float, default=sweep.imli_time_limit,
                          help="seconds per IMLI fit of the sweep (default %(default)s)")
     for p in (run, demo):
-        p.add_argument("--unfiltered", action="store_true",
-                       help="also fit both learners without LIME filtering (no LIME needed; "
-                       "one more fit each, IMLI up to its time limit)")
+        p.add_argument("--compare-views", action="store_true",
+                       help="also refit both learners on the other training views (LIME rows "
+                       "only; full rows only, no LIME): two more fits each, no more LIME")
     for p in (run, demo, compare):
         p.add_argument("--out", required=True, type=Path, help="the output directory")
         p.add_argument("--force", action="store_true", help="overwrite a previous run in --out")
@@ -175,7 +175,7 @@ def parse_args(argv: list[str]) -> CliRun:
             imli_time_limit=args.sweep_time_limit,
         )
     return CliRun(data, getattr(args, "target", None), args.positive, args.out, args.force,
-                  args.model, cache, config, sweep, getattr(args, "unfiltered", False))
+                  args.model, cache, config, sweep, getattr(args, "compare_views", False))
 
 
 def _summary_table(report: dict) -> Table:
@@ -233,10 +233,8 @@ def execute(run: CliRun, console: Console) -> Path:
         else:
             result = run_pipeline(dataset, run.config, black_box=black_box,
                                   cache_dir=run.cache_dir, progress=progress)
-            if run.unfiltered:
-                add_details(result)
-                result.report["unfiltered"] = unfiltered_comparison(
-                    dataset, run.config, result, run.cache_dir)
+            if run.views:
+                result.report["filtering"] = view_comparison(result)
     written = write_run(result, out)
     console.print(_summary_table(result.report))
     if "sweep" in result.report:
@@ -254,6 +252,9 @@ def main(argv: list[str] | None = None) -> int:
     """Entry point of ``python -m explain``; returns the process exit code."""
     console = Console(stderr=False)
     run = parse_args(sys.argv[1:] if argv is None else argv)
+    # Warnings (an IMLI time limit reached, say) are notes for the user, not source lines.
+    warnings.showwarning = lambda message, category, *rest: print(
+        f"warning: {message}", file=sys.stderr)
     try:
         report = execute(run, console)
     except InputError as err:
