@@ -22,13 +22,24 @@ from sklearn.utils.validation import (
 from .engine import Evaluation, get_engine
 from .errors import FoldInputError
 from .explanation import Explanation, explain_row
+from .facts import write_facts, write_rows
 from .learner import FoldLearner, LearnerSettings
-from .program import write_facts, write_program
+from .program import write_program
 from .rules import Rule
 from .search import EncodedTable
 from .table import NUMERIC, ColumnView, Schema, column_kind
 
 __all__ = ["FOLDClassifier"]
+
+
+def _row_id(X) -> int:
+    """The integer index label of a one-row table, else 0."""
+    index = getattr(X, "index", None)
+    if index is not None and len(index) == 1:
+        label = index[0]
+        if isinstance(label, Integral) and not isinstance(label, bool):
+            return int(label)
+    return 0
 
 
 def _features_of(rules) -> set:
@@ -230,12 +241,15 @@ class FOLDClassifier(ClassifierMixin, BaseEstimator):
         return write_facts(self.prolog_, view, self.schema_)
 
     def evaluate_prolog(self, X) -> Evaluation:
-        """Run the program on ``X`` in SWI-Prolog; decisions and timing."""
+        """Run the program on ``X`` in SWI-Prolog; decisions and timing.
+
+        The rows of ``X`` go to SWI-Prolog as one fact per row (only the
+        columns the rules test); the program runs on them unchanged.
+        """
         view = self._view(X)
-        facts = write_facts(self.prolog_, view, self.schema_,
-                            features=_features_of(self.rules_.rules))
-        return get_engine().evaluate(self.prolog_, facts, view.n_rows,
-                                     float(self.prolog_timeout))
+        rows = write_rows(self.prolog_, view, self.schema_,
+                          features=_features_of(self.rules_.rules))
+        return get_engine().evaluate(self.prolog_, rows, float(self.prolog_timeout))
 
     def predict(self, X) -> np.ndarray:
         """Labels of ``X``, computed by SWI-Prolog running :attr:`program_`.
@@ -268,18 +282,23 @@ class FOLDClassifier(ClassifierMixin, BaseEstimator):
         -------
         Explanation
             The rule that fired and the exceptions that did not, in words and
-            as SWI-Prolog's justification.
+            as SWI-Prolog's justification. The justification names the row by
+            its index label in ``X`` when that label is an integer (``7`` for
+            ``X.iloc[[7]]`` of a frame with the default index), else by 0;
+            :attr:`Explanation.row_id` says which.
         """
         view = self._view(X)
         if view.n_rows != 1:
             raise FoldInputError(f"explain needs exactly one row, got {view.n_rows}; "
                                  "pass X.iloc[[i]]")
+        row_id = _row_id(X)
         label, rule, text = explain_row(self.rules_, view, 0)
-        facts = write_facts(self.prolog_, view, self.schema_)
-        proof = get_engine().justify(self.prolog_, facts, 0, float(self.prolog_timeout))
+        rows = write_rows(self.prolog_, view, self.schema_,
+                          features=_features_of(self.rules_.rules), first_id=row_id)
+        proof = get_engine().justify(self.prolog_, rows, row_id, float(self.prolog_timeout))
         exceptions = rule.exceptions if isinstance(rule, Rule) else ()
         return Explanation(label=label, rule=rule, exceptions=exceptions, text=text,
-                           prolog=proof)
+                           prolog=proof, row_id=row_id)
 
     @property
     def n_rules_(self) -> int:

@@ -5,9 +5,10 @@ per process. Every call goes through it, under one lock, with a time limit
 (``call_with_time_limit/2``). Data cross the boundary as Prolog *strings* put
 into term references (``PL_put_chars``) — never parsed as query text — and
 the helper predicates of ``runtime.pl`` (package data, found with
-:mod:`importlib.resources`) load each program with its facts into a fresh
-temporary module that is destroyed when the call ends. Results come back as
-small dataclasses.
+:mod:`importlib.resources`) load each program with its data (one ground fact
+per row, :func:`fold.facts.write_rows`) into a fresh temporary module that is
+destroyed when the call ends. Results come back as small dataclasses; the
+labels of all rows as one string, one character per row.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from importlib import resources
 import numpy as np
 
 from .errors import PrologEngineError, PrologTimeoutError
+from .facts import RowFacts
 from .program import PrologProgram
 from .quoting import quote_atom
 
@@ -40,9 +42,11 @@ class Evaluation:
     seconds : float
         Wall time of the whole call, as seen from Python.
     load_seconds : float
-        Time SWI-Prolog spent loading the program and the facts.
+        Time SWI-Prolog spent reading and asserting the program and the row
+        facts.
     query_seconds : float
-        Time of the one query that labels every row.
+        Time of the one query that labels every row (building the row-id
+        index included).
     """
 
     decisions: np.ndarray
@@ -56,12 +60,11 @@ class Evaluation:
         return len(self.decisions) / max(self.query_seconds, 1e-9)
 
 
-def _spec(program: PrologProgram) -> str:
-    """The term ``spec(Row, Label, Classes, FactSignatures)`` as quoted text."""
+def _spec(program: PrologProgram, rows: RowFacts) -> str:
+    """The term ``spec(Row, Label, Classes, Columns)`` as quoted text."""
     classes = ", ".join(quote_atom(p) for p in program.class_predicates)
-    sigs = ", ".join(f"{quote_atom(n)}/{a}" for n, a in program.fact_signatures())
     return (f"spec({quote_atom(program.row_predicate)}, "
-            f"{quote_atom(program.label_predicate)}, [{classes}], [{sigs}])")
+            f"{quote_atom(program.label_predicate)}, [{classes}], {rows.columns})")
 
 
 class PrologEngine:
@@ -160,16 +163,15 @@ class PrologEngine:
         raise PrologEngineError(f"SWI-Prolog failed while {what}: {status}")
 
     # -- public operations ------------------------------------------------
-    def evaluate(self, program: PrologProgram, facts: str, n_rows: int,
+    def evaluate(self, program: PrologProgram, rows: RowFacts,
                  timeout: float) -> Evaluation:
         """Label every row with one query.
 
         Parameters
         ----------
         program : PrologProgram
-        facts : str
-            Facts of rows ``0 .. n_rows-1`` (see :func:`fold.program.write_facts`).
-        n_rows : int
+        rows : RowFacts
+            Rows ``0 .. n_rows-1`` (see :func:`fold.facts.write_rows`).
         timeout : float
             Seconds.
 
@@ -177,27 +179,30 @@ class PrologEngine:
         -------
         Evaluation
         """
+        if rows.first_id != 0:
+            raise PrologEngineError("evaluate needs rows numbered from 0; "
+                                    "write them with write_rows(..., first_id=0)")
         start = time.perf_counter()
         status, codes, times = self._call(
             _RUNTIME, "fold_evaluate",
-            [("atom", program.text), ("atom", facts), ("string", _spec(program)),
-             ("int", n_rows), ("int", max(1, int(timeout * 1000)))], 3)
+            [("string", program.text), ("string", rows.text), ("string", _spec(program, rows)),
+             ("int", rows.n_rows), ("int", max(1, int(timeout * 1000)))], 3)
         self._check(status, "evaluating the program")
         load_seconds, query_seconds = (float(t) for t in times.split())
         decisions = np.frombuffer(codes.encode("utf-32-le"), dtype=np.uint32)
-        if len(decisions) != n_rows:
+        if len(decisions) != rows.n_rows:
             raise PrologEngineError(
-                f"SWI-Prolog returned {len(decisions)} decisions for {n_rows} rows")
+                f"SWI-Prolog returned {len(decisions)} decisions for {rows.n_rows} rows")
         return Evaluation(decisions.astype(np.int64) - 65, time.perf_counter() - start,
                           load_seconds, query_seconds)
 
-    def justify(self, program: PrologProgram, facts: str, row: int,
+    def justify(self, program: PrologProgram, rows: RowFacts, row_id: int,
                 timeout: float) -> str:
-        """The Prolog proof of ``label(row, Class)``, as indented text."""
+        """The Prolog proof of ``label(row_id, Class)``, as indented text."""
         status, text = self._call(
             _RUNTIME, "fold_justify",
-            [("atom", program.text), ("atom", facts), ("string", _spec(program)),
-             ("int", row), ("int", max(1, int(timeout * 1000)))], 2)
+            [("string", program.text), ("string", rows.text), ("string", _spec(program, rows)),
+             ("int", row_id), ("int", max(1, int(timeout * 1000)))], 2)
         self._check(status, "justifying a prediction")
         return text
 

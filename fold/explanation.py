@@ -28,6 +28,9 @@ class Explanation:
         The explanation in words.
     prolog : str
         SWI-Prolog's justification of ``label(Id, Class)`` (its proof).
+    row_id : int
+        The ``Id`` of the row in :attr:`prolog`: its index label in the table
+        given to ``explain`` when that is an integer, else 0.
     """
 
     label: object
@@ -35,6 +38,7 @@ class Explanation:
     exceptions: tuple
     text: str
     prolog: str
+    row_id: int = 0
 
     def __str__(self) -> str:
         return f"{self.text}\n\nProlog justification:\n{self.prolog}"

@@ -11,7 +11,8 @@ exactly the learned model. Its data are facts, one per known cell:
   negation, a separate predicate, never negation as failure.
 
 Every name and value is written by :func:`~fold.quoting.quote_atom` or
-:func:`~fold.quoting.format_number`. The query is ``'label'(Id, Class)``.
+:func:`~fold.quoting.format_number` (facts: :func:`fold.facts.write_facts`).
+The query is ``'label'(Id, Class)``.
 Predicate names that would clash (with each other or with SWI-Prolog's
 built-ins) get a ``_1``, ``_2``... suffix; the mapping is kept in
 :class:`PrologProgram`.
@@ -21,13 +22,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-import numpy as np
-
 from .quoting import format_number, format_term, quote_atom
 from .rules import Literal, Rule, Theory
-from .table import NUMERIC, ColumnView, Schema
+from .table import NUMERIC, Schema
 
-__all__ = ["PrologProgram", "write_program", "write_facts"]
+__all__ = ["PrologProgram", "write_program"]
 
 # Functors that mean something to the clause reader or loader whatever their arity.
 _SPECIAL = frozenset({
@@ -64,12 +63,6 @@ class PrologProgram:
     feature_predicates: dict
     negation_predicates: dict
 
-    def fact_signatures(self) -> list:
-        """``(name, arity)`` of every fact predicate."""
-        sigs = [(self.row_predicate, 1)]
-        sigs += [(name, 2) for name in self.feature_predicates.values()]
-        sigs += [(name, 2) for name in self.negation_predicates.values()]
-        return sigs
 
 
 class _Names:
@@ -192,46 +185,3 @@ def write_program(theory: Theory, schema: Schema, reserved: frozenset) -> Prolog
         negation_predicates=dict(writer.negations),
     )
 
-
-def write_facts(program: PrologProgram, view: ColumnView, schema: Schema,
-                features=None) -> str:
-    """The facts of a table, grouped by predicate, one per known cell.
-
-    Parameters
-    ----------
-    program : PrologProgram
-    view : ColumnView
-    schema : Schema
-    features : iterable of str, optional
-        Columns to write (default: all of the schema).
-
-    Returns
-    -------
-    str
-    """
-    wanted = set(schema.names if features is None else features)
-    row = quote_atom(program.row_predicate)
-    parts = [f"{row}({i}).\n" for i in range(view.n_rows)]
-    for name, kind in zip(schema.names, schema.kinds):
-        if name not in wanted:
-            continue
-        pred = quote_atom(program.feature_predicates[name])
-        if kind == NUMERIC:
-            values = view.numeric(name)
-            rows = np.flatnonzero(~np.isnan(values))
-            parts += [f"{pred}({i}, {format_number(v)}).\n"
-                      for i, v in zip(rows.tolist(), values[rows].tolist())]
-            continue
-        cells = view.categorical(name)
-        quoted: dict[str, str] = {}
-        rows = np.flatnonzero(cells.known != None)  # noqa: E711
-        for i, value in zip(rows.tolist(), cells.known[rows].tolist()):
-            q = quoted.get(value)
-            if q is None:
-                q = quoted[value] = quote_atom(value)
-            parts.append(f"{pred}({i}, {q}).\n")
-        neg = quote_atom(program.negation_predicates[name])
-        for value in sorted(cells.negated):
-            q = quote_atom(value)
-            parts += [f"{neg}({i}, {q}).\n" for i in np.flatnonzero(cells.negated[value]).tolist()]
-    return "".join(parts)

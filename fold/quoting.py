@@ -10,7 +10,9 @@ from __future__ import annotations
 import math
 import numbers
 
-__all__ = ["quote_atom", "format_number", "format_term"]
+import numpy as np
+
+__all__ = ["quote_atom", "format_number", "format_numbers", "format_term"]
 
 _ESCAPES = {
     "\\": "\\\\",
@@ -113,13 +115,47 @@ def format_number(value: numbers.Real) -> str:
     value = float(value)
     if not math.isfinite(value):
         raise ValueError(f"cannot write the non-finite number {value!r} to Prolog")
-    text = repr(value)
+    return _with_mantissa_dot(repr(value))
+
+
+def _with_mantissa_dot(text: str) -> str:
     # Python may write '1e-05' or '1e+16'; SWI-Prolog reads both, but the form
     # with a mantissa dot is standard Prolog, so write '1.0e-05'.
     if "e" in text and "." not in text.split("e")[0]:
         mantissa, exponent = text.split("e")
         text = f"{mantissa}.0e{exponent}"
     return text
+
+
+def format_numbers(values: np.ndarray) -> list:
+    """:func:`format_number` of every float of an array, in one pass.
+
+    Parameters
+    ----------
+    values : array-like of float
+        Finite numbers (converted to float64).
+
+    Returns
+    -------
+    list of str
+        The same texts as ``[format_number(float(v)) for v in values]``.
+
+    Raises
+    ------
+    ValueError
+        If a value is NaN or infinite.
+
+    Examples
+    --------
+    >>> format_numbers([0.1, 1e-05, -2.0])
+    ['0.1', '1.0e-05', '-2.0']
+    """
+    values = np.asarray(values, dtype=np.float64)
+    if not np.isfinite(values).all():
+        bad = values[~np.isfinite(values)][0]
+        raise ValueError(f"cannot write the non-finite number {bad!r} to Prolog")
+    return [text if "e" not in text else _with_mantissa_dot(text)
+            for text in map(repr, values.tolist())]
 
 
 def format_term(value: object) -> str:

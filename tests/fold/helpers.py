@@ -1,4 +1,4 @@
-"""Shared helpers of the fold tests: hostile text and a plain-swipl runner."""
+"""Shared helpers of the fold tests: hostile text and tables, a plain-swipl runner."""
 
 from __future__ import annotations
 
@@ -7,8 +7,10 @@ import subprocess
 from pathlib import Path
 
 import numpy as np
+import pandas as pd
+from hypothesis import strategies as st
 
-from fold import FOLDClassifier, quote_atom
+from fold import FOLDClassifier, Negated, quote_atom
 
 HOSTILE = (
     "a'b", "x), halt(", "Foo", "_x", "2nd", "naïve", "%", "\n", "\\", "'",
@@ -50,3 +52,31 @@ def run_swipl(clf: FOLDClassifier, X, directory: Path) -> np.ndarray:
 def python_decisions(clf: FOLDClassifier, X) -> np.ndarray:
     """Decision-list index of each row, from the rule objects."""
     return clf.rules_.decide(clf._view(X))
+
+
+names = st.one_of(st.sampled_from(HOSTILE), st.text(min_size=1, max_size=8))
+values = st.one_of(st.sampled_from(HOSTILE[:12]), st.text(max_size=5))
+
+
+@st.composite
+def tables(draw):
+    """Random small tables: hostile names and values, NaN, Negated, -0.0, subnormals."""
+    n_rows = draw(st.integers(4, 30))
+    columns = draw(st.lists(names, min_size=1, max_size=4, unique=True))
+    frame = {}
+    for name in columns:
+        if draw(st.booleans()):
+            cells = draw(st.lists(
+                st.one_of(st.floats(-1e6, 1e6, allow_nan=False), st.just(np.nan),
+                          st.sampled_from([0.1, 1 / 3, -0.0, 5e-324])),
+                min_size=n_rows, max_size=n_rows))
+            frame[name] = pd.Series(cells, dtype=float)
+        else:
+            pool = draw(st.lists(values, min_size=1, max_size=4, unique=True))
+            cell = st.one_of(st.sampled_from(pool), st.just(np.nan),
+                             st.sampled_from(pool).map(Negated))
+            frame[name] = pd.Series(draw(st.lists(cell, min_size=n_rows, max_size=n_rows)),
+                                    dtype=object)
+    labels = draw(st.lists(values, min_size=2, max_size=3, unique=True))
+    y = draw(st.lists(st.sampled_from(labels), min_size=n_rows, max_size=n_rows))
+    return pd.DataFrame(frame), np.array(y, dtype=object)

@@ -8,7 +8,7 @@ from sklearn.datasets import load_breast_cancer
 
 from fold import (FOLDClassifier, Negated, PrologEngineError, PrologTimeoutError,
                   get_engine)
-from fold.program import write_facts
+from fold.facts import RowFacts, write_rows
 from fold.table import ColumnView
 from tests.fold.helpers import python_decisions, run_swipl
 
@@ -59,24 +59,52 @@ def test_no_module_is_left_behind(cancer):
 def test_timeout_raises_a_clear_error(cancer):
     clf, X = cancer
     big = pd.concat([X] * 60, ignore_index=True)
-    facts = write_facts(clf.prolog_, ColumnView(big, clf.schema_), clf.schema_)
+    rows = write_rows(clf.prolog_, ColumnView(big, clf.schema_), clf.schema_)
     with pytest.raises(PrologTimeoutError, match="time limit"):
-        get_engine().evaluate(clf.prolog_, facts, len(big), timeout=0.001)
+        get_engine().evaluate(clf.prolog_, rows, timeout=0.001)
     assert (clf.predict(X.iloc[:5]) == clf.predict_python(X.iloc[:5])).all()
 
 
 @pytest.mark.parametrize("bad", [
-    "'row'(0) :- halt.\n",
+    "[('$row'(0) :- halt)].\n",
     ":- halt.\n",
     "halt.\n",
-    "'row'(a).\n",
-    "'unknown_predicate'(0, 1).\n",
-    "'row'(X).\n",
+    "['$row'(a)].\n",
+    "['$row'(0, 1)].\n",
+    "['unknown_predicate'(0)].\n",
+    "['row'(0)].\n",
+    "['$row'(X)].\n",
+    "['$row'(0)|T].\n",
+    "['$row'(0)|'$row'(1)].\n",
 ])
-def test_facts_other_than_declared_facts_are_refused(cancer, bad):
+def test_data_other_than_ground_row_facts_are_refused(cancer, bad):
     clf, _ = cancer
-    with pytest.raises(PrologEngineError, match="fold_fact"):
-        get_engine().evaluate(clf.prolog_, "'row'(0).\n" + bad, 1, timeout=10)
+    rows = RowFacts(text="['$row'(0)].\n" + bad, n_rows=1, first_id=0, columns="[]")
+    with pytest.raises(PrologEngineError, match="fold_row"):
+        get_engine().evaluate(clf.prolog_, rows, timeout=10)
+    assert _temporary_modules() == []
+
+
+def test_syntax_errors_in_data_are_errors(cancer):
+    clf, _ = cancer
+    rows = RowFacts(text="['$row'(0)", n_rows=1, first_id=0, columns="[]")
+    with pytest.raises(PrologEngineError, match="syntax"):
+        get_engine().evaluate(clf.prolog_, rows, timeout=10)
+
+
+def test_data_predicates_must_be_declared_by_the_program(cancer):
+    clf, _ = cancer
+    rows = RowFacts(text="['$row'(0, 1.0)].\n", n_rows=1, first_id=0,
+                    columns="[num('undeclared')]")
+    with pytest.raises(PrologEngineError, match="fold_data_predicate"):
+        get_engine().evaluate(clf.prolog_, rows, timeout=10)
+
+
+def test_the_optimise_flag_is_restored(cancer):
+    clf, X = cancer
+    before = list(Prolog.query("current_prolog_flag(optimise, F)"))[0]["F"]
+    clf.predict(X.iloc[:10])
+    assert list(Prolog.query("current_prolog_flag(optimise, F)"))[0]["F"] == before
 
 
 def test_names_that_clash_with_builtins_are_renamed(tmp_path):

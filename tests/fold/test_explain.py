@@ -38,5 +38,18 @@ def test_explain_a_row_stopped_by_an_exception():
     why = clf.explain(X.iloc[[3]])
     assert why.label == "no" and why.rule is None
     assert "its exception [penguin == yes] holds" in why.text
-    assert "fly(0) fails" in why.prolog
-    assert "label(0,no) holds" in why.prolog
+    assert why.row_id == 3
+    assert "fly(3) fails" in why.prolog
+    assert "label(3,no) holds" in why.prolog
+    assert "row(3) is a fact" in why.prolog
+
+
+def test_explain_names_the_row_by_its_integer_index_label_else_0():
+    X, clf = _birds()
+    assert clf.explain(X.iloc[[0]]).row_id == 0
+    relabelled = X.set_axis([10, 11, 12, 13])
+    why = clf.explain(relabelled.iloc[[1]])
+    assert why.row_id == 11 and "fly(11) holds because" in why.prolog
+    named = X.set_axis(["a", "b", "c", "d"])
+    why = clf.explain(named.iloc[[1]])
+    assert why.row_id == 0 and "fly(0) holds because" in why.prolog

@@ -1,38 +1,10 @@
 """Property: on random tables with hostile names and values, SWI-Prolog = Python."""
 
-import numpy as np
-import pandas as pd
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from fold import FOLDClassifier, Negated
-from tests.fold.helpers import HOSTILE, python_decisions, run_swipl
-
-names = st.one_of(st.sampled_from(HOSTILE), st.text(min_size=1, max_size=8))
-values = st.one_of(st.sampled_from(HOSTILE[:12]), st.text(max_size=5))
-
-
-@st.composite
-def tables(draw):
-    n_rows = draw(st.integers(4, 30))
-    columns = draw(st.lists(names, min_size=1, max_size=4, unique=True))
-    frame = {}
-    for name in columns:
-        if draw(st.booleans()):
-            cells = draw(st.lists(
-                st.one_of(st.floats(-1e6, 1e6, allow_nan=False), st.just(np.nan),
-                          st.sampled_from([0.1, 1 / 3, -0.0, 5e-324])),
-                min_size=n_rows, max_size=n_rows))
-            frame[name] = pd.Series(cells, dtype=float)
-        else:
-            pool = draw(st.lists(values, min_size=1, max_size=4, unique=True))
-            cell = st.one_of(st.sampled_from(pool), st.just(np.nan),
-                             st.sampled_from(pool).map(Negated))
-            frame[name] = pd.Series(draw(st.lists(cell, min_size=n_rows, max_size=n_rows)),
-                                    dtype=object)
-    labels = draw(st.lists(values, min_size=2, max_size=3, unique=True))
-    y = draw(st.lists(st.sampled_from(labels), min_size=n_rows, max_size=n_rows))
-    return pd.DataFrame(frame), np.array(y, dtype=object)
+from fold import FOLDClassifier
+from tests.fold.helpers import python_decisions, run_swipl, tables
 
 
 @settings(max_examples=60, deadline=None, derandomize=True,

@@ -4,10 +4,11 @@ import math
 import shutil
 import subprocess
 
+import numpy as np
 import pytest
 
 from fold import format_number, quote_atom
-from fold.quoting import format_term
+from fold.quoting import format_numbers, format_term
 from tests.fold.helpers import HOSTILE
 
 
@@ -60,6 +61,16 @@ def test_format_number_refuses_non_finite_and_bool():
             format_number(bad)
     with pytest.raises(TypeError):
         format_number(True)
+
+
+def test_format_numbers_is_format_number_of_each():
+    values = [0.1, 1 / 3, -2.5e-300, 1e16, 1e-05, 5e-324, -0.0, 0.0, 40.0, 1.5e300,
+              123456789.123456789, 9.999999999999999e-05]
+    assert format_numbers(np.array(values)) == [format_number(v) for v in values]
+    assert format_numbers(np.zeros(0)) == []
+    for bad in (math.inf, math.nan):
+        with pytest.raises(ValueError, match="non-finite"):
+            format_numbers([1.0, bad])
 
 
 def test_format_term_numbers_and_atoms():

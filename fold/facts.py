@@ -1,0 +1,189 @@
+"""A table's cells as Prolog facts, written two ways from the same texts.
+
+* :func:`write_facts` — one fact per known cell, the data format of the
+  program file (see :mod:`fold.program`): ``'row'(Id).``,
+  ``'feature'(Id, Value).`` and ``'neg_feature'(Id, Value).``. This is what a
+  plain ``swipl`` loads after ``fold.pl``.
+* :func:`write_rows` — one fact per row, what :class:`~fold.engine.PrologEngine`
+  loads: ``'$row'(Id, Cell1, ..., CellK)`` over the columns the rules use,
+  ``CellJ`` being the cell's value, or ``neg([V1, ...])`` for a cell known
+  not to be any of ``V1, ...`` (:class:`~fold.Negated`), ``neg([])`` for an
+  unknown cell. In the engine, each feature predicate is a view of these
+  facts (``runtime.pl``): ``'feature'(Id, V)`` holds exactly when the
+  cell-fact file has that fact.
+
+Both writers take each cell's text from :func:`_column_cells`, which formats
+every distinct value once — with :func:`~fold.quoting.quote_atom` (categories)
+or :func:`~fold.quoting.format_numbers` (numbers, full precision) — so the two
+formats hold the same values by construction.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from .program import PrologProgram
+from .quoting import format_numbers, quote_atom
+from .table import NUMERIC, ColumnView, Schema
+
+__all__ = ["RowFacts", "write_facts", "write_rows", "ROW_PREDICATE", "CHUNK_ROWS"]
+
+ROW_PREDICATE = "$row"
+"""Functor of the engine's row facts (program predicates never start with ``$``)."""
+
+CHUNK_ROWS = 10_000
+"""Rows per Prolog list term in :attr:`RowFacts.text` (bounds the reader's stack)."""
+
+_UNKNOWN = "neg([])"
+
+
+@dataclass(frozen=True)
+class _Cells:
+    """One column's cells as Prolog text.
+
+    ``codes[i]`` indexes ``texts`` (the distinct known values, formatted), or
+    is −1 when row ``i`` has no known value; ``negated`` maps the quoted
+    categories some cells negate to the rows that negate them.
+    """
+
+    codes: np.ndarray
+    texts: list
+    negated: dict
+
+
+def _column_cells(view: ColumnView, name: str, kind: str) -> _Cells:
+    if kind == NUMERIC:
+        values = view.numeric(name)
+        known = ~np.isnan(values)
+        codes = np.full(view.n_rows, -1, dtype=np.int64)
+        # Factorize the bit patterns: exact (0.0 and -0.0 stay apart).
+        known_codes, uniques = pd.factorize(values[known].view(np.int64))
+        codes[known] = known_codes
+        return _Cells(codes, format_numbers(uniques.view(np.float64)), {})
+    cells = view.categorical(name)
+    codes, uniques = pd.factorize(cells.known, use_na_sentinel=True)
+    negated = {quote_atom(value): cells.negated[value] for value in sorted(cells.negated)}
+    return _Cells(np.asarray(codes, dtype=np.int64), [quote_atom(v) for v in uniques],
+                  negated)
+
+
+def _wanted(schema: Schema, features) -> list:
+    wanted = set(schema.names if features is None else features)
+    return [(name, kind) for name, kind in zip(schema.names, schema.kinds) if name in wanted]
+
+
+def write_facts(program: PrologProgram, view: ColumnView, schema: Schema,
+                features=None) -> str:
+    """The facts of a table for the program file, one per known cell.
+
+    Rows are numbered 0, 1, ... in table order; facts are grouped by
+    predicate.
+
+    Parameters
+    ----------
+    program : PrologProgram
+    view : ColumnView
+    schema : Schema
+    features : iterable of str, optional
+        Columns to write (default: all of the schema).
+
+    Returns
+    -------
+    str
+    """
+    row = quote_atom(program.row_predicate)
+    parts = [f"{row}({i}).\n" for i in range(view.n_rows)]
+    for name, kind in _wanted(schema, features):
+        cells = _column_cells(view, name, kind)
+        pred = quote_atom(program.feature_predicates[name])
+        rows = np.flatnonzero(cells.codes >= 0)
+        texts = np.asarray(cells.texts, dtype=object)[cells.codes[rows]]
+        parts += [f"{pred}({i}, {text}).\n" for i, text in zip(rows.tolist(), texts.tolist())]
+        if cells.negated:
+            neg = quote_atom(program.negation_predicates[name])
+            for value, mask in cells.negated.items():
+                parts += [f"{neg}({i}, {value}).\n" for i in np.flatnonzero(mask).tolist()]
+    return "".join(parts)
+
+
+@dataclass(frozen=True)
+class RowFacts:
+    """A table as one ``'$row'`` fact per row, ready for the engine.
+
+    Attributes
+    ----------
+    text : str
+        Prolog text: terms ``[Fact, ...].``, each a list of at most
+        :data:`CHUNK_ROWS` ground facts ``'$row'(Id, Cell1, ..., CellK)``.
+    n_rows : int
+    first_id : int
+        Id of the first row; the others follow (``first_id + i``).
+    columns : str
+        Prolog list saying which predicates each cell position feeds:
+        ``num(Feature)`` or ``cat(Feature, NegFeature)``, in cell order.
+    """
+
+    text: str
+    n_rows: int
+    first_id: int
+    columns: str
+
+
+def write_rows(program: PrologProgram, view: ColumnView, schema: Schema,
+               features=None, first_id: int = 0) -> RowFacts:
+    """The table as one ground fact per row, for :class:`~fold.engine.PrologEngine`.
+
+    Parameters
+    ----------
+    program : PrologProgram
+    view : ColumnView
+    schema : Schema
+    features : iterable of str, optional
+        Columns to include (default: all of the schema); the engine needs
+        only those the rules test.
+    first_id : int, default=0
+        Id of the first row.
+
+    Returns
+    -------
+    RowFacts
+    """
+    n = view.n_rows
+    wanted = _wanted(schema, features)
+    head = quote_atom(ROW_PREDICATE)
+    cells = np.empty((n, len(wanted) + 1), dtype=object)
+    close = ")" if not wanted else ""
+    cells[:, 0] = [f"{head}({i}{close}" for i in range(first_id, first_id + n)]
+    specs = []
+    for j, (name, kind) in enumerate(wanted, 1):
+        close = ")" if j == len(wanted) else ""
+        cells[:, j] = _row_cells(_column_cells(view, name, kind), close)
+        pred = quote_atom(program.feature_predicates[name])
+        if kind == NUMERIC:
+            specs.append(f"num({pred})")
+        else:
+            specs.append(f"cat({pred}, {quote_atom(program.negation_predicates[name])})")
+    # Row-major, comma-separated: the cells of each chunk of rows, joined,
+    # are exactly the Prolog list of its facts.
+    chunks = [f"[{','.join(cells[start:start + CHUNK_ROWS].ravel().tolist())}].\n"
+              for start in range(0, n, CHUNK_ROWS)]
+    return RowFacts(text="".join(chunks), n_rows=n, first_id=first_id,
+                    columns=f"[{', '.join(specs)}]")
+
+
+def _row_cells(cells: _Cells, close: str) -> np.ndarray:
+    """Each row's cell text (then ``close``): value, ``neg([...])`` or ``neg([])``."""
+    table = np.asarray([text + close for text in cells.texts] + [_UNKNOWN + close],
+                       dtype=object)
+    texts = table[cells.codes]                          # code -1 picks _UNKNOWN
+    negations: dict[int, list] = {}                     # a negated cell has code -1
+    for value, mask in cells.negated.items():
+        for i in np.flatnonzero(mask).tolist():
+            negations.setdefault(i, []).append(value)
+    for i, values in negations.items():
+        texts[i] = f"neg([{','.join(values)}]){close}"
+    return texts
+
