@@ -15,6 +15,8 @@ __all__ = ["METHODS", "render", "render_header", "render_dataset", "targets", "l
 METHODS = (
     ("imli", "IMLI (ours)"),
     ("fold", "FOLD (ours)"),
+    ("imli_limeonly", "IMLI, LIME rows only (paper)"),
+    ("fold_limeonly", "FOLD, LIME rows only (paper)"),
     ("imli_nolime", "IMLI, no LIME (ablation)"),
     ("fold_nolime", "FOLD, no LIME (ablation)"),
     ("foldrpp", "FOLD-R++"),

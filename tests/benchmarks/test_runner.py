@@ -187,7 +187,8 @@ def test_run_dataset_end_to_end_on_iris(tmp_path):
     assert result["dataset"]["positive_class"] == "setosa"
     assert result["summary"]["folds_ok"] == 2
     methods = result["summary"]["methods"]
-    assert set(methods) == {"imli", "fold", "imli_nolime", "fold_nolime", "tree3"}
+    assert set(methods) == {"imli", "fold", "imli_nolime", "fold_nolime", "imli_limeonly",
+                            "fold_limeonly", "tree3"}
     for name in ("imli", "fold"):
         assert "fidelity_test_lime" in methods[name]
         assert "fidelity_test_lime" not in methods[name + "_nolime"]

@@ -1,0 +1,131 @@
+"""Benchmark of the IMLI learner: fit time, test accuracy, rule size, optimality.
+
+Run from the repository root::
+
+    .venv/bin/python -m benchmarks.bench_imli [--repeats 5] [--datasets breast_cancer adult]
+
+Each dataset is split 80/20 (stratified, seed 0) and binarized once with
+``imli.Binarizer`` fitted on the training rows (the same binarization for every
+configuration of a dataset). Each configuration is fitted ``--repeats`` times with
+``random_state`` 0, 1, ... (the mini-batch order changes; the joint MLIC query does not
+depend on it) and the medians are printed as a markdown table, with the machine and the
+versions. Wall time is measured around ``fit`` only.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import sys
+import time
+import warnings
+from dataclasses import dataclass, field
+
+import numpy as np
+from sklearn.model_selection import train_test_split
+
+from benchmarks.datasets import load
+from benchmarks.machine import environment
+from imli import Binarizer, IMLIClassifier, TimeLimitWarning
+
+#: Quantile thresholds per numeric feature, per dataset.
+THRESHOLDS = {"breast_cancer": 2, "adult": 9}
+
+
+@dataclass(frozen=True)
+class Config:
+    """One benchmark line: a dataset, a label and the estimator's parameters."""
+
+    dataset: str
+    label: str
+    params: dict = field(default_factory=dict)
+    target: str = ""
+
+
+CONFIGS = (
+    Config("breast_cancer", "IMLI mini-batch CNF k=2 (batch 25)",
+           dict(n_clauses=2, batch_size=25), "≤ 0.2 s, ≥ 94 %"),
+    Config("breast_cancer", "IMLI iterative CNF k=2 (batch 25)",
+           dict(n_clauses=2, mode="iterative", batch_size=25)),
+    Config("breast_cancer", "IMLI mini-batch DNF k=2 (batch 25)",
+           dict(n_clauses=2, rule_type="DNF", batch_size=25)),
+    Config("breast_cancer", "MLIC joint CNF k=2 (all rows, limit 60 s)",
+           dict(n_clauses=2, time_limit=60.0), "proven optimal ≤ 60 s"),
+    Config("adult", "IMLI iterative DNF k=2 λ=1 (batch 50, limit 10 s)",
+           dict(n_clauses=2, rule_type="DNF", data_fidelity=1.0, mode="iterative",
+                batch_size=50, time_limit=10.0), "≤ 10 s, ≥ 84 %, ≤ 30 literals"),
+    Config("adult", "IMLI iterative CNF k=2 λ=1 (batch 50, limit 10 s)",
+           dict(n_clauses=2, data_fidelity=1.0, mode="iterative", batch_size=50,
+                time_limit=10.0)),
+)
+
+
+@dataclass
+class Run:
+    seconds: float
+    accuracy: float
+    size: int
+    optimal: bool
+    timed_out: bool
+
+
+def _split(name: str):
+    data = load(name)
+    X_train, X_test, y_train, y_test = train_test_split(
+        data.X, data.y, test_size=0.2, stratify=data.y, random_state=0)
+    binarizer = Binarizer(n_thresholds=THRESHOLDS.get(name, 9)).fit(X_train)
+    return (binarizer.transform(X_train), binarizer.transform(X_test), y_train, y_test,
+            binarizer.column_specs_)
+
+
+def run(config: Config, split, seed: int) -> Run:
+    """Fit once and measure."""
+    X_train, X_test, y_train, y_test, specs = split
+    clf = IMLIClassifier(random_state=seed, **config.params)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", TimeLimitWarning)
+        start = time.perf_counter()
+        clf.fit(X_train, y_train, column_specs=specs)
+        seconds = time.perf_counter() - start
+    accuracy = float((clf.predict(X_test) == y_test).mean())
+    return Run(seconds, accuracy, clf.rule_size_, clf.optimal_, clf.timed_out_)
+
+
+def _flag(values: list[bool]) -> str:
+    if all(values):
+        return "yes"
+    return "no" if not any(values) else f"{sum(values)}/{len(values)}"
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeats", type=int, default=5)
+    parser.add_argument("--datasets", nargs="*", default=None,
+                        help="datasets to run (default: all of the configurations')")
+    args = parser.parse_args(argv)
+    names = args.datasets or list(dict.fromkeys(c.dataset for c in CONFIGS))
+    env = environment("python -m benchmarks.bench_imli " + " ".join(argv or sys.argv[1:]))
+    print(f"Machine: {env['cpu']}, {env['cores_available']}/{env['cores']} cores, "
+          f"{env['platform']}, Python {env['python']}, load average "
+          f"{os.getloadavg()[0]:.2f} at start; {env['date']}")
+    print("Versions: " + ", ".join(f"{k} {v}" for k, v in env["versions"].items() if v))
+    print()
+    print("| dataset | configuration | fit s (median) | test accuracy (median) | rule size "
+          "(median) | proven optimal | timed out | target |")
+    print("|---|---|---|---|---|---|---|---|")
+    for name in names:
+        split = _split(name)
+        for config in (c for c in CONFIGS if c.dataset == name):
+            runs = [run(config, split, seed) for seed in range(args.repeats)]
+            print(f"| {name} (bins {THRESHOLDS.get(name, 9)}) | {config.label} "
+                  f"| {statistics.median(r.seconds for r in runs):.3f} "
+                  f"| {100 * statistics.median(r.accuracy for r in runs):.2f} % "
+                  f"| {statistics.median(r.size for r in runs):g} "
+                  f"| {_flag([r.optimal for r in runs])} "
+                  f"| {_flag([r.timed_out for r in runs])} | {config.target} |", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
