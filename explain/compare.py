@@ -1,30 +1,34 @@
-"""The comparison run: a fidelity–size sweep of both learners, and the no-LIME ablation.
+"""The comparison run: a fidelity–size sweep of both learners, and the training-view ablation.
 
-LIME runs once: :func:`sweep` refits the learners on the views of one
+LIME runs once. :func:`sweep` refits the learners on the views of one
 :class:`~explain.pipeline.PipelineResult`, one setting at a time (IMLI over
-``data_fidelity`` × ``n_clauses``, FOLD over ``exception_ratio``), and
-:func:`unfiltered_comparison` refits them on every feature of every row (no LIME at all),
-with the same split and the same black box.
+``data_fidelity`` × ``n_clauses``, FOLD over ``exception_ratio``);
+:func:`view_comparison` refits them, with the run's own settings, on each other training
+view (``RunConfig.train_view``: LIME-filtered rows, those plus the full rows, or the full
+rows alone — no LIME at all), with the same split and the same black box.
 """
 
 from __future__ import annotations
 
 import warnings
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Callable
+
+import numpy as np
+import pandas as pd
 
 from adapters import BlackBox, Dataset
 from explain.learners import fit_learner
 from explain.metrics import agreement_scores
-from explain.pipeline import PipelineResult, RunConfig, run_pipeline
+from explain.pipeline import TRAIN_VIEWS, PipelineResult, RunConfig, run_pipeline
 from explain.report_details import add_details
 from imli import TimeLimitWarning
 
-__all__ = ["SweepConfig", "sweep", "pareto_front", "unfiltered_comparison", "run_compare"]
+__all__ = ["SweepConfig", "sweep", "pareto_front", "view_comparison", "run_compare"]
 
-#: Metrics copied from a learner's report entry into the unfiltered comparison.
-ABLATION_KEYS = ("fidelity_test", "fidelity_train", "accuracy_test", "f1_test", "n_rules",
-                 "rule_size", "fit_seconds", "optimal")
+#: Metrics kept for each training view in the view comparison.
+VIEW_KEYS = ("fidelity_test", "fidelity_test_lime", "accuracy_test", "f1_test", "n_rules",
+             "rule_size", "fit_seconds", "optimal")
 
 
 @dataclass(frozen=True)
@@ -70,24 +74,41 @@ def _settings(name: str, config: SweepConfig, base: dict) -> list[dict]:
     return [{**base, "exception_ratio": float(r)} for r in config.exception_ratio]
 
 
-def _point(result: PipelineResult, name: str, params: dict) -> dict:
-    """Fit learner ``name`` with ``params`` on the run's views; measure it like the run does."""
+def _training_rows(result: PipelineResult, name: str, view: str):
+    """Learner ``name``'s training view ``view`` and the black box's labels of its rows.
+
+    Mirrors how :func:`~explain.pipeline.run_pipeline` builds ``views[name]["train"]``:
+    ``"lime+raw"`` stacks the LIME-filtered rows on top of the same rows in full.
+    """
+    views, bb = result.views[name], result.labels["bb_train"]
+    if view == "raw":
+        return views["train_raw"], bb
+    if view == "lime":
+        return views["train_lime"], bb
+    stacked = pd.concat([views["train_lime"], views["train_raw"]], ignore_index=True)
+    return stacked, np.concatenate([bb, bb])
+
+
+def _point(result: PipelineResult, name: str, params: dict, view: str) -> dict:
+    """Fit learner ``name`` with ``params`` on training view ``view``; measure it as the run does."""
     report = result.report
     views, labels = result.views[name], result.labels
+    X, y = _training_rows(result, name, view)
     with warnings.catch_warnings():
         # A fit cut short by the time limit is recorded as not optimal; no need to warn.
         warnings.simplefilter("ignore", TimeLimitWarning)
         learner = fit_learner(
-            name, views["train"], labels["bb_train"], params,
-            report["parameters"]["random_state"], result.columns,
+            name, X, y, params, report["parameters"]["random_state"], result.columns,
             tuple(report["dataset"]["class_names"]),
         )
     predicted = learner.predict(views["test"])
+    vs_bb = agreement_scores(predicted, labels["bb_test"])
     point = {
         "params": {k: params[k] for k in ("data_fidelity", "n_clauses", "exception_ratio")
                    if k in params},
-        "fidelity_test": agreement_scores(predicted, labels["bb_test"])["agreement"],
+        "fidelity_test": vs_bb["agreement"],
         "accuracy_test": agreement_scores(predicted, labels["y_test"])["agreement"],
+        "f1_test": vs_bb["f1"],
         "rule_size": learner.rule_size,
         "n_rules": learner.n_rules,
         "fit_seconds": learner.fit_seconds,
@@ -143,13 +164,14 @@ def sweep(result: PipelineResult, config: SweepConfig | None = None,
     """
     config = config or SweepConfig()
     params = result.report["parameters"]
-    out: dict = {"config": config.to_dict(), "learners": {}}
+    view = params["train_view"]
+    out: dict = {"config": config.to_dict(), "train_view": view, "learners": {}}
     for name in result.learners:
         base = dict(params["imli_params"] if name == "imli" else params["fold_params"])
         settings = _settings(name, config, base)
         points = []
         for i, setting in enumerate(settings):
-            points.append(_point(result, name, setting))
+            points.append(_point(result, name, setting, view))
             if progress:
                 progress(f"sweep {name}", i + 1, len(settings))
         for point, on_front in zip(points, pareto_front(points)):
@@ -158,32 +180,41 @@ def sweep(result: PipelineResult, config: SweepConfig | None = None,
     return out
 
 
-def unfiltered_comparison(dataset: Dataset, config: RunConfig, result: PipelineResult,
-                          cache_dir=None) -> dict:
-    """Fit the same learners on every feature of every row (no LIME), same split and box.
+def view_comparison(result: PipelineResult) -> dict:
+    """Refit the run's learners, with its settings, on every other training view.
+
+    The run's own view is taken from its report; views that need LIME are skipped when the
+    run did not explain rows (``train_view="raw"``). No LIME, no black-box training.
 
     Returns
     -------
     dict
-        ``learners``: per learner, the unfiltered run's metrics (:data:`ABLATION_KEYS`)
-        beside the LIME-filtered run's (``filtered``).
+        ``run_view``, ``views`` (in :data:`~explain.pipeline.TRAIN_VIEWS` order) and, per
+        learner, per view, the metrics of :data:`VIEW_KEYS`.
     """
-    unfiltered = run_pipeline(dataset, replace(config, lime_filter=False),
-                              black_box=result.black_box, cache_dir=cache_dir)
+    params = result.report["parameters"]
+    run_view = params["train_view"]
+    views = [v for v in TRAIN_VIEWS
+             if v == run_view or v == "raw" or result.explanations_train is not None]
     learners = {}
-    for name, entry in unfiltered.report["learners"].items():
-        filtered = result.report["learners"][name]
-        learners[name] = {
-            "unfiltered": {k: entry[k] for k in ABLATION_KEYS if k in entry},
-            "filtered": {k: filtered[k] for k in ABLATION_KEYS if k in filtered},
-        }
-    return {"learners": learners}
+    for name in result.learners:
+        base = dict(params["imli_params"] if name == "imli" else params["fold_params"])
+        entry = {}
+        for view in views:
+            if view == run_view:
+                own = result.report["learners"][name]
+                entry[view] = {k: own[k] for k in VIEW_KEYS if k in own}
+            else:
+                point = _point(result, name, base, view)
+                entry[view] = {k: point[k] for k in VIEW_KEYS if k in point}
+        learners[name] = entry
+    return {"run_view": run_view, "views": views, "learners": learners}
 
 
 def run_compare(dataset: Dataset, config: RunConfig | None = None,
                 sweep_config: SweepConfig | None = None, black_box: BlackBox | None = None,
                 cache_dir=None, progress=None) -> PipelineResult:
-    """The full comparison: one run, its details, the sweep and the unfiltered ablation.
+    """The full comparison: one run, its details, the sweep and the training-view ablation.
 
     Parameters
     ----------
@@ -200,13 +231,13 @@ def run_compare(dataset: Dataset, config: RunConfig | None = None,
     Returns
     -------
     PipelineResult
-        Its report holds ``sweep`` and ``unfiltered`` besides the run's own sections.
+        Its report holds ``sweep`` and ``filtering`` (:func:`view_comparison`) besides the
+        run's own sections.
     """
-    config = config or RunConfig()
-    result = run_pipeline(dataset, config, black_box=black_box, cache_dir=cache_dir,
-                          progress=progress)
+    result = run_pipeline(dataset, config or RunConfig(), black_box=black_box,
+                          cache_dir=cache_dir, progress=progress)
     add_details(result)
     result.report["sweep"] = sweep(result, sweep_config, progress)
-    result.report["unfiltered"] = unfiltered_comparison(dataset, config, result, cache_dir)
+    result.report["filtering"] = view_comparison(result)
     return result
 

@@ -11,7 +11,8 @@ from __future__ import annotations
 import json
 from html import escape
 
-from explain.report_md import LEARNER_COLUMNS, fmt, learner_rows
+from explain.report_md import (LEARNER_COLUMNS, VIEW_KEYS, VIEW_LABELS, fmt, learner_order,
+                               learner_rows, view_rows)
 from explain.report_plots import LEARNER_STYLE, features_plot, filtering_plot, tradeoff_plot
 
 __all__ = ["render_html", "SECTIONS"]
@@ -44,9 +45,12 @@ th{background:#f1f3f4;font-weight:600}td.num,th.num{text-align:right;
 .kv th{background:none;color:#5f6368;font-weight:500;white-space:nowrap}
 .cols{display:grid;grid-template-columns:1fr 1fr;gap:18px}
 .cols>div{min-width:0}
+table.rules{width:100%;table-layout:fixed}table.rules th:nth-child(1){width:44%}
+table.rules th:nth-child(2){width:22%}table.rules th:nth-child(3){width:7%}
+table.rules th:nth-child(4){width:11%}table.rules th:nth-child(5){width:16%}
 code,pre,.rule{font-family:ui-monospace,"SFMono-Regular",Menlo,Consolas,monospace;
  font-size:12.5px}
-.rule{white-space:pre-wrap;word-break:break-word}
+.rule{display:block;white-space:pre-wrap;word-break:break-word}
 .d1{padding-left:22px}.d2{padding-left:40px}.d3{padding-left:58px}.d4{padding-left:76px}
 .kind{color:#5f6368;font-size:12px}.nowrap{white-space:nowrap}
 .bar{display:inline-block;height:8px;background:#34a853;border-radius:2px;
@@ -59,6 +63,13 @@ img{max-width:100%;height:auto}
 .card{border:1px solid #e3e6ea;border-radius:6px;padding:8px 12px}
 details summary{cursor:pointer;color:#1a73e8;margin:4px 0}
 """
+
+
+class _Markup:
+    """A table cell that is already safe HTML (built here from escaped parts)."""
+
+    def __init__(self, markup: str) -> None:
+        self.markup = markup
 
 
 def _e(value) -> str:
@@ -80,13 +91,6 @@ def _table(header, rows, numeric=(), css="") -> str:
         body.append("<tr>" + "".join(cells) + "</tr>")
     cls = f' class="{css}"' if css else ""
     return f"<table{cls}><thead><tr>{head}</tr></thead><tbody>{''.join(body)}</tbody></table>"
-
-
-class _Markup:
-    """A table cell that is already safe HTML (built here from escaped parts)."""
-
-    def __init__(self, markup: str) -> None:
-        self.markup = markup
 
 
 def _kv(pairs) -> str:
@@ -114,14 +118,16 @@ def _summary(report: dict) -> str:
     lime_text = (
         f"{lime['rows_explained']} rows in {fmt(lime['seconds'])} s, top-{lime['top_k']} "
         f"features, {lime['num_samples']} samples, {lime['discretizer']} bins"
-        if lime.get("filter", True) else "not run (unfiltered learners)"
+        if lime.get("rows_explained") else "not run"
     )
+    view = lime.get("train_view")
     box = _kv([
         ("black box", bb["kind"]),
         ("accuracy (test)", fmt(bb["accuracy_test"])),
         ("accuracy (train)", fmt(bb.get("accuracy_train"))),
         (f"predicts {ds['class_names'][1]} (test)", fmt(bb.get("positive_rate_test"))),
         ("LIME", lime_text),
+        ("learners trained on", VIEW_LABELS.get(view, view) if view else "–"),
     ])
     notes = "".join(f"<li>{_e(n)}</li>" for n in ds.get("notes", []))
     notes = f'<ul class="note">{notes}</ul>' if notes else ""
@@ -151,7 +157,7 @@ def _precision_cell(value) -> _Markup:
     if value is None:
         return _Markup("–")
     level = "low" if value < 0.6 else "mid" if value < 0.85 else ""
-    width = max(2, round(value * 50))
+    width = max(2, round(value * 36))
     return _Markup(f'<span class="nowrap"><span class="bar {level}" style="width:{width}px">'
                    f"</span>{fmt(value)}</span>")
 
@@ -161,13 +167,12 @@ def _rule_card(name: str, entry: dict) -> str:
     for stat in entry.get("rule_stats", []):
         depth = min(int(stat["depth"]), 4)
         text = _Markup(f'<span class="rule d{depth}">{_e(stat["text"])}</span>')
-        decides = _Markup(f'<span class="nowrap"><span class="kind">'
-                          f'{_e(_DECIDES.get(stat["kind"], "→"))}</span> '
-                          f"{_e(stat['predicts'])}</span>")
+        decides = _Markup(f'<span class="kind">{_e(_DECIDES.get(stat["kind"], "→"))}</span> '
+                          f"{_e(stat['predicts'])}")
         rows.append([text, decides, stat["covered"], fmt(stat["coverage"]),
                      _precision_cell(stat["precision"])])
     table = _table(["rule", "decides", "rows", "coverage", "precision vs BB"], rows,
-                   numeric={2, 3}) if rows else ""
+                   numeric={2, 3}, css="rules") if rows else ""
     size = f"{entry['n_rules']} rules, {entry['rule_size']} literals"
     return (
         f'<div class="card {_e(name)}"><h3>{_e(_learner_title(name))}</h3>'
@@ -178,7 +183,8 @@ def _rule_card(name: str, entry: dict) -> str:
 
 
 def _rules(report: dict) -> str:
-    cards = "".join(f"<div>{_rule_card(n, e)}</div>" for n, e in report["learners"].items())
+    cards = "".join(f"<div>{_rule_card(n, report['learners'][n])}</div>"
+                    for n in learner_order(report))
     return (
         f'<div class="cols">{cards}</div><p class="note">Per rule, on the test rows: '
         "<b>rows</b> it decides (a CNF clause decides the rows on which it fails; an exception "
@@ -218,14 +224,15 @@ def _tradeoff(report: dict) -> str:
     image = tradeoff_plot(sweep, report["learners"])
     front = [
         [_learner_title(name), _setting(p), fmt(p["fidelity_test"]), p["rule_size"]]
-        for name, points in sweep["learners"].items()
-        for p in sorted(points, key=lambda p: p["rule_size"]) if p["pareto"]
+        for name in learner_order(sweep)
+        for p in sorted(sweep["learners"][name], key=lambda p: p["rule_size"]) if p["pareto"]
     ]
     front_table = _table(["learner", "setting", "fidelity", "literals"], front,
                          numeric={2, 3})
     parts = [f'<div class="cols"><div><img alt="fidelity against rule size" src="{image}">'
              f'</div><div><p class="sub">The Pareto fronts:</p>{front_table}</div></div>']
-    for name, points in sweep["learners"].items():
+    for name in learner_order(sweep):
+        points = sweep["learners"][name]
         rows = [
             [_setting(p), fmt(p["fidelity_test"]),
              fmt(p.get("fidelity_test_lime")), fmt(p["accuracy_test"]), p["n_rules"],
@@ -238,8 +245,8 @@ def _tradeoff(report: dict) -> str:
         parts.append(f"<details><summary>{_e(_learner_title(name))}: {len(points)} settings"
                      f"</summary>{_table(header, rows, numeric=set(range(1, 7)))}</details>")
     return "".join(parts) + (
-        '<p class="note">Each point is one learner fitted on the same LIME-filtered training '
-        "rows with one setting (IMLI: data_fidelity λ and clauses k; FOLD: exception ratio). "
+        '<p class="note">Each point is one learner fitted on the run\'s training rows with '
+        "one setting (IMLI: data_fidelity λ and clauses k; FOLD: exception ratio). "
         "A point is on the Pareto front when no other setting of that learner is both as "
         "small and at least as faithful. Stars mark this run's own settings.</p>"
     )
@@ -252,8 +259,8 @@ def _setting(point: dict) -> str:
 def _features(report: dict) -> str:
     frequency = report["lime"].get("feature_frequency")
     if not frequency:
-        return '<p class="note">LIME did not run (unfiltered learners).</p>'
-    learners = list(report["learners"])
+        return '<p class="note">LIME did not run (learners trained on full rows).</p>'
+    learners = learner_order(report)
     image = features_plot(frequency, learners)
     top = [row for row in frequency if row["selected"]][:15]
     header = ["feature", "selected by LIME", "rows", "toward positive"] + [
@@ -271,26 +278,21 @@ def _features(report: dict) -> str:
 
 
 def _filtering(report: dict) -> str:
-    if "unfiltered" not in report:
+    if "filtering" not in report:
         return ('<p class="note">Not measured in this run: <code>python -m explain compare'
-                "</code> also fits both learners on every feature of every row (no LIME) "
-                "for comparison.</p>")
-    ablation = report["unfiltered"]["learners"]
-    keys = (("fidelity_test", "fidelity (raw test)"), ("accuracy_test", "accuracy"),
-            ("f1_test", "F1 vs BB"), ("n_rules", "rules"), ("rule_size", "literals"),
-            ("fit_seconds", "fit s"), ("optimal", "optimal"))
-    rows = []
-    for name, parts in ablation.items():
-        for part, label in (("filtered", "LIME-filtered"), ("unfiltered", "all features")):
-            rows.append([_learner_title(name), label]
-                        + [fmt(parts[part].get(k)) for k, _ in keys])
-    image = filtering_plot(report["unfiltered"])
+                "</code> (or <code>run --compare-views</code>) also fits both learners on "
+                "the LIME-filtered rows alone and on the full rows without LIME.</p>")
+    filtering = report["filtering"]
+    rows = [[_learner_title(r[0]), r[1]] + [fmt(v) for v in r[2:]] for r in view_rows(filtering)]
+    header = ["learner", "trained on"] + [t for _, t in VIEW_KEYS]
+    table = _table(header, rows, numeric=set(range(2, len(header))))
+    image = filtering_plot(filtering)
     return (
-        f'<div class="cols"><div>{_table(["learner", "training rows"] + [t for _, t in keys], rows, numeric=set(range(2, 9)))}'
-        f'</div><div><img alt="fidelity with and without LIME filtering" src="{image}"></div>'
-        '</div><p class="note">The same learners with the same settings, black box and split, '
-        "trained on the rows with every feature known instead of only each row's top LIME "
-        "features.</p>"
+        f'{table}<img alt="fidelity for each training view" src="{image}">'
+        '<p class="note">The same learners with the same settings, black box and split, '
+        "trained on each view of the training rows: each row keeping only its top LIME "
+        "features (the LIME-FOLD transformed dataset), those rows together with the same "
+        "rows in full, or the full rows without LIME.</p>"
     )
 
 

@@ -10,7 +10,8 @@ from __future__ import annotations
 import re
 from html import escape
 
-__all__ = ["render_markdown", "learner_rows", "fmt"]
+__all__ = ["render_markdown", "learner_rows", "learner_order", "view_rows", "fmt",
+           "VIEW_LABELS", "VIEW_KEYS"]
 
 #: (report key, column title) of the learners table, in order.
 LEARNER_COLUMNS = (
@@ -28,6 +29,14 @@ LEARNER_COLUMNS = (
 )
 
 
+#: What each training view (``RunConfig.train_view``) means, for people.
+VIEW_LABELS = {
+    "lime": "LIME-filtered rows",
+    "lime+raw": "LIME-filtered rows + the same rows in full",
+    "raw": "full rows (no LIME)",
+}
+
+
 def fmt(value) -> str:
     """A report value as a short table cell."""
     if value is None:
@@ -39,22 +48,44 @@ def fmt(value) -> str:
     return str(value)
 
 
+def learner_order(section: dict) -> list[str]:
+    """The learners of a report section (``report`` or ``report["sweep"]``...): IMLI, FOLD, others.
+
+    report.json sorts its keys, so the order is fixed here rather than taken from the dict.
+    """
+    known = ("imli", "fold")
+    names = list(section["learners"])
+    return [n for n in known if n in names] + sorted(n for n in names if n not in known)
+
+
 def learner_rows(report: dict) -> list[list[str]]:
     """One row of cells per learner, in LEARNER_COLUMNS order (with the name first)."""
     return [
-        [name] + [fmt(entry.get(key)) for key, _ in LEARNER_COLUMNS]
-        for name, entry in report["learners"].items()
+        [name] + [fmt(report["learners"][name].get(key)) for key, _ in LEARNER_COLUMNS]
+        for name in learner_order(report)
     ]
 
 
-def _table(header: list, rows: list[list]) -> list[str]:
-    def cell(text) -> str:
-        text = escape(text if isinstance(text, str) else fmt(text), quote=False)
-        return text.replace("|", "\\|").replace("\n", " ")
+class Code(str):
+    """A table cell shown as a code span: literal text (rules, feature names), no escaping."""
 
-    lines = ["| " + " | ".join(cell(h) for h in header) + " |"]
+
+def _cell(value) -> str:
+    if isinstance(value, Code):
+        longest = max((len(run) for run in re.findall(r"`+", value)), default=0)
+        fence = "`" * (longest + 1)
+        text = f"{fence} {value} {fence}" if longest else f"{fence}{value}{fence}"
+    else:
+        text = value if isinstance(value, str) else fmt(value)
+        # Markdown passes raw HTML through: neutralise tags and entities (">" is harmless).
+        text = text.replace("&", "&amp;").replace("<", "&lt;")
+    return text.replace("|", "\\|").replace("\n", " ")
+
+
+def _table(header: list, rows: list[list]) -> list[str]:
+    lines = ["| " + " | ".join(_cell(h) for h in header) + " |"]
     lines.append("|" + "|".join("---" for _ in header) + "|")
-    lines += ["| " + " | ".join(cell(c) for c in row) + " |" for row in rows]
+    lines += ["| " + " | ".join(_cell(c) for c in row) + " |" for row in rows]
     return lines
 
 
@@ -77,14 +108,17 @@ def render_markdown(report: dict) -> str:
         f"- Black box: {text(bb['kind'])}, accuracy {fmt(bb['accuracy_test'])} (test), "
         f"{fmt(bb.get('accuracy_train'))} (train)",
     ]
-    if lime.get("filter", True):
+    if lime.get("rows_explained"):
         out.append(
             f"- LIME: {lime['rows_explained']} rows explained in {fmt(lime['seconds'])} s "
             f"(top-{lime['top_k']}, {lime['num_samples']} samples, {lime['discretizer']} "
             f"bins, {lime['engine']} engine)"
         )
     else:
-        out.append("- LIME: not run (learners trained on every feature of every row)")
+        out.append("- LIME: not run")
+    view = lime.get("train_view")
+    if view:
+        out.append(f"- Learners trained on: {VIEW_LABELS.get(view, view)}")
     out += [f"- Note: {text(note)}" for note in ds.get("notes", [])]
     out += ["", "## Fidelity to the black box", ""]
     out += _table(["learner"] + [title for _, title in LEARNER_COLUMNS], learner_rows(report))
@@ -105,13 +139,14 @@ def render_markdown(report: dict) -> str:
             f"{fmt(ag['both_faithful_test'])}.",
         ]
         out += _examples(ag.get("examples", []))
-    for name, entry in report["learners"].items():
+    for name in learner_order(report):
+        entry = report["learners"][name]
         title = "IMLI rules (MaxSAT)" if name == "imli" else "FOLD program (defaults + exceptions)"
         out += ["", f"## {title}", ""] + _fenced(entry["rules"])
         out += _rule_stats(entry.get("rule_stats", []))
     out += _sweep(report.get("sweep"))
     out += _features(report)
-    out += _unfiltered(report.get("unfiltered"))
+    out += _filtering(report.get("filtering"))
     return "\n".join(out) + "\n"
 
 
@@ -124,7 +159,7 @@ def _fenced(text: str) -> list[str]:
 def _rule_stats(stats: list[dict]) -> list[str]:
     if not stats:
         return []
-    rows = [["\u2003" * int(st["depth"]) + st["text"], st["kind"], st["predicts"], st["covered"],
+    rows = [[Code("\u2003" * int(st["depth"]) + st["text"]), st["kind"], st["predicts"], st["covered"],
              st["coverage"], st["precision"]] for st in stats]
     return ["", "Each rule on the test rows: the rows it decides (a CNF clause: the rows on "
             "which it fails; an exception: the rows it takes from its rule), their share, and "
@@ -146,9 +181,10 @@ def _sweep(sweep: dict | None) -> list[str]:
     if not sweep:
         return []
     out = ["", "## Fidelity vs rule size (sweep)", "",
-           "Each learner refitted on the same LIME-filtered rows, one setting at a time; "
+           "Each learner refitted on the run's training rows, one setting at a time; "
            "★ marks the Pareto front (no other setting is as small and at least as faithful)."]
-    for name, points in sweep["learners"].items():
+    for name in learner_order(sweep):
+        points = sweep["learners"][name]
         rows = [[", ".join(f"{k}={v:g}" for k, v in p["params"].items()), p["fidelity_test"],
                  p.get("fidelity_test_lime"), p["accuracy_test"], p["n_rules"],
                  p["rule_size"], p["fit_seconds"], p.get("optimal"),
@@ -163,8 +199,8 @@ def _features(report: dict) -> list[str]:
     frequency = report["lime"].get("feature_frequency")
     if not frequency:
         return []
-    learners = list(report["learners"])
-    rows = [[r["feature"], r["rate"], r["selected"], r["toward_positive"]]
+    learners = learner_order(report)
+    rows = [[Code(r["feature"]), r["rate"], r["selected"], r["toward_positive"]]
             + [r.get(n, 0) for n in learners] for r in frequency if r["selected"]][:15]
     return ["", "## Features LIME selected", "",
             "Fraction of training rows whose top LIME features include each feature, the "
@@ -174,16 +210,29 @@ def _features(report: dict) -> list[str]:
         + [f"literals in {n}" for n in learners], rows)
 
 
-def _unfiltered(unfiltered: dict | None) -> list[str]:
-    if not unfiltered:
+#: (key, title) of the training-view comparison's columns.
+VIEW_KEYS = (("fidelity_test", "fidelity (raw test)"), ("fidelity_test_lime", "fidelity (LIME test)"),
+             ("accuracy_test", "accuracy"), ("f1_test", "F1 vs BB"), ("n_rules", "rules"),
+             ("rule_size", "literals"), ("fit_seconds", "fit s"), ("optimal", "optimal"))
+
+
+def view_rows(filtering: dict) -> list[list]:
+    """One row per learner and training view: learner, view (the run's marked), metrics."""
+    rows = []
+    for name in learner_order(filtering):
+        views = filtering["learners"][name]
+        for view in filtering["views"]:
+            label = VIEW_LABELS.get(view, view)
+            if view == filtering["run_view"]:
+                label += " (this run)"
+            rows.append([name, label] + [views[view].get(k) for k, _ in VIEW_KEYS])
+    return rows
+
+
+def _filtering(filtering: dict | None) -> list[str]:
+    if not filtering:
         return []
-    keys = ("fidelity_test", "accuracy_test", "f1_test", "n_rules", "rule_size",
-            "fit_seconds", "optimal")
-    rows = [[name, label] + [parts[part].get(k) for k in keys]
-            for name, parts in unfiltered["learners"].items()
-            for part, label in (("filtered", "LIME-filtered"), ("unfiltered", "all features"))]
     return ["", "## The effect of LIME filtering", "",
-            "The same learners, settings, black box and split, trained on every feature of "
-            "every row instead of each row's top LIME features.", ""] + _table(
-        ["learner", "training rows", "fidelity (raw test)", "accuracy", "F1 vs BB", "rules",
-         "literals", "fit s", "optimal"], rows)
+            "The same learners, settings, black box and split, trained on each view of the "
+            "training rows.", ""] + _table(
+        ["learner", "trained on"] + [t for _, t in VIEW_KEYS], view_rows(filtering))

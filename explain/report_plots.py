@@ -11,6 +11,7 @@ import base64
 import io
 
 import matplotlib
+import numpy as np
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 
@@ -21,6 +22,8 @@ LEARNER_STYLE = {
     "imli": ("#1f77b4", "o", "IMLI (MaxSAT)"),
     "fold": ("#d95f02", "s", "FOLD (ILP)"),
 }
+#: Short names of the training views (``RunConfig.train_view``) for plot labels.
+VIEW_SHORT = {"lime": "LIME rows", "lime+raw": "LIME + full", "raw": "full rows"}
 _RC = {"text.parse_math": False, "font.size": 9, "axes.spines.top": False,
        "axes.spines.right": False}
 
@@ -51,7 +54,8 @@ def tradeoff_plot(sweep: dict, run_learners: dict | None = None) -> str:
     with matplotlib.rc_context(_RC):
         fig = Figure(figsize=(7.0, 4.2))
         ax = fig.add_subplot()
-        for name, points in sweep["learners"].items():
+        for name in _ordered(sweep["learners"]):
+            points = sweep["learners"][name]
             colour, marker, label = LEARNER_STYLE.get(name, ("#555555", "^", name))
             xs = [p["rule_size"] for p in points]
             ys = [p["fidelity_test"] for p in points]
@@ -115,28 +119,42 @@ def features_plot(frequency: list[dict], learners: list[str], top: int = 15) -> 
         return _data_uri(fig)
 
 
-def filtering_plot(unfiltered: dict) -> str:
-    """Grouped bars: each learner's test fidelity with and without LIME filtering."""
-    names = list(unfiltered["learners"])
+def filtering_plot(filtering: dict) -> str:
+    """Grouped bars: each learner's test fidelity for each training view.
+
+    Parameters
+    ----------
+    filtering : dict
+        ``report["filtering"]`` (see :func:`explain.compare.view_comparison`).
+    """
+    names = _ordered(filtering["learners"])
+    views = filtering["views"]
+    shades = np.linspace(1.0, 0.35, len(views)) if len(views) > 1 else [1.0]
     with matplotlib.rc_context(_RC):
-        fig = Figure(figsize=(5.0, 2.6))
+        fig = Figure(figsize=(5.4, 2.8))
         ax = fig.add_subplot()
-        width = 0.38
-        for offset, part, shade in ((-width / 2, "filtered", 1.0), (width / 2, "unfiltered", 0.45)):
-            values = [unfiltered["learners"][n][part].get("fidelity_test") or 0.0 for n in names]
+        width = 0.8 / len(views)
+        for j, (view, shade) in enumerate(zip(views, shades)):
+            offset = (j - (len(views) - 1) / 2) * width
+            values = [filtering["learners"][n][view].get("fidelity_test") or 0.0 for n in names]
             colours = [LEARNER_STYLE.get(n, ("#555555",))[0] for n in names]
             bars = ax.bar([i + offset for i in range(len(names))], values, width,
-                          color=colours, alpha=shade, edgecolor="black", linewidth=0.4)
+                          color=colours, alpha=float(shade), edgecolor="black", linewidth=0.4)
             for bar, value in zip(bars, values):
-                ax.text(bar.get_x() + bar.get_width() / 2, value + 0.01, f"{value:.3f}",
-                        ha="center", va="bottom", fontsize=7)
-                ax.text(bar.get_x() + bar.get_width() / 2, 0.02,
-                        "LIME" if part == "filtered" else "all", ha="center",
-                        va="bottom", fontsize=7, color="white" if shade == 1.0 else "black")
+                x = bar.get_x() + bar.get_width() / 2
+                ax.text(x, value + 0.01, f"{value:.3f}", ha="center", va="bottom", fontsize=7)
+                ax.text(x, 0.03, VIEW_SHORT.get(view, view), ha="center", va="bottom",
+                        fontsize=7, rotation=90, color="white" if shade > 0.6 else "black")
         ax.set_xticks(range(len(names)), [LEARNER_STYLE.get(n, (0, 0, n))[2] for n in names])
         ax.set_ylim(0, 1.1)
         ax.set_ylabel("fidelity (raw test rows)")
         return _data_uri(fig)
+
+
+def _ordered(learners: dict) -> list[str]:
+    """Learner names with IMLI and FOLD first, whatever the dict's (JSON-sorted) order."""
+    return sorted(learners, key=lambda n: (list(LEARNER_STYLE).index(n)
+                                          if n in LEARNER_STYLE else len(LEARNER_STYLE), n))
 
 
 def _short(name: str, width: int = 38) -> str:

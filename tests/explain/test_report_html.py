@@ -2,6 +2,7 @@
 
 import base64
 import json
+import re
 from html.parser import HTMLParser
 
 import numpy as np
@@ -84,7 +85,7 @@ def test_every_section_is_present(written):
     for _, title in SECTIONS:
         assert title in text
     for words in ("black box", "class balance", "fidelity (LIME test)", "optimal",
-                  "precision vs BB", "Pareto", "disagree", "all features"):
+                  "precision vs BB", "Pareto", "disagree", "full rows (no LIME)"):
         assert words in text, words
 
 
@@ -110,9 +111,11 @@ def test_user_text_is_escaped(written):
     assert HOSTILE_NAME in text and HOSTILE_VALUE in text  # shown, as text
     assert not any(name.startswith("on") for name in page.attrs)
     assert page.tags.count("img") == 3
-    md_tables = [line for line in (out / "report.md").read_text().splitlines()
-                 if line.startswith("|")]
+    # In report.md, user text is either in a code span (literal) or has its "<" escaped.
+    md_tables = [re.sub(r"(`+).*?\1", "", line)
+                 for line in (out / "report.md").read_text().splitlines() if line.startswith("|")]
     assert not any("<script>" in line or "<img" in line for line in md_tables)
+    assert any("&lt;script&gt;" in line or "&lt;script>" in line for line in md_tables)
 
 
 def test_report_json_holds_the_new_sections(written):
@@ -126,7 +129,7 @@ def test_report_json_holds_the_new_sections(written):
     assert sorted(names) == sorted(["age", "city", HOSTILE_NAME])
     assert "examples" in report["agreement"]
     assert set(report["sweep"]["learners"]) == {"imli", "fold"}
-    assert set(report["unfiltered"]["learners"]) == {"imli", "fold"}
+    assert set(report["filtering"]["learners"]) == {"imli", "fold"}
     assert report["files"]["report_html"] == "report.html"
 
 
@@ -146,8 +149,29 @@ def test_stats_agree_with_the_learners_predictions(written):
 
 def test_a_quick_run_report_says_where_the_sweep_is(written):
     _, result = written
-    report = {k: v for k, v in result.report.items() if k not in ("sweep", "unfiltered")}
+    report = {k: v for k, v in result.report.items() if k not in ("sweep", "filtering")}
     page = Page(render_html(report))
     assert page.sections == [sid for sid, _ in SECTIONS]
     assert len(page.images) == 1  # the features plot only
     assert "python -m explain compare" in "".join(page.text)
+
+
+def test_a_run_without_lime_renders(tmp_path):
+    rng = np.random.default_rng(1)
+    frame = pd.DataFrame({"x": rng.normal(size=120), "c": rng.choice(["a", "b"], 120)})
+    frame["y"] = np.where(frame["x"] > 0, "up", "down")
+    dataset = from_frame(frame, "y", positive="up", name="plain")
+    model = make_pipeline(
+        make_column_transformer((OneHotEncoder(), ["c"]), remainder="passthrough"),
+        GradientBoostingClassifier(n_estimators=10, random_state=0),
+    ).fit(dataset.X, dataset.y)
+    box = wrap_sklearn(model, TableEncoder().fit(dataset.X, dataset.categorical))
+    config = RunConfig(train_view="raw", imli_params={"time_limit": 3.0})
+    result = run_compare(dataset, config, SweepConfig(data_fidelity=(10.0,), n_clauses=(1,),
+                                                      exception_ratio=(0.5,)), black_box=box)
+    write_run(result, prepare_out_dir(tmp_path / "out"))
+    page = Page((tmp_path / "out" / "report.html").read_text(encoding="utf-8"))
+    text = "".join(page.text)
+    assert page.sections == [sid for sid, _ in SECTIONS]
+    assert "LIME did not run" in text and "not run" in text
+    assert result.report["filtering"]["views"] == ["raw"]

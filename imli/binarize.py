@@ -1,0 +1,218 @@
+"""Turn a raw table into boolean threshold columns and their :class:`Predicate` specs.
+
+Numeric feature ``f`` → ``f <= t`` and ``f > t`` for each quantile threshold ``t`` (both
+directions, as the IMLI papers binarize); categorical ``c`` → ``c == v`` per category;
+a column that already holds only 0/1 (or booleans) is kept as one binary column. Missing
+values satisfy no column.
+"""
+
+from __future__ import annotations
+
+from numbers import Integral
+
+import numpy as np
+import pandas as pd
+from sklearn.base import BaseEstimator, TransformerMixin
+from sklearn.utils._param_validation import Interval
+from sklearn.utils.validation import check_is_fitted, validate_data
+
+from .predicates import Predicate, format_value
+
+__all__ = ["Binarizer"]
+
+
+def _is_binary(values: pd.Series) -> bool:
+    if values.dtype == bool:
+        return True
+    if not pd.api.types.is_numeric_dtype(values) or values.isna().any():
+        return False
+    return bool(values.isin([0, 1]).all())
+
+
+def _thresholds(values: np.ndarray, n_thresholds: int) -> np.ndarray:
+    """Distinct inner quantiles; a threshold at the maximum would split nothing.
+
+    When one value is so frequent that quantiles collapse onto it (e.g. a capital gain
+    that is 0 for most rows), the rest of the values get quantile thresholds of their own.
+    """
+    values = values[~np.isnan(values)]
+    if values.size == 0:
+        return np.empty(0)
+    qs = np.linspace(0, 1, n_thresholds + 2)[1:-1]
+    cuts = np.unique(np.quantile(values, qs, method="lower"))
+    if cuts.size < n_thresholds:
+        common, counts = np.unique(values, return_counts=True)
+        mode = common[np.argmax(counts)]
+        rest = values[values != mode]
+        if rest.size:
+            extra = np.quantile(rest, qs[: n_thresholds - cuts.size + 1], method="lower")
+            cuts = np.unique(np.concatenate([cuts, [mode], extra]))
+    return cuts[cuts < values.max()]
+
+
+class Binarizer(TransformerMixin, BaseEstimator):
+    """Binarize numeric and categorical columns for :class:`~imli.IMLIClassifier`.
+
+    Parameters
+    ----------
+    n_thresholds : int, default=9
+        Quantile thresholds per numeric feature (fewer when values repeat; when one
+        value dominates, the other values get their own quantile thresholds).
+    categorical : list of str, optional
+        Columns to treat as categorical. By default: object, string, category and
+        boolean-like non-numeric columns.
+
+    Attributes
+    ----------
+    column_specs_ : list of (Predicate or None)
+        What each output column means (``None`` for columns kept as they were).
+    feature_names_in_ : ndarray of str
+        Input column names (DataFrames with string column names only).
+    n_features_in_ : int
+        Number of input columns.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> df = pd.DataFrame({"age": [20, 30, 40, 50], "color": ["r", "g", "r", "b"]})
+    >>> b = Binarizer(n_thresholds=1).fit(df)
+    >>> [str(p) for p in b.column_specs_]
+    ['age <= 30.0', 'age > 30.0', 'color == b', 'color == g', 'color == r']
+    >>> b.transform(df).iloc[0].tolist()
+    [True, False, False, False, True]
+    """
+
+    _parameter_constraints = {
+        "n_thresholds": [Interval(Integral, 1, None, closed="left")],
+        "categorical": [list, tuple, None],
+    }
+
+    def __init__(self, n_thresholds: int = 9, categorical: list[str] | None = None) -> None:
+        self.n_thresholds = n_thresholds
+        self.categorical = categorical
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.allow_nan = True
+        tags.input_tags.categorical = True
+        tags.input_tags.string = True
+        tags.transformer_tags.preserves_dtype = []
+        return tags
+
+    def _frame(self, X: object, reset: bool) -> pd.DataFrame:
+        """Check the table; DataFrames keep their column types, arrays must be numeric."""
+        if isinstance(X, pd.DataFrame):
+            validate_data(self, X, skip_check_array=True, reset=reset)
+            frame = X
+        else:
+            values = validate_data(self, X, reset=reset, ensure_all_finite="allow-nan")
+            frame = pd.DataFrame(values, columns=[f"x{i}" for i in range(values.shape[1])])
+        if frame.shape[0] == 0 or frame.shape[1] == 0:
+            raise ValueError(
+                f"Found array with {frame.shape[0]} sample(s) and {frame.shape[1]} "
+                "feature(s) while a minimum of 1 is required."
+            )
+        return frame
+
+    def fit(self, X: object, y: object = None) -> Binarizer:
+        """Choose the thresholds and categories.
+
+        Parameters
+        ----------
+        X : DataFrame or array-like of shape (n_samples, n_features)
+        y : ignored
+
+        Returns
+        -------
+        self
+        """
+        self._validate_params()
+        frame = self._frame(X, reset=True)
+        names = [str(c) for c in frame.columns]
+        wanted = set(self.categorical or ())
+        unknown = wanted - set(names)
+        if unknown:
+            raise ValueError(f"categorical names unknown columns: {sorted(unknown)}.")
+        specs: list[Predicate | None] = []
+        sources: list[int] = []
+        for i, name in enumerate(names):
+            col = frame.iloc[:, i]
+            numeric = pd.api.types.is_numeric_dtype(col) and not pd.api.types.is_bool_dtype(col)
+            if name not in wanted and _is_binary(col):
+                specs.append(None)
+                sources.append(i)
+            elif name in wanted or not numeric:
+                cats = sorted({str(v) for v in col.dropna().tolist()})
+                specs.extend(Predicate(name, "==", c) for c in cats)
+                sources.extend([i] * len(cats))
+            else:
+                for t in _thresholds(col.to_numpy(dtype=np.float64), self.n_thresholds):
+                    specs.append(Predicate(name, "<=", float(t)))
+                    specs.append(Predicate(name, ">", float(t)))
+                    sources.extend([i, i])
+        order = sorted(range(len(specs)), key=lambda j: (sources[j], _sort_key(specs[j])))
+        self.column_specs_ = [specs[j] for j in order]
+        self._sources = [sources[j] for j in order]
+        self._names = _column_names(self.column_specs_, names, self._sources)
+        return self
+
+    def transform(self, X: object) -> pd.DataFrame:
+        """Boolean columns, one per spec.
+
+        Parameters
+        ----------
+        X : DataFrame or array-like of shape (n_samples, n_features)
+            Same columns as in ``fit``.
+
+        Returns
+        -------
+        DataFrame of bool
+        """
+        check_is_fitted(self, "column_specs_")
+        frame = self._frame(X, reset=False)
+        out = {}
+        texts: dict[int, np.ndarray] = {}  # categorical columns as strings, once each
+        for spec, source, name in zip(self.column_specs_, self._sources, self._names):
+            col = frame.iloc[:, source]
+            if spec is None:
+                out[name] = col.to_numpy(dtype=np.float64) != 0
+            elif spec.is_threshold:
+                out[name] = spec.evaluate(col.to_numpy(dtype=np.float64))
+            else:
+                if source not in texts:
+                    texts[source] = np.array(
+                        [None if pd.isna(v) else str(v) for v in col], dtype=object
+                    )
+                out[name] = spec.evaluate(texts[source])
+        return pd.DataFrame(out, index=frame.index, columns=self._names, dtype=bool)
+
+    def get_feature_names_out(self, input_features: object = None) -> np.ndarray:
+        """Names of the output columns."""
+        check_is_fitted(self, "column_specs_")
+        return np.array(self._names, dtype=object)
+
+
+def _sort_key(spec: Predicate | None) -> tuple:
+    if spec is None:
+        return (0, 0.0, "")
+    if spec.is_threshold:
+        return (1, float(spec.value), spec.relation)
+    return (2, 0.0, str(spec.value))
+
+
+def _column_names(specs, names, sources) -> list[str]:
+    """Unique readable names: thresholds with the fewest digits that keep them apart."""
+    values: dict[int, set[float]] = {}
+    for spec, source in zip(specs, sources):
+        if spec is not None and spec.is_threshold:
+            values.setdefault(source, set()).add(float(spec.value))
+    digits = {}
+    for source, siblings in values.items():
+        d = 4
+        while d < 17 and len({format_value(v, d) for v in siblings}) < len(siblings):
+            d += 1
+        digits[source] = d
+    return [
+        names[source] if spec is None else spec.describe(digits.get(source, 4))
+        for spec, source in zip(specs, sources)
+    ]

@@ -1,0 +1,163 @@
+"""Decision lists and decision sets as immutable values: ``Rule`` → ``DecisionList`` /
+``DecisionSet``. Like :mod:`imli.rules`, each object prints for people, has an exact
+``repr``, and evaluates itself on a binary matrix (the columns used in ``fit``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from .rules import Clause, Literal, _digits, _plain, as_binary_matrix
+
+__all__ = ["DecisionList", "DecisionSet", "Rule"]
+
+
+@dataclass(frozen=True)
+class Rule:
+    """One entry of a decision list or set: if ``term`` holds, predict ``label``."""
+
+    term: Clause
+    label: object
+
+    def __post_init__(self) -> None:
+        if self.term.connective != "AND":
+            raise ValueError("A decision rule's term must be a conjunction ('AND').")
+        object.__setattr__(self, "label", _plain(self.label))
+
+    def describe(self, digits: int | None = None) -> str:
+        """``IF term THEN label``."""
+        return f"IF {self.term.describe(digits)} THEN {self.label}"
+
+    def __str__(self) -> str:
+        return self.describe()
+
+
+class _RuleCollection:
+    """Shared behaviour of :class:`DecisionList` and :class:`DecisionSet`."""
+
+    rules: tuple[Rule, ...]
+    default: object
+
+    def _check(self) -> None:
+        object.__setattr__(self, "rules", tuple(self.rules))
+        object.__setattr__(self, "default", _plain(self.default))
+
+    @property
+    def size(self) -> int:
+        """Number of literals in all terms."""
+        return sum(len(r.term) for r in self.rules)
+
+    @property
+    def literals(self) -> tuple[Literal, ...]:
+        """All literals, rule by rule."""
+        return tuple(lit for r in self.rules for lit in r.term.literals)
+
+    def fired(self, X: object) -> np.ndarray:
+        """Which rules' terms hold on each row: bool array (n_samples, n_rules)."""
+        B = as_binary_matrix(X)
+        if not self.rules:
+            return np.zeros((B.shape[0], 0), dtype=bool)
+        return np.column_stack([r.term.evaluate(B) for r in self.rules])
+
+    def covers(self, X: object) -> np.ndarray:
+        """Rows on which at least one (non-default) rule fires."""
+        return self.fired(X).any(axis=1)
+
+    def _labels(self) -> np.ndarray:
+        return np.array([r.label for r in self.rules] + [self.default], dtype=object)
+
+    def describe(self, digits: int | None = None) -> str:
+        """One rule per line, the default last."""
+        digits = _digits(self.literals) if digits is None else digits
+        lines = [self._prefix(i) + r.describe(digits) for i, r in enumerate(self.rules)]
+        lines.append(f"{self._default_word} {self.default}")
+        return "\n".join(lines)
+
+    def __str__(self) -> str:
+        return self.describe()
+
+
+@dataclass(frozen=True)
+class DecisionList(_RuleCollection):
+    """An ordered list of rules; the first rule whose term holds decides.
+
+    Examples
+    --------
+    >>> a = Literal(0, "a")
+    >>> dl = DecisionList((Rule(Clause((a,), "AND"), "yes"),), default="no")
+    >>> print(dl)
+    IF (a) THEN yes
+    ELSE no
+    >>> dl.predict([[1], [0]]).tolist()
+    ['yes', 'no']
+    """
+
+    rules: tuple[Rule, ...]
+    default: object
+    _default_word = "ELSE"
+
+    def __post_init__(self) -> None:
+        self._check()
+
+    @staticmethod
+    def _prefix(i: int) -> str:
+        return "" if i == 0 else "ELSE "
+
+    def decisive(self, X: object) -> np.ndarray:
+        """Index of the rule that decides each row (``len(rules)`` for the default)."""
+        fired = self.fired(X)
+        hit = np.column_stack([fired, np.ones(fired.shape[0], dtype=bool)])
+        return hit.argmax(axis=1)
+
+    def predict(self, X: object) -> np.ndarray:
+        """Label of each row (object array)."""
+        return self._labels()[self.decisive(X)]
+
+
+@dataclass(frozen=True)
+class DecisionSet(_RuleCollection):
+    """An unordered set of rules; overlaps are settled by vote.
+
+    A row takes the label fired by most rules; ties go to the label of the earliest fired
+    rule (learning order); rows no rule fires on take ``default``.
+    """
+
+    rules: tuple[Rule, ...]
+    default: object
+    _default_word = "OTHERWISE"
+
+    def __post_init__(self) -> None:
+        self._check()
+
+    @staticmethod
+    def _prefix(i: int) -> str:
+        return ""
+
+    def overlap(self, X: object) -> int:
+        """Number of rows on which two or more rules fire."""
+        return int((self.fired(X).sum(axis=1) >= 2).sum())
+
+    def predict(self, X: object) -> np.ndarray:
+        """Label of each row (object array)."""
+        fired = self.fired(X)
+        labels = self._labels()
+        out = np.empty(fired.shape[0], dtype=object)
+        out[:] = [self.default] * fired.shape[0]
+        if not self.rules:
+            return out
+        distinct = list(dict.fromkeys(labels[:-1].tolist()))
+        votes = np.column_stack(
+            [fired[:, labels[:-1] == lab].sum(axis=1) for lab in distinct]
+        )
+        first = np.where(fired, np.arange(len(self.rules)), len(self.rules)).min(axis=1)
+        rank = np.array([distinct.index(lab) for lab in labels[:-1].tolist()])
+        # ties: the label of the earliest fired rule wins; encode as vote * big - order
+        first_rank = np.full(fired.shape[0], -1)
+        some = fired.any(axis=1)
+        first_rank[some] = rank[first[some]]
+        score = votes * 2 - (np.arange(len(distinct))[None, :] != first_rank[:, None])
+        winner = score.argmax(axis=1)
+        out[some] = np.array(distinct, dtype=object)[winner[some]]
+        return out

@@ -1,0 +1,368 @@
+"""``IMLIClassifier``: the scikit-learn face of the MaxSAT rule learner."""
+
+from __future__ import annotations
+
+import time
+import warnings
+from numbers import Integral, Real
+
+import numpy as np
+from sklearn.base import BaseEstimator, ClassifierMixin, clone
+from sklearn.exceptions import ConvergenceWarning
+from sklearn.utils._param_validation import Interval, StrOptions
+from sklearn.utils.multiclass import check_classification_targets, type_of_target
+from sklearn.utils.validation import check_is_fitted, check_random_state
+
+from .decisions import DecisionList, DecisionSet, Rule
+from .encoding import Constraints, Weights, encode
+from .inputs import binary_input, literal_space
+from .lists import decision_list, decision_set
+from .literals import LiteralSpace, literal_matrix
+from .redundancy import canonicalize, simplify
+from .rows import distinct_rows, merge_rows
+from .solver import ENGINES, SolverConfig
+from .strategies import Budget, Data, Setting, best_of, greedy, iterative, joint, minibatch
+
+__all__ = ["IMLIClassifier", "TimeLimitWarning"]
+
+MODES = ("joint", "iterative", "decision_list", "decision_set")
+
+
+class TimeLimitWarning(ConvergenceWarning):
+    """The time limit struck: the rule is the best found so far, not proven optimal."""
+
+
+class IMLIClassifier(ClassifierMixin, BaseEstimator):
+    """Interpretable CNF/DNF rules, decision lists and sets learned with MaxSAT (IMLI).
+
+    Minimises ``|R| + data_fidelity·|E|`` (rule size plus weighted training errors) over
+    rules with at most ``n_clauses`` clauses, as in MLIC (CP 2018) and IMLI (AIES 2019,
+    JAIR 2022).
+
+    Parameters
+    ----------
+    n_clauses : int, default=2
+        Maximum number of clauses (CNF), terms (DNF) or rules (decision list/set, not
+        counting the default rule).
+    rule_type : {"CNF", "DNF"}, default="CNF"
+        A DNF is learned as the CNF of the complemented labels, then complemented.
+        Ignored by the decision-list and decision-set modes.
+    data_fidelity : float, default=10.0
+        λ: the cost of one misclassified row relative to one literal.
+    batch_size : int or None, default=None
+        ``None``: no mini-batches (``mode="joint"`` is then one MaxSAT query over all rows,
+        whose result is an optimum). An int: mini-batches of about that many rows, each
+        query preferring the previous rule's literals (AIES 2019 §4.1).
+    random_state : int, RandomState instance or None, default=0
+        Shuffles the rows into mini-batches.
+    mode : {"joint", "iterative", "decision_list", "decision_set"}, default="joint"
+        ``"joint"`` learns all clauses together; ``"iterative"`` one clause at a time (JAIR
+        Alg. 2); ``"decision_list"`` / ``"decision_set"`` learn ordered / unordered rules
+        (JAIR Alg. 3 / 4) and also handle more than two classes.
+    n_passes : int, default=1
+        Passes over the mini-batches; the rule with the best objective on all training rows
+        is kept.
+    time_limit : float or None, default=None
+        Seconds for the whole fit. When it strikes, the best rule found so far is returned
+        (``optimal_`` is False, ``timed_out_`` True, and a :class:`TimeLimitWarning` is
+        issued).
+    solver : {"rc2-stratified", "rc2", "cpsat"}, default="rc2-stratified"
+        MaxSAT engine: python-sat's RC2 with or without stratification (stratified is much
+        faster on the weighted queries of whole data sets), or OR-Tools CP-SAT (anytime;
+        needs the ``surrogate-rules[cpsat]`` extra).
+    solver_command : list of str or None, default=None
+        An external MaxSAT solver to run instead (arguments, no shell); ``"{wcnf}"`` is
+        replaced by the query file's path, or the path is appended.
+    exclude_features : list of str or None, default=None
+        Features (or columns) that must never appear.
+    include_features : list of str or None, default=None
+        Features that must appear in every clause.
+    disjoint_features : {"hard", "soft"} or None, default=None
+        Each feature in at most one clause; ``"soft"`` charges one literal per violation.
+    symmetry_breaking : bool, default=True
+        Order the interchangeable clauses in the MaxSAT query.
+    n_thresholds : int, default=9
+        Quantile thresholds per feature when ``X`` is not binary (see :class:`Binarizer`).
+
+    Attributes
+    ----------
+    rules_ : CNF, DNF, DecisionList or DecisionSet
+        The learned rule; ``str(rules_)`` names the columns.
+    rule_size_ : int
+        Number of literals in the rule.
+    optimal_ : bool
+        Whether the rule is a proven optimum of the objective on the training rows (only
+        possible with ``mode="joint"`` and ``batch_size=None``).
+    timed_out_ : bool
+        Whether the time limit struck.
+    objective_ : float
+        ``|R| + data_fidelity·|E|`` of the returned rule on the training rows.
+    n_queries_ : int
+        MaxSAT queries solved.
+    classes_ : ndarray
+        Class labels; for binary rules ``classes_[1]`` is the class the rule predicts.
+    binarizer_ : Binarizer or None
+        The binarization applied to non-binary ``X`` (``None`` when ``X`` was binary).
+    n_features_in_ : int
+    feature_names_in_ : ndarray of str
+        Only when ``X`` had string column names.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> X = np.array([[1, 0, 1], [1, 1, 0], [0, 1, 1], [0, 0, 0]] * 3)
+    >>> y = np.array(["yes", "yes", "no", "no"] * 3)
+    >>> clf = IMLIClassifier(n_clauses=1).fit(X, y)
+    >>> print(clf.rules_)
+    (x0)
+    >>> clf.predict([[1, 0, 0]]).tolist(), clf.optimal_
+    (['yes'], True)
+    """
+
+    _parameter_constraints: dict = {
+        "n_clauses": [Interval(Integral, 1, None, closed="left")],
+        "rule_type": [StrOptions({"CNF", "DNF"})],
+        "data_fidelity": [Interval(Real, 0, None, closed="neither")],
+        "batch_size": [Interval(Integral, 1, None, closed="left"), None],
+        "random_state": ["random_state"],
+        "mode": [StrOptions(set(MODES))],
+        "n_passes": [Interval(Integral, 1, None, closed="left")],
+        "time_limit": [Interval(Real, 0, None, closed="neither"), None],
+        "solver": [StrOptions(set(ENGINES))],
+        "solver_command": [list, tuple, None],
+        "exclude_features": [list, tuple, None],
+        "include_features": [list, tuple, None],
+        "disjoint_features": [StrOptions({"hard", "soft"}), None],
+        "symmetry_breaking": ["boolean"],
+        "n_thresholds": [Interval(Integral, 1, None, closed="left")],
+    }
+
+    def __init__(
+        self,
+        n_clauses=2,
+        rule_type="CNF",
+        data_fidelity=10.0,
+        batch_size=None,
+        random_state=0,
+        *,
+        mode="joint",
+        n_passes=1,
+        time_limit=None,
+        solver="rc2-stratified",
+        solver_command=None,
+        exclude_features=None,
+        include_features=None,
+        disjoint_features=None,
+        symmetry_breaking=True,
+        n_thresholds=9,
+    ):
+        self.n_clauses = n_clauses
+        self.rule_type = rule_type
+        self.data_fidelity = data_fidelity
+        self.batch_size = batch_size
+        self.random_state = random_state
+        self.mode = mode
+        self.n_passes = n_passes
+        self.time_limit = time_limit
+        self.solver = solver
+        self.solver_command = solver_command
+        self.exclude_features = exclude_features
+        self.include_features = include_features
+        self.disjoint_features = disjoint_features
+        self.symmetry_breaking = symmetry_breaking
+        self.n_thresholds = n_thresholds
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.classifier_tags.multi_class = self.mode in ("decision_list", "decision_set")
+        return tags
+
+    # ------------------------------------------------------------------ data
+    def _binary(self, X, y=None, column_specs=None, reset=True):
+        """Validate ``X`` (and ``y``) and return the binary matrix (and labels)."""
+        return binary_input(self, X, y, column_specs, reset)
+
+    def _space(self, m: int, column_specs) -> LiteralSpace:
+        return literal_space(self, m, column_specs)
+
+    def _setting(self, space: LiteralSpace) -> Setting:
+        allowed = np.ones(space.n_literals, dtype=bool)
+        if self.exclude_features:
+            allowed[space.literals_of(list(self.exclude_features))] = False
+        required = tuple(
+            space.literals_of([f]) for f in (self.include_features or ())
+        )
+        constraints = Constraints(
+            allowed=allowed,
+            required=required,
+            disjoint=self.disjoint_features,
+            feature_of=space.feature_of,
+        )
+        seed = check_random_state(self.random_state).randint(2**31 - 1)
+        config = SolverConfig(
+            engine=self.solver,
+            command=tuple(str(a) for a in self.solver_command) if self.solver_command else None,
+            seed=int(seed),
+        )
+        return Setting(
+            Weights.from_fidelity(self.data_fidelity),
+            space,
+            constraints,
+            config,
+            bool(self.symmetry_breaking),
+        )
+
+    def _prepare(self, X, y, column_specs):
+        self._validate_params()
+        Xb, y = self._binary(X, y, column_specs, reset=True)
+        check_classification_targets(y)
+        classes, codes = np.unique(y, return_inverse=True)
+        if classes.size < 2:
+            raise ValueError(
+                f"IMLIClassifier needs samples of at least 2 classes; got {classes.size} class."
+            )
+        if classes.size > 2 and self.mode not in ("decision_list", "decision_set"):
+            raise ValueError(
+                "Only binary classification is supported. The type of the target is "
+                f"{type_of_target(y)} ({classes.size} classes); mode={self.mode!r} learns "
+                "binary rules: use mode='decision_list' or mode='decision_set'."
+            )
+        space = self._space(Xb.shape[1], column_specs)
+        return Xb, classes, codes.ravel(), space, self._setting(space)
+
+    # ------------------------------------------------------------------ API
+    def fit(self, X, y, column_specs=None):
+        """Learn the rule.
+
+        Parameters
+        ----------
+        X : {array-like, DataFrame} of shape (n_samples, n_features)
+            A 0/1 matrix or DataFrame of boolean columns (used as is), or any numeric or
+            mixed table (binarized first by :class:`Binarizer`).
+        y : array-like of shape (n_samples,)
+            Labels of any kind (two classes, or more for the decision modes).
+        column_specs : list of (Predicate or None), optional
+            What each binary column of ``X`` means; used for redundancy removal and
+            printing. Without it, columns print by name.
+
+        Returns
+        -------
+        self : IMLIClassifier
+        """
+        start = time.monotonic()
+        Xb, classes, codes, space, setting = self._prepare(X, y, column_specs)
+        budget = Budget(self.time_limit, start)
+        rng = np.random.default_rng(setting.solver.seed)
+        self.classes_ = classes
+        if self.mode in ("decision_list", "decision_set"):
+            self.rules_ = self._fit_rules(Xb, codes, space, setting, budget, rng)
+            self.optimal_ = False
+        else:
+            self.rules_, self.optimal_ = self._fit_normal(Xb, codes, space, setting, budget, rng)
+        self.rule_size_ = int(self.rules_.size)
+        self.timed_out_ = bool(budget.timed_out)
+        self.n_queries_ = int(budget.n_queries)
+        errors = int((self.predict(X) != np.asarray(y).ravel()).sum())
+        self.objective_ = float(self.rule_size_ + self.data_fidelity * errors)
+        if self.timed_out_:
+            warnings.warn(
+                f"time_limit={self.time_limit}s reached after {self.n_queries_} MaxSAT "
+                f"queries; returning the best rule found so far ({self.rule_size_} "
+                "literals), not proven optimal.",
+                TimeLimitWarning,
+                stacklevel=2,
+            )
+        return self
+
+    def _fit_normal(self, Xb, codes, space, setting, budget, rng):
+        positive = codes == 1
+        labels = positive if self.rule_type == "CNF" else ~positive
+        data = Data.of(merge_rows(Xb, labels))
+        k = self.n_clauses
+        if self.mode == "iterative":
+            result = iterative(setting, data, k, budget, self.batch_size, self.n_passes, rng)
+        elif self.batch_size is None:
+            result = joint(setting, data, k, budget, rng)
+        else:
+            result = minibatch(setting, data, k, budget, self.batch_size, self.n_passes, rng)
+        if result is None or budget.timed_out:
+            result = best_of(result, greedy(setting, data, k))
+        optimal = bool(
+            result.optimal and self.mode == "joint" and self.batch_size is None
+            and not budget.timed_out
+        )
+        canon = space.canonical(data.L)
+        if self.rule_type == "CNF":
+            clauses = simplify(canonicalize(result.clauses, canon), space, data.L, "OR")
+            return space.cnf(clauses), optimal
+        terms = [frozenset(space.negate(j) for j in c) for c in result.clauses]
+        terms = simplify(canonicalize(terms, canon), space, data.L, "AND")
+        return space.dnf(terms), optimal
+
+    def _fit_rules(self, Xb, codes, space, setting, budget, rng):
+        X, counts = distinct_rows(Xb, codes, self.classes_.size)
+        learn = decision_list if self.mode == "decision_list" else decision_set
+        found, default = learn(
+            setting, X, counts, self.n_clauses, budget, self.batch_size, self.n_passes, rng
+        )
+        L = literal_matrix(X)
+        canon = space.canonical(L)
+        rules = []
+        for term, v in found:
+            simple = simplify(canonicalize([term], canon), space, L, "AND")
+            if simple:
+                rules.append(Rule(space.clause(simple[0], "AND"), self.classes_[v]))
+        kind = DecisionList if self.mode == "decision_list" else DecisionSet
+        return kind(tuple(rules), self.classes_[default])
+
+    def predict(self, X):
+        """Predict labels.
+
+        Parameters
+        ----------
+        X : {array-like, DataFrame} of shape (n_samples, n_features)
+            Same kind of table as in ``fit``.
+
+        Returns
+        -------
+        ndarray of shape (n_samples,)
+            Labels from ``classes_``.
+        """
+        check_is_fitted(self, "rules_")
+        Xb, _ = self._binary(X, reset=False)
+        if isinstance(self.rules_, (DecisionList, DecisionSet)):
+            labels = self.rules_.predict(Xb)
+            index = {c: i for i, c in enumerate(self.classes_.tolist())}
+            return self.classes_[np.array([index[v] for v in labels], dtype=np.int64)]
+        return self.classes_[self.rules_.covers(Xb).astype(np.int64)]
+
+    def export_wcnf(self, X, y, path, column_specs=None):
+        """Write the one-query (MLIC) MaxSAT problem of ``(X, y)`` as a DIMACS WCNF file.
+
+        The file can be given to any MaxSAT solver; this estimator is not modified.
+
+        Parameters
+        ----------
+        X, y, column_specs
+            As in :meth:`fit` (binary rules only).
+        path : str or Path
+            Where to write.
+
+        Returns
+        -------
+        Query
+            The encoded query (``query.pool`` maps variables back to their meaning).
+        """
+        est = clone(self)
+        Xb, _, codes, _, setting = est._prepare(X, y, column_specs)
+        positive = codes == 1
+        labels = positive if self.rule_type == "CNF" else ~positive
+        query = encode(
+            merge_rows(Xb, labels),
+            self.n_clauses,
+            setting.weights,
+            setting.constraints,
+            symmetry_breaking=setting.symmetry_breaking,
+        )
+        query.to_dimacs(str(path))
+        return query

@@ -1,0 +1,71 @@
+"""A greedy CNF learner: the incumbent when a time limit strikes before any MaxSAT answer.
+
+Clause by clause (separate and conquer), literals are added while each addition lowers the
+objective ``|R| + λ·|E|``; a clause is kept only if it lowers the objective of the rule.
+It needs no solver and costs a few matrix-vector products per literal, so it always gives
+the anytime strategy a (usually modest) non-trivial rule to fall back on.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .encoding import Weights
+from .literals import literal_matrix
+from .rows import WeightedRows
+
+__all__ = ["greedy_cnf"]
+
+
+def greedy_cnf(
+    rows: WeightedRows,
+    n_clauses: int,
+    weights: Weights,
+    allowed: np.ndarray | None = None,
+) -> tuple[frozenset[int], ...]:
+    """Greedily learn at most ``n_clauses`` clauses (CNF form: ``True`` rows satisfy it).
+
+    Parameters
+    ----------
+    rows : WeightedRows
+    n_clauses : int
+    weights : Weights
+    allowed : ndarray of bool, shape (2m,), optional
+        Literals that may be used.
+
+    Returns
+    -------
+    tuple of frozenset of int
+    """
+    L = literal_matrix(rows.X)
+    cand = np.flatnonzero(allowed) if allowed is not None else np.arange(L.shape[1])
+    if cand.size == 0 or len(rows) == 0:
+        return ()
+    F = L[:, cand].astype(np.float64)
+    w = rows.weights.astype(np.float64)
+    pos_ok = rows.labels.copy()  # positives still predicted correctly
+    neg_open = ~rows.labels  # negatives not yet rejected by a clause
+    clauses: list[frozenset[int]] = []
+    for _ in range(n_clauses):
+        if not neg_open.any():
+            break
+        sat = np.zeros(len(rows), dtype=bool)
+        chosen: list[int] = []
+        while True:
+            vec = weights.noise * w * ((pos_ok & ~sat).astype(float) - (neg_open & ~sat))
+            gains = vec @ F - weights.literal
+            if chosen:
+                gains[chosen] = -np.inf
+            best = int(np.argmax(gains))
+            if gains[best] <= 0:
+                break
+            chosen.append(best)
+            sat |= L[:, cand[best]]
+        # benefit of adding the clause: rejected negatives minus lost positives
+        benefit = weights.noise * (w[neg_open & ~sat].sum() - w[pos_ok & ~sat].sum())
+        if benefit - weights.literal * len(chosen) <= 0:
+            break
+        clauses.append(frozenset(int(cand[j]) for j in chosen))
+        pos_ok &= sat
+        neg_open &= sat
+    return tuple(clauses)

@@ -1,0 +1,94 @@
+"""Input checks of :class:`~imli.IMLIClassifier`: the binary matrix and its literal space."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+from sklearn.utils import assert_all_finite, check_consistent_length, column_or_1d
+from sklearn.utils.validation import validate_data
+
+from .binarize import Binarizer
+from .literals import LiteralSpace
+from .predicates import Predicate
+
+__all__ = ["binary_input", "literal_space"]
+
+
+def _is_binary_frame(frame: pd.DataFrame) -> bool:
+    for _, col in frame.items():
+        if col.dtype == bool:
+            continue
+        if not pd.api.types.is_numeric_dtype(col) or not col.isin([0, 1]).all():
+            return False
+    return True
+
+
+def binary_input(est, X, y=None, column_specs=None, reset=True):
+    """Validate ``X`` (and ``y``) for ``est`` and return the binary matrix (and labels).
+
+    A 0/1 matrix or DataFrame of booleans is used as is; any other table is binarized by a
+    :class:`Binarizer` fitted here (``est.binarizer_``; ``reset=True`` in ``fit``).
+    """
+    if isinstance(X, pd.DataFrame):
+        target = y if reset else "no_validation"
+        validate_data(est, X, target, skip_check_array=True, reset=reset)
+        if X.shape[0] == 0 or X.shape[1] == 0:
+            raise ValueError(
+                f"Found a table of shape {X.shape}; at least 1 row and 1 column are "
+                "required."
+            )
+        frame = X
+    elif reset:
+        X, y = validate_data(est, X, y)
+        frame = None
+    else:
+        X = validate_data(est, X, reset=False)
+        frame = None
+    if reset:
+        y = column_or_1d(y, warn=True)
+        if y.dtype.kind in "fc":
+            assert_all_finite(y, input_name="y")
+        check_consistent_length(X, y)
+    if reset:
+        binary = _is_binary_frame(frame) if frame is not None else np.isin(X, (0, 1)).all()
+        if binary:
+            est.binarizer_ = None
+        else:
+            if column_specs is not None:
+                raise ValueError(
+                    "column_specs describe binary columns, but X is not binary (0/1). "
+                    "Binarize X first (imli.Binarizer) or leave column_specs out."
+                )
+            est.binarizer_ = Binarizer(n_thresholds=est.n_thresholds).fit(
+                frame if frame is not None else X
+            )
+    if est.binarizer_ is not None:
+        Xb = est.binarizer_.transform(frame if frame is not None else X).to_numpy()
+    else:
+        values = frame.to_numpy() if frame is not None else np.asarray(X)
+        if not np.isin(values, (0, 1)).all():
+            raise ValueError(
+                "X must hold only 0/1 values, as the training data did."
+            )
+        Xb = values.astype(bool)
+    return Xb, y
+
+def literal_space(est, m: int, column_specs) -> LiteralSpace:
+    if est.binarizer_ is not None:
+        names = tuple(est.binarizer_.get_feature_names_out())
+        return LiteralSpace(names, tuple(est.binarizer_.column_specs_))
+    if hasattr(est, "feature_names_in_"):
+        names = tuple(str(n) for n in est.feature_names_in_)
+    else:
+        names = tuple(f"x{i}" for i in range(m))
+    if column_specs is None:
+        return LiteralSpace(names, (None,) * m)
+    specs = tuple(column_specs)
+    if len(specs) != m:
+        raise ValueError(f"Got {len(specs)} column_specs for {m} columns of X.")
+    for spec in specs:
+        if spec is not None and not isinstance(spec, Predicate):
+            raise TypeError(
+                f"column_specs must hold imli.Predicate objects (or None), got {spec!r}."
+            )
+    return LiteralSpace(names, specs)

@@ -1,0 +1,182 @@
+"""Decision lists (JAIR 2022 Alg. 3) and decision sets (Alg. 4), also multi-class.
+
+Each step learns one conjunctive term for the majority class ``v`` of the rows that are
+left, as a one-clause DNF: a one-clause CNF learned on "not ``v``" and complemented. Rows
+are distinct binary rows with per-class counts (identical rows merged, see
+:mod:`imli.rows`).
+
+* Decision list: the rows the term covers are removed; the next term is learned on the rest.
+* Decision set: only the rows it covers *correctly* are removed, and they stay in the next
+  queries labelled "not ``v``", so the next term learns to avoid them (overlap reduction).
+
+The default label is the majority class of the training rows no rule decides; when every
+row is decided, JAIR's choice: the majority class among classes no rule predicts, else the
+overall majority class.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .literals import literal_matrix
+from .rows import weigh
+from .strategies import Budget, Data, Setting, greedy, minibatch, run_query
+
+__all__ = ["decision_list", "decision_set", "learn_term"]
+
+Term = frozenset[int]
+
+
+def learn_term(
+    setting: Setting,
+    X: np.ndarray,
+    target: np.ndarray,
+    other: np.ndarray,
+    budget: Budget,
+    batch_size: int | None,
+    n_passes: int,
+    rng: np.random.Generator,
+) -> Term | None:
+    """One conjunctive term true on the ``target`` rows and false on the ``other`` rows.
+
+    Parameters
+    ----------
+    setting : Setting
+    X : ndarray of bool, shape (d, m)
+        Distinct rows.
+    target, other : ndarray of int, shape (d,)
+        How many rows of each pattern belong (do not belong) to the target class.
+    budget : Budget
+    batch_size : int or None
+    n_passes : int
+    rng : Generator
+
+    Returns
+    -------
+    frozenset of int or None
+        Literal indices of the term; ``None`` if no term improves on predicting nothing.
+    """
+    data = Data.of(weigh(X, other, target))  # CNF form: the clause holds on "other"
+    if batch_size is None:
+        clauses, _ = run_query(setting, data, 1, budget)
+    else:
+        result = minibatch(setting, data, 1, budget, batch_size, n_passes, rng)
+        clauses = None if result is None else result.clauses
+    if clauses is None:
+        clauses = greedy(setting, data, 1).clauses
+    if not clauses:
+        return None  # the CNF is "true": the term never fires
+    return frozenset(setting.space.negate(j) for j in clauses[0])
+
+
+def _fires(term: Term, L: np.ndarray) -> np.ndarray:
+    if not term:
+        return np.ones(L.shape[0], dtype=bool)
+    return L[:, sorted(term)].all(axis=1)
+
+
+def _default(counts: np.ndarray, undecided: np.ndarray, predicted: list[int]) -> int:
+    left = undecided.sum(axis=0)
+    if left.sum() > 0:
+        return int(np.argmax(left))
+    totals = counts.sum(axis=0)
+    missing = [c for c in range(counts.shape[1]) if c not in predicted]
+    if missing:
+        return int(missing[int(np.argmax(totals[missing]))])
+    return int(np.argmax(totals))
+
+
+def decision_list(
+    setting: Setting,
+    X: np.ndarray,
+    counts: np.ndarray,
+    n_rules: int,
+    budget: Budget,
+    batch_size: int | None,
+    n_passes: int,
+    rng: np.random.Generator,
+) -> tuple[list[tuple[Term, int]], int]:
+    """Learn up to ``n_rules`` (term, class) pairs and a default class (Alg. 3).
+
+    Parameters
+    ----------
+    setting : Setting
+    X : ndarray of bool, shape (d, m)
+        Distinct rows.
+    counts : ndarray of int, shape (d, n_classes)
+        Rows per pattern and class.
+    n_rules : int
+    budget : Budget
+    batch_size : int or None
+    n_passes : int
+    rng : Generator
+
+    Returns
+    -------
+    rules : list of (frozenset of int, int)
+        Term (literal indices) and class index, in order.
+    default : int
+        Class index of the default rule.
+    """
+    L = literal_matrix(X)
+    remaining = counts.copy()
+    rules: list[tuple[Term, int]] = []
+    for _ in range(n_rules):
+        if remaining.sum() == 0 or budget.expired():
+            break
+        v = int(np.argmax(remaining.sum(axis=0)))
+        live = remaining.sum(axis=1) > 0
+        target = remaining[live, v]
+        other = remaining[live].sum(axis=1) - target
+        term = learn_term(setting, X[live], target, other, budget, batch_size, n_passes, rng)
+        if term is None:
+            break
+        fires = _fires(term, L) & live
+        if not fires.any():
+            break
+        rules.append((term, v))
+        remaining[fires] = 0
+    return rules, _default(counts, remaining, [v for _, v in rules])
+
+
+def decision_set(
+    setting: Setting,
+    X: np.ndarray,
+    counts: np.ndarray,
+    n_rules: int,
+    budget: Budget,
+    batch_size: int | None,
+    n_passes: int,
+    rng: np.random.Generator,
+) -> tuple[list[tuple[Term, int]], int]:
+    """Learn up to ``n_rules`` (term, class) pairs with overlap reduction (Alg. 4).
+
+    Parameters and returns are those of :func:`decision_list`.
+    """
+    L = literal_matrix(X)
+    remaining = counts.copy()
+    covered = np.zeros(counts.shape[0], dtype=np.int64)  # correctly covered so far
+    rules: list[tuple[Term, int]] = []
+    for _ in range(n_rules):
+        if remaining.sum() == 0 or budget.expired():
+            break
+        v = int(np.argmax(remaining.sum(axis=0)))
+        target = remaining[:, v]
+        other = remaining.sum(axis=1) - target + covered
+        live = (target + other) > 0
+        term = learn_term(
+            setting, X[live], target[live], other[live], budget, batch_size, n_passes, rng
+        )
+        if term is None:
+            break
+        fires = _fires(term, L)
+        if not (fires & (remaining[:, v] > 0)).any():
+            break
+        rules.append((term, v))
+        covered[fires] += remaining[fires, v]
+        remaining[fires, v] = 0
+    fired_any = np.zeros(counts.shape[0], dtype=bool)
+    for term, _ in rules:
+        fired_any |= _fires(term, L)
+    undecided = np.where(fired_any[:, None], 0, counts)
+    return rules, _default(counts, undecided, [v for _, v in rules])

@@ -1,0 +1,122 @@
+"""Simplification of learned rules that never changes a prediction on the training rows.
+
+* Redundant sibling thresholds (AIES 2019, Alg. 1): in a disjunction, ``f > 3 OR f > 5``
+  keeps ``f > 3``; in a conjunction it keeps ``f > 5``. A literal is dropped only if the
+  training rows confirm the implication the column specs promise.
+* A clause holding a literal and its complement is always true (dropped from a CNF); a term
+  holding both is always false (dropped from a DNF).
+* Duplicate clauses, and clauses whose literals include another clause's (subsumed), go.
+* :func:`canonicalize` swaps a complemented column for an identical plain column of the
+  same feature (``not (f <= t)`` → ``f > t``) when they agree on every training row.
+"""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+import numpy as np
+
+from .literals import LiteralSpace
+
+__all__ = ["canonicalize", "remove_redundant_literals", "simplify"]
+
+Clauses = tuple[frozenset[int], ...]
+
+
+def _family(space: LiteralSpace, j: int):
+    """(feature, relation, negated) and the direction of a threshold literal, or None."""
+    m = space.n_columns
+    column, negated = (j, False) if j < m else (j - m, True)
+    spec = space.specs[column]
+    if spec is None or not spec.is_threshold:
+        return None
+    # "down": true on fewer rows as the threshold grows (f > t, not f <= t)
+    down = (spec.relation == ">") != negated
+    return (spec.feature, spec.relation, negated), down, float(spec.value)
+
+
+def remove_redundant_literals(
+    clause: frozenset[int], space: LiteralSpace, L: np.ndarray, connective: str = "OR"
+) -> frozenset[int]:
+    """AIES Alg. 1 on one clause (``"OR"``) or term (``"AND"``).
+
+    Parameters
+    ----------
+    clause : frozenset of int
+        Literal indices.
+    space : LiteralSpace
+        Column specs (only threshold columns have siblings).
+    L : ndarray of bool, shape (n, 2m)
+        Literal matrix of the training rows, used to confirm each implication.
+    connective : {"OR", "AND"}
+
+    Returns
+    -------
+    frozenset of int
+    """
+    families: dict[tuple, list[tuple[float, int, bool]]] = {}
+    for j in clause:
+        fam = _family(space, j)
+        if fam is not None:
+            key, down, value = fam
+            families.setdefault(key, []).append((value, j, down))
+    drop = set()
+    for members in families.values():
+        if len(members) < 2:
+            continue
+        members.sort()
+        down = members[0][2]
+        # the most general literal for OR, the most specific for AND
+        keep_first = down == (connective == "OR")
+        keep = members[0][1] if keep_first else members[-1][1]
+        for _, j, _ in members:
+            if j == keep:
+                continue
+            weaker, stronger = (keep, j) if connective == "OR" else (j, keep)
+            # dropping is exact on the data only if stronger => weaker on every row
+            if not np.any(L[:, stronger] & ~L[:, weaker]):
+                drop.add(j)
+    return frozenset(clause - drop)
+
+
+def simplify(
+    clauses: Sequence[frozenset[int]],
+    space: LiteralSpace,
+    L: np.ndarray,
+    connective: str = "OR",
+) -> Clauses:
+    """Alg. 1 on every clause, then drop constant, duplicate and subsumed clauses.
+
+    Parameters
+    ----------
+    clauses : sequence of frozenset of int
+        Clauses of a CNF (``connective="OR"``) or terms of a DNF (``"AND"``).
+    space : LiteralSpace
+    L : ndarray of bool, shape (n, 2m)
+        Literal matrix of the training rows.
+    connective : {"OR", "AND"}
+
+    Returns
+    -------
+    tuple of frozenset of int
+        Equivalent on the training rows; never larger.
+    """
+    out: list[frozenset[int]] = []
+    for clause in clauses:
+        clause = remove_redundant_literals(frozenset(clause), space, L, connective)
+        if any(space.negate(j) in clause for j in clause):
+            continue  # OR: always true in a CNF; AND: always false in a DNF
+        out.append(clause)
+    kept: list[frozenset[int]] = []
+    for i, clause in enumerate(out):
+        subsumed = any(
+            other < clause or (other == clause and k < i) for k, other in enumerate(out)
+        )
+        if not subsumed:
+            kept.append(clause)
+    return tuple(kept)
+
+
+def canonicalize(clauses: Sequence[frozenset[int]], canon: np.ndarray) -> Clauses:
+    """Replace literals through the map of :meth:`LiteralSpace.canonical`."""
+    return tuple(frozenset(int(canon[j]) for j in clause) for clause in clauses)

@@ -1,0 +1,247 @@
+"""Learned rules as small immutable values: ``Literal`` → ``Clause`` → ``CNF`` / ``DNF``.
+
+(Decision lists and sets are in :mod:`imli.decisions`.) Every object is a frozen dataclass: hashable,
+comparable, ``str`` for people and ``repr`` that rebuilds it exactly. Each evaluates itself
+on a binary matrix (the columns used in ``fit``, in the same order) and says which of its
+parts fired; no rule is ever evaluated by building strings.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Iterable
+
+import numpy as np
+
+from .predicates import DEFAULT_DIGITS, Predicate, format_value
+
+__all__ = ["CNF", "DNF", "Clause", "Literal", "as_binary_matrix"]
+
+
+def as_binary_matrix(X: object) -> np.ndarray:
+    """Turn a 0/1 matrix or DataFrame into a 2-D bool ndarray.
+
+    Raises
+    ------
+    ValueError
+        If ``X`` is not 2-D or holds missing values.
+    """
+    values = X.to_numpy() if hasattr(X, "to_numpy") else np.asarray(X)
+    if values.ndim != 2:
+        raise ValueError(f"Expected a 2-D binary matrix, got an array of shape {values.shape}.")
+    if values.dtype == bool:
+        return values
+    numbers = values.astype(np.float64)
+    if np.isnan(numbers).any():
+        raise ValueError("The binary matrix holds missing values; use 0 or 1 in every cell.")
+    return numbers != 0
+
+
+def _plain(value: object) -> object:
+    return value.item() if isinstance(value, np.generic) else value
+
+
+@dataclass(frozen=True)
+class Literal:
+    """A binary column or its complement.
+
+    Parameters
+    ----------
+    column : int
+        Index of the column in the matrix the rule is evaluated on.
+    name : str
+        The column's name (used for printing when there is no predicate).
+    negated : bool, default=False
+        Whether the literal is the complement of the column.
+    predicate : Predicate or None, default=None
+        What the column means; printed instead of ``name`` when given.
+    """
+
+    column: int
+    name: str
+    negated: bool = False
+    predicate: Predicate | None = None
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "column", int(self.column))
+        object.__setattr__(self, "negated", bool(self.negated))
+
+    def negate(self) -> Literal:
+        """The complementary literal."""
+        return Literal(self.column, self.name, not self.negated, self.predicate)
+
+    def evaluate(self, X: object) -> np.ndarray:
+        """Truth value on every row of the binary matrix ``X``."""
+        return as_binary_matrix(X)[:, self.column] != self.negated
+
+    def describe(self, digits: int = DEFAULT_DIGITS) -> str:
+        """Human-readable text; numbers rounded to ``digits`` significant digits.
+
+        A complemented threshold column prints as ``not (f <= t)``: on data where a
+        row may have neither ``f <= t`` nor ``f > t`` set (missing or unselected values),
+        the complement is not ``f > t``. Complemented ``==`` / ``!=`` columns print as
+        ``!=`` / ``==`` (Python's semantics: a missing value differs from every category).
+        """
+        if self.predicate is None:
+            return f"not {self.name}" if self.negated else self.name
+        if not self.negated:
+            return self.predicate.describe(digits)
+        if self.predicate.is_threshold:
+            return f"not ({self.predicate.describe(digits)})"
+        return self.predicate.negate().describe(digits)
+
+    def __str__(self) -> str:
+        return self.describe()
+
+
+def _digits(literals: Iterable[Literal]) -> int:
+    """Fewest significant digits (at least the default) keeping thresholds apart."""
+    by_feature: dict[tuple[str, str], set[float]] = {}
+    for lit in literals:
+        p = lit.predicate
+        if p is not None and p.is_threshold:
+            by_feature.setdefault((p.feature, p.relation), set()).add(float(p.value))
+    digits = DEFAULT_DIGITS
+    for values in by_feature.values():
+        while digits < 17 and len({format_value(v, digits) for v in values}) < len(values):
+            digits += 1
+    return digits
+
+
+_CONNECTIVES = ("OR", "AND")
+
+
+@dataclass(frozen=True)
+class Clause:
+    """A disjunction (``connective="OR"``) or conjunction (``"AND"``) of literals.
+
+    The empty disjunction is false, the empty conjunction true.
+    """
+
+    literals: tuple[Literal, ...]
+    connective: str = "OR"
+
+    def __post_init__(self) -> None:
+        if self.connective not in _CONNECTIVES:
+            raise ValueError(f"connective must be 'OR' or 'AND', got {self.connective!r}.")
+        object.__setattr__(self, "literals", tuple(self.literals))
+
+    def __len__(self) -> int:
+        return len(self.literals)
+
+    def negate(self) -> Clause:
+        """De Morgan: the complement, with complemented literals and the other connective."""
+        other = "AND" if self.connective == "OR" else "OR"
+        return Clause(tuple(lit.negate() for lit in self.literals), other)
+
+    def evaluate(self, X: object) -> np.ndarray:
+        """Truth value on every row of the binary matrix ``X``."""
+        B = as_binary_matrix(X)
+        if not self.literals:
+            return np.full(B.shape[0], self.connective == "AND")
+        cols = [lit.column for lit in self.literals]
+        neg = np.array([lit.negated for lit in self.literals])
+        values = B[:, cols] != neg
+        return values.any(axis=1) if self.connective == "OR" else values.all(axis=1)
+
+    def describe(self, digits: int | None = None) -> str:
+        """Text such as ``(a <= 1.0 OR b == x)``; ``TRUE`` / ``FALSE`` when empty."""
+        if not self.literals:
+            return "TRUE" if self.connective == "AND" else "FALSE"
+        digits = _digits(self.literals) if digits is None else digits
+        parts = [lit.describe(digits) for lit in self.literals]
+        return "(" + f" {self.connective} ".join(parts) + ")"
+
+    def __str__(self) -> str:
+        return self.describe()
+
+
+class _Normal:
+    """Shared behaviour of :class:`CNF` and :class:`DNF`."""
+
+    clauses: tuple[Clause, ...]
+    _outer = "AND"
+    _inner = "OR"
+
+    def _check(self) -> None:
+        object.__setattr__(self, "clauses", tuple(self.clauses))
+        for clause in self.clauses:
+            if clause.connective != self._inner:
+                raise ValueError(
+                    f"{type(self).__name__} clauses must use {self._inner!r}, "
+                    f"got {clause.connective!r}."
+                )
+
+    @property
+    def size(self) -> int:
+        """Number of literals (the rule size ``|R|``)."""
+        return sum(len(c) for c in self.clauses)
+
+    @property
+    def literals(self) -> tuple[Literal, ...]:
+        """All literals, clause by clause."""
+        return tuple(lit for c in self.clauses for lit in c.literals)
+
+    def fired(self, X: object) -> np.ndarray:
+        """Which clauses hold on each row: bool array of shape (n_samples, n_clauses)."""
+        B = as_binary_matrix(X)
+        if not self.clauses:
+            return np.zeros((B.shape[0], 0), dtype=bool)
+        return np.column_stack([c.evaluate(B) for c in self.clauses])
+
+    def covers(self, X: object) -> np.ndarray:
+        """Rows on which the rule is true: bool array of shape (n_samples,)."""
+        parts = self.fired(X)
+        return parts.all(axis=1) if self._outer == "AND" else parts.any(axis=1)
+
+    def describe(self, digits: int | None = None) -> str:
+        """Text with the column names; ``digits`` significant digits for numbers."""
+        if not self.clauses:
+            return "TRUE" if self._outer == "AND" else "FALSE"
+        digits = _digits(self.literals) if digits is None else digits
+        return f" {self._outer} ".join(c.describe(digits) for c in self.clauses)
+
+    def __str__(self) -> str:
+        return self.describe()
+
+
+@dataclass(frozen=True)
+class CNF(_Normal):
+    """A conjunction of disjunctive clauses; the empty CNF is true.
+
+    Examples
+    --------
+    >>> a = Literal(0, "a")
+    >>> rule = CNF((Clause((a, Literal(1, "b"))), Clause((a.negate(),))))
+    >>> str(rule)
+    '(a OR b) AND (not a)'
+    >>> rule.covers([[0, 1], [1, 1]]).tolist()
+    [True, False]
+    """
+
+    clauses: tuple[Clause, ...]
+    _outer = "AND"
+    _inner = "OR"
+
+    def __post_init__(self) -> None:
+        self._check()
+
+    def negate(self) -> DNF:
+        """The complement as a DNF (De Morgan)."""
+        return DNF(tuple(c.negate() for c in self.clauses))
+
+
+@dataclass(frozen=True)
+class DNF(_Normal):
+    """A disjunction of conjunctive terms; the empty DNF is false."""
+
+    clauses: tuple[Clause, ...]
+    _outer = "OR"
+    _inner = "AND"
+
+    def __post_init__(self) -> None:
+        self._check()
+
+    def negate(self) -> CNF:
+        """The complement as a CNF (De Morgan)."""
+        return CNF(tuple(c.negate() for c in self.clauses))

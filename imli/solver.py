@@ -1,0 +1,305 @@
+"""MaxSAT engines behind one interface, each with a real time limit.
+
+* ``"rc2"`` / ``"rc2-stratified"`` — python-sat's RC2 in-process. RC2 has no time limit of
+  its own: a watchdog thread calls :meth:`RC2.interrupt` when the limit strikes (and again
+  every 50 ms, since an interrupt that arrives between two SAT calls can be lost). The SAT
+  oracle releases the GIL while solving, so the watchdog runs on time; RC2 then finishes the
+  core it is processing and returns no model.
+* ``"cpsat"`` — OR-Tools CP-SAT (the ``surrogate-rules[cpsat]`` extra), imported lazily;
+  anytime: on a time-out it returns its best feasible model.
+* an external command (``SolverConfig(command=(...))``) — the query is written as a DIMACS
+  WCNF file and the command runs with a timeout, as a list of arguments (never a shell).
+"""
+
+from __future__ import annotations
+
+import subprocess
+import tempfile
+import threading
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Sequence
+
+import numpy as np
+from pysat.examples.rc2 import RC2, RC2Stratified
+from pysat.formula import WCNF
+from pysat.solvers import Solver
+
+__all__ = ["ENGINES", "Solution", "SolverConfig", "SolverError", "solve"]
+
+ENGINES = ("rc2", "rc2-stratified", "cpsat")
+_GRACE_SECONDS = 2.0
+
+
+class SolverError(RuntimeError):
+    """A MaxSAT engine failed (crashed, printed no answer, or found no feasible rule)."""
+
+
+@dataclass(frozen=True)
+class Solution:
+    """Outcome of one MaxSAT call.
+
+    Parameters
+    ----------
+    model : tuple of int or None
+        Signed literals of the best assignment found, ``None`` if none was found.
+    cost : int or None
+        Its cost (sum of weights of falsified soft clauses).
+    optimal : bool
+        Whether the engine proved the model optimal.
+    status : {"optimal", "feasible", "timeout"}
+    """
+
+    model: tuple[int, ...] | None
+    cost: int | None
+    optimal: bool
+    status: str
+
+
+@dataclass(frozen=True)
+class SolverConfig:
+    """Which engine to run and how.
+
+    Parameters
+    ----------
+    engine : {"rc2", "rc2-stratified", "cpsat"}, default="rc2"
+    command : tuple of str, optional
+        External MaxSAT solver command; overrides ``engine``. The argument ``"{wcnf}"`` is
+        replaced by the query file's path (appended when absent). The solver must print
+        MaxSAT Evaluation output (``s`` / ``o`` / ``v`` lines).
+    seed : int, default=0
+        Random seed (CP-SAT).
+    workers : int, default=1
+        CP-SAT search workers (1 keeps results reproducible).
+    """
+
+    engine: str = "rc2"
+    command: tuple[str, ...] | None = None
+    seed: int = 0
+    workers: int = 1
+
+
+class _Watchdog:
+    """Interrupt an RC2 object after ``seconds``, and keep interrupting until done."""
+
+    def __init__(self, solver: RC2, seconds: float) -> None:
+        self._done = threading.Event()
+        self._thread = threading.Thread(target=self._run, args=(solver, seconds), daemon=True)
+
+    def _run(self, solver: RC2, seconds: float) -> None:
+        if self._done.wait(max(seconds, 0.0)):
+            return
+        while not self._done.is_set():
+            solver.interrupt()
+            self._done.wait(0.05)
+
+    def __enter__(self) -> _Watchdog:
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._done.set()
+        self._thread.join()
+
+
+def _solve_rc2(wcnf: WCNF, stratified: bool, time_limit: float | None) -> Solution:
+    if time_limit is not None and time_limit <= 0:
+        return Solution(None, None, False, "timeout")
+    # core exhaustion / minimisation make SAT calls that cannot be interrupted, so they
+    # stay off: the time limit must hold. Glucose 3 supports interruption (CaDiCaL not).
+    if stratified:
+        rc2_obj = RC2Stratified(wcnf, solver="g3", blo="full")
+    else:
+        rc2_obj = RC2(wcnf, solver="g3")
+    with rc2_obj as rc2:
+        if time_limit is None:
+            model = rc2.compute()
+            interrupted = False
+        else:
+            with _Watchdog(rc2, time_limit):
+                model = rc2.compute(expect_interrupt=True)
+            interrupted = model is None and rc2.interrupted
+        if model is None:
+            if interrupted:
+                return Solution(None, None, False, "timeout")
+            raise SolverError("The hard constraints are unsatisfiable: no rule meets them.")
+        return Solution(tuple(model), int(rc2.cost), True, "optimal")
+
+
+def _solve_cpsat(
+    wcnf: WCNF, time_limit: float | None, hint: Sequence[int] | None, config: SolverConfig
+) -> Solution:
+    try:
+        from ortools.sat.python import cp_model
+    except ImportError as exc:  # pragma: no cover - depends on the environment
+        raise ImportError(
+            "solver='cpsat' needs OR-Tools; install it with: "
+            "pip install 'surrogate-rules[cpsat]'"
+        ) from exc
+    if time_limit is not None and time_limit <= 0:
+        return Solution(None, None, False, "timeout")
+    model = cp_model.CpModel()
+    x = [None] + [model.NewBoolVar(f"v{v}") for v in range(1, wcnf.nv + 1)]
+
+    def lit(l: int):
+        return x[l] if l > 0 else x[-l].Not()
+
+    for clause in wcnf.hard:
+        model.AddBoolOr([lit(l) for l in clause])
+    terms, coefs, constant = [], [], 0
+    for clause, w in zip(wcnf.soft, wcnf.wght):
+        if len(clause) == 1:
+            l = clause[0]
+            if l > 0:  # cost w when x is false: w - w*x
+                constant += w
+                terms.append(x[l])
+                coefs.append(-w)
+            else:
+                terms.append(x[-l])
+                coefs.append(w)
+        else:
+            relax = model.NewBoolVar("")
+            model.AddBoolOr([lit(l) for l in clause] + [relax])
+            terms.append(relax)
+            coefs.append(w)
+    model.Minimize(cp_model.LinearExpr.WeightedSum(terms, coefs) + constant)
+    if hint:
+        for l in hint:
+            if 0 < abs(l) <= wcnf.nv:
+                model.AddHint(x[abs(l)], l > 0)
+    solver = cp_model.CpSolver()
+    solver.parameters.num_workers = int(config.workers)
+    solver.parameters.random_seed = int(config.seed)
+    if time_limit is not None:
+        solver.parameters.max_time_in_seconds = float(time_limit)
+    status = solver.Solve(model)
+    if status == cp_model.INFEASIBLE:
+        raise SolverError("The hard constraints are unsatisfiable: no rule meets them.")
+    if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+        return Solution(None, None, False, "timeout")
+    values = [solver.BooleanValue(x[v]) for v in range(1, wcnf.nv + 1)]
+    assignment = tuple(v if val else -v for v, val in zip(range(1, wcnf.nv + 1), values))
+    cost = int(round(solver.ObjectiveValue()))
+    optimal = status == cp_model.OPTIMAL
+    return Solution(assignment, cost, optimal, "optimal" if optimal else "feasible")
+
+
+def _parse_output(text: str, nv: int) -> tuple[str | None, tuple[int, ...] | None, int | None]:
+    """Status, model and last cost from MaxSAT Evaluation output (old or 2020+ format)."""
+    status, model, cost = None, None, None
+    values: list[str] = []
+    for line in text.splitlines():
+        if line.startswith("s "):
+            status = line[2:].strip()
+        elif line.startswith("o "):
+            cost = int(line.split()[1])
+        elif line.startswith("v "):
+            values.append(line[2:].strip())
+    if values:
+        body = " ".join(values).split()
+        if len(body) == 1 and set(body[0]) <= {"0", "1"} and len(body[0]) >= nv > 0:
+            model = tuple(v if body[0][v - 1] == "1" else -v for v in range(1, nv + 1))
+        else:
+            model = tuple(int(t) for t in body if t != "0")
+    return status, model, cost
+
+
+def _solve_external(wcnf: WCNF, command: Sequence[str], time_limit: float | None) -> Solution:
+    if time_limit is not None and time_limit <= 0:
+        return Solution(None, None, False, "timeout")
+    with tempfile.TemporaryDirectory(prefix="imli-") as tmp:
+        path = Path(tmp) / "query.wcnf"
+        wcnf.to_file(str(path))
+        args = [str(a).replace("{wcnf}", str(path)) for a in command]
+        if not any("{wcnf}" in str(a) for a in command):
+            args.append(str(path))
+        try:
+            proc = subprocess.Popen(
+                args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+            )
+        except OSError as exc:
+            raise SolverError(f"Could not start the MaxSAT solver {args[0]!r}: {exc}") from exc
+        timed_out = False
+        try:
+            out, err = proc.communicate(timeout=time_limit)
+        except subprocess.TimeoutExpired:
+            timed_out = True
+            proc.terminate()
+            try:
+                out, err = proc.communicate(timeout=_GRACE_SECONDS)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                out, err = proc.communicate()
+    status, model, cost = _parse_output(out or "", wcnf.nv)
+    if status == "UNSATISFIABLE":
+        raise SolverError("The hard constraints are unsatisfiable: no rule meets them.")
+    if model is None:
+        if timed_out:
+            return Solution(None, None, False, "timeout")
+        raise SolverError(
+            f"The MaxSAT solver {args[0]!r} printed no model (exit code "
+            f"{proc.returncode}); its error output ends with: {(err or '')[-300:]!r}"
+        )
+    optimal = status == "OPTIMUM FOUND" and not timed_out
+    if cost is None:
+        cost = _model_cost(wcnf, model)
+    return Solution(model, cost, optimal, "optimal" if optimal else "feasible")
+
+
+def _model_cost(wcnf: WCNF, model: Sequence[int]) -> int:
+    truth = np.zeros(wcnf.nv + 1, dtype=bool)
+    lits = np.asarray([l for l in model if 0 < l <= wcnf.nv], dtype=np.int64)
+    truth[lits] = True
+    cost = 0
+    for clause, w in zip(wcnf.soft, wcnf.wght):
+        if not any(truth[l] if l > 0 else not truth[-l] for l in clause):
+            cost += w
+    return cost
+
+
+def solve(
+    wcnf: WCNF,
+    config: SolverConfig | None = None,
+    time_limit: float | None = None,
+    hint: Sequence[int] | None = None,
+) -> Solution:
+    """Solve a weighted MaxSAT query.
+
+    Parameters
+    ----------
+    wcnf : WCNF
+        The query (hard and soft clauses, integer weights ≥ 1).
+    config : SolverConfig, optional
+        Engine choice (default: RC2).
+    time_limit : float, optional
+        Seconds; ``None`` runs to optimality.
+    hint : sequence of int, optional
+        A known assignment (signed literals) to start from (CP-SAT only).
+
+    Returns
+    -------
+    Solution
+
+    Raises
+    ------
+    SolverError
+        If the hard clauses are unsatisfiable or the engine fails.
+    """
+    config = config or SolverConfig()
+    if not wcnf.soft:  # nothing to optimise (e.g. every row cancelled out): plain SAT
+        with Solver(name="g3", bootstrap_with=wcnf.hard) as sat:
+            if not sat.solve():
+                raise SolverError("The hard constraints are unsatisfiable: no rule meets them.")
+            model = sat.get_model() or []
+        known = {abs(l) for l in model}
+        model = list(model) + [-v for v in range(1, wcnf.nv + 1) if v not in known]
+        return Solution(tuple(sorted(model, key=abs)), 0, True, "optimal")
+    if config.command:
+        return _solve_external(wcnf, config.command, time_limit)
+    if config.engine == "rc2":
+        return _solve_rc2(wcnf, False, time_limit)
+    if config.engine == "rc2-stratified":
+        return _solve_rc2(wcnf, True, time_limit)
+    if config.engine == "cpsat":
+        return _solve_cpsat(wcnf, time_limit, hint, config)
+    raise ValueError(f"Unknown MaxSAT engine {config.engine!r}; choose one of {ENGINES}.")

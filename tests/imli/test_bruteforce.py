@@ -1,0 +1,68 @@
+"""The one-query optimum equals the exhaustive minimum on tiny random instances."""
+
+import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from imli import IMLIClassifier
+
+
+def exhaustive_minimum(X, y, n_clauses, fidelity):
+    """min over CNFs of at most ``n_clauses`` clauses of |R| + fidelity·|E|."""
+    L = np.hstack([X, 1 - X]).astype(bool)
+    n, M = L.shape
+    masks = np.arange(2**M)
+    chosen = (masks[:, None] >> np.arange(M)) & 1  # (S, M)
+    truth = (chosen @ L.T.astype(int)) > 0  # (S, n): clause true on row
+    size = chosen.sum(axis=1)
+    # the "absent" clause: true everywhere, no literal
+    truth = np.vstack([truth, np.ones(n, bool)]).astype(float)
+    size = np.append(size, 0)
+    pos, neg = y.astype(float), 1.0 - y
+    if n_clauses == 1:
+        errors = pos @ (1 - truth.T) + truth @ neg
+        return float(np.min(size + fidelity * errors))
+    both_pos = (truth * pos) @ truth.T  # positives where both clauses hold
+    both_neg = (truth * neg) @ truth.T
+    errors = pos.sum() - both_pos + both_neg
+    total = size[:, None] + size[None, :] + fidelity * errors
+    return float(total.min())
+
+
+@st.composite
+def instances(draw):
+    m = draw(st.integers(1, 5))
+    k = draw(st.integers(1, 2)) if m <= 4 else 1
+    n = draw(st.integers(2, 9))
+    # rows drawn from a small pool so duplicates (with either label) occur
+    pool = draw(st.lists(st.lists(st.integers(0, 1), min_size=m, max_size=m),
+                         min_size=1, max_size=6))
+    rows = draw(st.lists(st.sampled_from(pool), min_size=n, max_size=n))
+    y = draw(st.lists(st.integers(0, 1), min_size=n, max_size=n).filter(
+        lambda v: 0 < sum(v) < len(v)))
+    fidelity = draw(st.sampled_from([0.5, 1.0, 2.5, 10.0]))
+    return np.array(rows), np.array(y), k, fidelity
+
+
+@settings(max_examples=60, deadline=None)
+@given(instances())
+def test_cnf_optimum_matches_exhaustive_search(case):
+    X, y, k, fidelity = case
+    clf = IMLIClassifier(n_clauses=k, data_fidelity=fidelity).fit(X, y)
+    assert clf.optimal_
+    assert np.isclose(clf.objective_, exhaustive_minimum(X, y, k, fidelity))
+
+
+@settings(max_examples=30, deadline=None)
+@given(instances())
+def test_dnf_optimum_is_the_cnf_optimum_of_flipped_labels(case):
+    X, y, k, fidelity = case
+    clf = IMLIClassifier(n_clauses=k, rule_type="DNF", data_fidelity=fidelity).fit(X, y)
+    assert clf.optimal_
+    assert np.isclose(clf.objective_, exhaustive_minimum(X, 1 - y, k, fidelity))
+
+
+def test_exhaustive_helper_on_a_known_case():
+    X = np.array([[0, 0], [0, 1], [1, 0], [1, 1]])
+    assert exhaustive_minimum(X, np.array([0, 0, 0, 1]), 2, 10.0) == 2.0
+    assert exhaustive_minimum(X, np.array([0, 0, 0, 1]), 1, 10.0) == 10.0

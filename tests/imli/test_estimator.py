@@ -1,0 +1,192 @@
+"""IMLIClassifier: modes, printing, duality, redundancy, constraints, determinism."""
+
+import numpy as np
+import pandas as pd
+import pytest
+from sklearn.base import clone
+from sklearn.datasets import load_breast_cancer, load_iris
+from sklearn.model_selection import GridSearchCV
+from sklearn.pipeline import make_pipeline
+
+from imli import (CNF, DNF, Binarizer, DecisionList, DecisionSet, IMLIClassifier, Predicate)
+from imli.literals import LiteralSpace, literal_matrix
+from imli.redundancy import simplify
+
+
+@pytest.fixture(scope="module")
+def iris():
+    data = load_iris(as_frame=True)
+    X = data.data
+    b = Binarizer(n_thresholds=4).fit(X)
+    names = np.array(data.target_names)[data.target]
+    return b.transform(X), names, b.column_specs_
+
+
+@pytest.fixture(scope="module")
+def cancer():
+    data = load_breast_cancer(as_frame=True)
+    X = data.data.iloc[:, :8]
+    b = Binarizer(n_thresholds=3).fit(X)
+    return b.transform(X), np.where(data.target == 1, "benign", "malignant"), b.column_specs_
+
+
+def test_fit_predict_with_string_labels_and_specs(iris):
+    X, names, specs = iris
+    y = np.where(names == "versicolor", "versicolor", "other")
+    clf = IMLIClassifier(n_clauses=2, rule_type="DNF", batch_size=50).fit(X, y, specs)
+    assert isinstance(clf.rules_, DNF)
+    assert clf.classes_.tolist() == ["other", "versicolor"]
+    assert set(clf.predict(X)) <= {"other", "versicolor"}
+    assert (clf.predict(X) == y).mean() > 0.9
+    text = str(clf.rules_)
+    assert "petal" in text and ("<=" in text or ">" in text)
+    assert clf.rule_size_ == clf.rules_.size > 0
+    assert clf.n_features_in_ == X.shape[1]
+    assert list(clf.feature_names_in_) == list(X.columns)
+
+
+def test_raw_table_is_binarized_automatically():
+    df = pd.DataFrame({"age": np.arange(40.0), "color": ["red", "blue"] * 20})
+    y = (df.age > 19) & (df.color == "red")  # 19 is a decile of 0..39
+    clf = IMLIClassifier(n_clauses=2).fit(df, y)
+    assert clf.binarizer_ is not None
+    assert (clf.predict(df) == y).all()
+    assert "color == red" in str(clf.rules_) and "age" in str(clf.rules_)
+    with pytest.raises(ValueError, match="binary"):
+        IMLIClassifier().fit(df, y, column_specs=[None, None])
+
+
+def test_dnf_is_the_negated_cnf_of_flipped_labels(cancer):
+    X, y, specs = cancer
+    flipped = np.where(y == "benign", "malignant", "benign")
+    dnf = IMLIClassifier(rule_type="DNF", batch_size=60).fit(X, y, specs)
+    cnf = IMLIClassifier(rule_type="CNF", batch_size=60).fit(X, flipped, specs)
+    # the DNF predicts benign exactly where the CNF (for malignant) fails
+    assert (dnf.rules_.covers(X) == ~cnf.rules_.covers(X)).all()
+    assert dnf.rule_size_ == cnf.rule_size_
+
+
+def test_redundancy_removal_keeps_predictions():
+    specs = [Predicate("f", "<=", t) for t in (1.0, 2.0, 3.0)] + [
+        Predicate("f", ">", t) for t in (1.0, 2.0, 3.0)]
+    f = np.array([0.5, 1.5, 2.5, 3.5] * 3)
+    X = np.column_stack([s.evaluate(f) for s in specs])
+    space = LiteralSpace(tuple(map(str, specs)), tuple(specs))
+    L = literal_matrix(X)
+    clauses = (frozenset({0, 1, 4}), frozenset({2, 3, 5}))  # (f<=1 | f<=2 | f>2) ...
+    simple = simplify(clauses, space, L, "OR")
+    before, after = space.cnf(clauses), space.cnf(simple)
+    assert (before.covers(X) == after.covers(X)).all()
+    assert after.size < before.size
+    # AIES Alg. 1 on a term: petal length <= 5.0 AND petal length <= 5.32 keeps 5.0
+    assert simplify((frozenset({0, 1}),), space, L, "AND") == (frozenset({0}),)
+
+
+def test_redundancy_removal_never_changes_learned_predictions(cancer):
+    X, y, specs = cancer
+    clf = IMLIClassifier(n_clauses=3, batch_size=40, n_passes=2).fit(X, y, specs)
+    space = LiteralSpace(tuple(X.columns), tuple(specs))
+    L = literal_matrix(X.to_numpy())
+    m = len(specs)
+    clauses = tuple(frozenset(l.column + m * l.negated for l in c.literals)
+                    for c in clf.rules_.clauses)
+    again = space.cnf(simplify(clauses, space, L, "OR"))
+    assert (again.covers(X) == clf.rules_.covers(X)).all()
+    texts = [str(c) for c in clf.rules_.clauses]
+    assert len(texts) == len(set(texts))  # no duplicate clauses
+
+
+@pytest.mark.parametrize("kwargs", [
+    dict(batch_size=None),
+    dict(batch_size=50, n_passes=2),
+    dict(mode="iterative"),
+    dict(mode="iterative", batch_size=50),
+    dict(rule_type="DNF", mode="iterative", batch_size=50),
+])
+def test_binary_modes(cancer, kwargs):
+    X, y, specs = cancer
+    rows = slice(0, 150) if kwargs.get("batch_size") is None else slice(None)
+    clf = IMLIClassifier(n_clauses=2, **kwargs).fit(X[rows], y[rows], specs)
+    assert isinstance(clf.rules_, (CNF, DNF))
+    assert (clf.predict(X[rows]) == y[rows]).mean() > 0.85
+    assert clf.optimal_ == (kwargs.get("mode", "joint") == "joint"
+                            and kwargs.get("batch_size") is None)
+
+
+@pytest.mark.parametrize("mode, kind", [("decision_list", DecisionList),
+                                        ("decision_set", DecisionSet)])
+def test_multiclass_decision_rules_on_iris(iris, mode, kind):
+    X, names, specs = iris
+    clf = IMLIClassifier(n_clauses=3, mode=mode, batch_size=50).fit(X, names, specs)
+    assert isinstance(clf.rules_, kind)
+    assert sorted(clf.classes_) == ["setosa", "versicolor", "virginica"]
+    assert (clf.predict(X) == names).mean() > 0.9
+    assert {r.label for r in clf.rules_.rules} | {clf.rules_.default} == set(names)
+    assert "setosa" in str(clf.rules_)
+
+
+def test_decision_set_reduces_overlap(iris):
+    X, names, specs = iris
+    ds = IMLIClassifier(n_clauses=3, mode="decision_set").fit(X, names, specs)
+    assert ds.rules_.overlap(X) <= 0.1 * len(names)
+
+
+def test_multiclass_needs_a_decision_mode(iris):
+    X, names, specs = iris
+    with pytest.raises(ValueError, match="decision_list"):
+        IMLIClassifier().fit(X, names, specs)
+
+
+def test_interpretability_constraints(cancer):
+    X, y, specs = cancer
+    features = sorted({s.feature for s in specs})
+    banned = features[:4]
+    clf = IMLIClassifier(batch_size=80, exclude_features=banned).fit(X, y, specs)
+    assert not {l.predicate.feature for l in clf.rules_.literals} & set(banned)
+    clf = IMLIClassifier(batch_size=80, include_features=[features[5]]).fit(X, y, specs)
+    assert all(features[5] in {l.predicate.feature for l in c.literals}
+               for c in clf.rules_.clauses)
+    clf = IMLIClassifier(n_clauses=3, batch_size=80, disjoint_features="hard").fit(X, y, specs)
+    seen = [{l.predicate.feature for l in c.literals} for c in clf.rules_.clauses]
+    assert all(not (a & b) for i, a in enumerate(seen) for b in seen[i + 1:])
+    with pytest.raises(ValueError, match="Unknown feature"):
+        IMLIClassifier(exclude_features=["nope"]).fit(X, y, specs)
+
+
+def test_deterministic(cancer):
+    X, y, specs = cancer
+    fits = [IMLIClassifier(batch_size=40, n_passes=2, random_state=7).fit(X, y, specs)
+            for _ in range(2)]
+    assert repr(fits[0].rules_) == repr(fits[1].rules_)
+    other = IMLIClassifier(batch_size=40, n_passes=2, random_state=8).fit(X, y, specs)
+    assert other.rules_ is not None
+
+
+def test_sklearn_composition(cancer):
+    X, y, specs = cancer
+    clf = IMLIClassifier(batch_size=100)
+    assert clone(clf).get_params() == clf.get_params()
+    pipe = make_pipeline(Binarizer(n_thresholds=2), IMLIClassifier(batch_size=100))
+    raw = load_breast_cancer(as_frame=True).data.iloc[:, :6]
+    assert pipe.fit(raw, y).score(raw, y) > 0.8
+    grid = GridSearchCV(IMLIClassifier(batch_size=100), {"data_fidelity": [1.0, 10.0]}, cv=2)
+    assert grid.fit(X, y).best_params_["data_fidelity"] in (1.0, 10.0)
+
+
+def test_export_wcnf(tmp_path, cancer):
+    X, y, specs = cancer
+    clf = IMLIClassifier()
+    query = clf.export_wcnf(X[:40], y[:40], tmp_path / "q.wcnf", specs)
+    assert (tmp_path / "q.wcnf").stat().st_size > 0
+    assert query.n_clauses == 2
+    assert not hasattr(clf, "rules_")
+
+
+def test_bad_input_messages():
+    with pytest.raises(ValueError, match="2 classes"):
+        IMLIClassifier().fit([[0, 1], [1, 0]], [1, 1])
+    clf = IMLIClassifier().fit([[0, 1], [1, 0]], [0, 1])
+    with pytest.raises(ValueError, match="0/1"):
+        clf.predict([[0, 2]])
+    with pytest.raises(TypeError, match="Predicate"):
+        IMLIClassifier().fit([[0, 1], [1, 0]], [0, 1], column_specs=["a", "b"])

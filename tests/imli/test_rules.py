@@ -1,0 +1,105 @@
+"""Rule objects: printing, exact repr, evaluation, negation."""
+
+import numpy as np
+import pytest
+
+import imli
+from imli import CNF, DNF, Clause, DecisionList, DecisionSet, Literal, Predicate, Rule
+
+NAMESPACE = {name: getattr(imli, name) for name in imli.__all__}
+
+PL = Predicate("petal length", "<=", 5.0)
+SW = Predicate("sepal width", ">", 3.1000000000000001)
+
+
+def _cnf():
+    a = Literal(0, "pl<=5", predicate=PL)
+    b = Literal(1, "sw>3.1", predicate=SW)
+    c = Literal(2, "x2")
+    return CNF((Clause((a, b)), Clause((c.negate(),))))
+
+
+def test_cnf_prints_column_meanings():
+    assert str(_cnf()) == "(petal length <= 5.0 OR sepal width > 3.1) AND (not x2)"
+
+
+def test_repr_rebuilds_exactly():
+    rule = CNF((Clause((Literal(0, "t", predicate=Predicate("f", "<=", 0.1 + 0.2)),)),))
+    rebuilt = eval(repr(rule), NAMESPACE)
+    assert rebuilt == rule
+    assert rebuilt.clauses[0].literals[0].predicate.value == 0.1 + 0.2
+    assert hash(rebuilt) == hash(rule)
+
+
+def test_numpy_values_become_plain_and_round_only_when_printed():
+    p = Predicate("f", ">", np.float64(2.123456789))
+    assert type(p.value) is float and p.value == 2.123456789
+    assert str(p) == "f > 2.123"
+    assert "2.123456789" in repr(p)
+
+
+def test_close_thresholds_print_apart():
+    lits = (Literal(0, "a", predicate=Predicate("f", "<=", 1.00001)),
+            Literal(1, "b", predicate=Predicate("f", "<=", 1.00002)))
+    text = str(Clause(lits))
+    assert "1.00001" in text and "1.00002" in text
+
+
+def test_covers_and_fired():
+    rule = _cnf()
+    X = np.array([[1, 0, 0], [0, 0, 0], [0, 1, 1], [1, 1, 0]])
+    assert rule.covers(X).tolist() == [True, False, False, True]
+    assert rule.fired(X).tolist() == [[True, True], [False, True], [True, False], [True, True]]
+    assert rule.size == 3
+
+
+def test_negation_is_complement():
+    rule = _cnf()
+    X = np.array([[a, b, c] for a in (0, 1) for b in (0, 1) for c in (0, 1)])
+    dnf = rule.negate()
+    assert isinstance(dnf, DNF)
+    assert (dnf.covers(X) == ~rule.covers(X)).all()
+    assert dnf.negate() == rule
+
+
+def test_complemented_literals_print_safely():
+    assert str(Literal(0, "n", True, PL)) == "not (petal length <= 5.0)"
+    assert str(Literal(0, "n", True, Predicate("color", "==", "red"))) == "color != red"
+
+
+def test_empty_rules():
+    X = np.zeros((2, 1))
+    assert CNF(()).covers(X).all() and str(CNF(())) == "TRUE"
+    assert not DNF(()).covers(X).any() and str(DNF(())) == "FALSE"
+    assert not Clause(()).evaluate(X).any() and Clause((), "AND").evaluate(X).all()
+
+
+def test_decision_list_first_match_decides():
+    a, b = Literal(0, "a"), Literal(1, "b")
+    dl = DecisionList((Rule(Clause((a,), "AND"), "x"), Rule(Clause((b,), "AND"), "y")), "z")
+    X = np.array([[1, 1], [0, 1], [0, 0]])
+    assert dl.predict(X).tolist() == ["x", "y", "z"]
+    assert dl.decisive(X).tolist() == [0, 1, 2]
+    assert str(dl).splitlines() == ["IF (a) THEN x", "ELSE IF (b) THEN y", "ELSE z"]
+    assert eval(repr(dl), NAMESPACE) == dl
+
+
+def test_decision_set_votes_and_counts_overlap():
+    a, b, c = Literal(0, "a"), Literal(1, "b"), Literal(2, "c")
+    ds = DecisionSet((Rule(Clause((a,), "AND"), "x"), Rule(Clause((b,), "AND"), "y"),
+                      Rule(Clause((c,), "AND"), "y")), "z")
+    X = np.array([[1, 1, 1], [1, 1, 0], [0, 0, 0], [1, 0, 0]])
+    # two votes for y beat one for x; a tie goes to the earliest rule
+    assert ds.predict(X).tolist() == ["y", "x", "z", "x"]
+    assert ds.overlap(X) == 2
+
+
+def test_invalid_values_raise():
+    with pytest.raises(ValueError, match="relation"):
+        Predicate("f", "<", 1.0)
+    with pytest.raises(ValueError, match="numeric"):
+        Predicate("f", "<=", "abc")
+    with pytest.raises(ValueError, match="OR"):
+        CNF((Clause((), "AND"),))
+    with pytest.raises(ValueError, match="missing"):
+        _cnf().covers(np.array([[np.nan, 0, 0]]))

@@ -1,0 +1,129 @@
+"""MaxSAT engines (RC2, CP-SAT, external command) and the time limit."""
+
+import sys
+import textwrap
+import time
+import warnings
+
+import numpy as np
+import pytest
+from sklearn.datasets import load_breast_cancer
+
+from imli import Binarizer, IMLIClassifier, TimeLimitWarning
+from imli.encoding import Weights, encode
+from imli.rows import merge_rows
+from imli.solver import SolverConfig, SolverError, _parse_output, solve
+
+FAKE_SOLVER = textwrap.dedent("""
+    import sys, time
+    from pysat.formula import WCNF
+    from pysat.examples.rc2 import RC2
+    wcnf = WCNF(from_file=sys.argv[1])
+    with RC2(wcnf) as rc2:
+        model = rc2.compute()
+        print("o", rc2.cost, flush=True)
+        bits = "".join("1" if l > 0 else "0" for l in model)
+        print("v", bits, flush=True)
+    if len(sys.argv) > 2:
+        time.sleep(float(sys.argv[2]))  # pretend to keep improving
+    print("s OPTIMUM FOUND")
+""")
+
+
+@pytest.fixture(scope="module")
+def query():
+    rng = np.random.default_rng(0)
+    X = rng.random((30, 4)) < 0.5
+    y = (X[:, 0] | X[:, 1]) & ~X[:, 3] ^ (rng.random(30) < 0.1)
+    return encode(merge_rows(X, y), 2, Weights(1, 5))
+
+
+@pytest.fixture(scope="module")
+def hard_data():
+    data = load_breast_cancer(as_frame=True)
+    b = Binarizer(n_thresholds=9).fit(data.data)
+    return b.transform(data.data), data.target.to_numpy(), b.column_specs_
+
+
+def test_engines_agree_on_the_optimum(query):
+    costs = {solve(query.wcnf, SolverConfig(engine)).cost for engine in ("rc2", "rc2-stratified")}
+    pytest.importorskip("ortools")
+    cp = solve(query.wcnf, SolverConfig("cpsat"))
+    assert cp.optimal
+    costs.add(cp.cost)
+    assert len(costs) == 1
+
+
+def test_external_command_without_a_shell(query, tmp_path):
+    script = tmp_path / "fake_solver.py"
+    script.write_text(FAKE_SOLVER)
+    expected = solve(query.wcnf).cost
+    found = solve(query.wcnf, SolverConfig(command=(sys.executable, str(script), "{wcnf}")))
+    assert found.optimal and found.cost == expected
+
+
+def test_external_command_time_out_keeps_the_best_model(query, tmp_path):
+    script = tmp_path / "slow_solver.py"
+    script.write_text(FAKE_SOLVER)
+    start = time.monotonic()
+    found = solve(query.wcnf, SolverConfig(command=(sys.executable, str(script), "{wcnf}",
+                                                    "60")), time_limit=3.0)
+    assert time.monotonic() - start < 8
+    assert found.status == "feasible" and not found.optimal and found.model is not None
+
+
+def test_external_failures_are_reported(query, tmp_path):
+    script = tmp_path / "broken.py"
+    script.write_text("import sys; sys.stderr.write('boom'); sys.exit(3)")
+    with pytest.raises(SolverError, match="boom"):
+        solve(query.wcnf, SolverConfig(command=(sys.executable, str(script))))
+    with pytest.raises(SolverError, match="Could not start"):
+        solve(query.wcnf, SolverConfig(command=("/nonexistent/solver",)))
+
+
+def test_parse_both_model_formats():
+    assert _parse_output("s OPTIMUM FOUND\no 3\nv 101\n", 3) == (
+        "OPTIMUM FOUND", (1, -2, 3), 3)
+    assert _parse_output("v 1 -2 3 0\n", 3)[1] == (1, -2, 3)
+
+
+def test_unsatisfiable_constraints_raise():
+    from pysat.formula import WCNF
+    wcnf = WCNF()
+    wcnf.append([1])
+    wcnf.append([-1])
+    wcnf.append([2], weight=1)
+    with pytest.raises(SolverError, match="unsatisfiable"):
+        solve(wcnf)
+
+
+@pytest.mark.parametrize("limit", [0.05, 2.0])
+def test_time_limit_returns_a_flagged_rule_quickly(hard_data, limit):
+    X, y, specs = hard_data
+    clf = IMLIClassifier(n_clauses=2, time_limit=limit)
+    start = time.monotonic()
+    with pytest.warns(TimeLimitWarning, match="not proven optimal"):
+        clf.fit(X, y, specs)
+    elapsed = time.monotonic() - start
+    assert elapsed < limit + 3.0
+    assert clf.timed_out_ and not clf.optimal_
+    assert clf.rule_size_ > 0
+    assert (clf.predict(X) == y).mean() > 0.8
+
+
+def test_time_limit_with_cpsat(hard_data):
+    pytest.importorskip("ortools")
+    X, y, specs = hard_data
+    start = time.monotonic()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", TimeLimitWarning)
+        clf = IMLIClassifier(solver="cpsat", time_limit=2.0).fit(X, y, specs)
+    assert time.monotonic() - start < 5.0
+    assert not clf.optimal_ and clf.rule_size_ > 0
+
+
+def test_no_time_limit_warning_when_solved():
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", TimeLimitWarning)
+        clf = IMLIClassifier(time_limit=30).fit([[0, 1], [1, 0], [1, 1]], [0, 1, 1])
+    assert clf.optimal_ and not clf.timed_out_
