@@ -248,6 +248,25 @@ def load_xgboost(path, encoder):
                            info=info)
 
 
+def xgboost_names(names) -> list[str]:
+    """Column names XGBoost accepts: ``[``, ``]`` and ``<`` replaced, kept distinct.
+
+    XGBoost refuses feature names holding those characters. The mapping is deterministic,
+    so a model trained here and loaded later is matched to the data by the same names.
+    """
+    table = str.maketrans({"[": "(", "]": ")", "<": "lt"})
+    safe, seen = [], set()
+    for name in map(str, names):
+        candidate = base = name.translate(table)
+        suffix = 1
+        while candidate in seen:
+            candidate = f"{base}_{suffix}"
+            suffix += 1
+        seen.add(candidate)
+        safe.append(candidate)
+    return safe
+
+
 def category_frame(Z, encoder):
     """The encoded rows as a DataFrame XGBoost trains on natively.
 
@@ -266,13 +285,14 @@ def category_frame(Z, encoder):
     """
     columns = {}
     categorical = set(encoder.categorical_indices_)
+    safe = xgboost_names(encoder.feature_names_)
     for i, name in enumerate(encoder.feature_names_):
         if i in categorical:
             codes = np.where(np.isnan(Z[:, i]), -1, np.nan_to_num(Z[:, i])).astype(np.int64)
-            columns[name] = pd.Categorical.from_codes(
+            columns[safe[i]] = pd.Categorical.from_codes(
                 codes, categories=pd.Index(list(encoder.categories_[name]), dtype=object))
         else:
-            columns[name] = Z[:, i]
+            columns[safe[i]] = Z[:, i]
     return pd.DataFrame(columns)
 
 
@@ -300,11 +320,16 @@ def _column_order(booster, encoder):
                          f"on")
     if names is None:
         return np.arange(encoder.n_features_in_)
-    missing = [n for n in names if n not in encoder.feature_names_]
+    # A model names its columns as xgboost_names made them safe (every model trained here),
+    # or as the data does.
+    safe = xgboost_names(encoder.feature_names_)
+    known = safe if set(names) == set(safe) else encoder.feature_names_
+    index = {n: i for i, n in enumerate(known)}
+    missing = [n for n in names if n not in index]
     if missing:
         raise InputError(f"the model's columns {listing(missing, 10)} are not in the data; "
                          f"give the data the model was trained on")
-    order = np.array([encoder.feature_names_.index(n) for n in names])
+    order = np.array([index[n] for n in names])
     types = booster.feature_types
     if types is not None:
         categorical = set(encoder.categorical_indices_)

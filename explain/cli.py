@@ -22,7 +22,7 @@ from adapters import InputError, TableEncoder, load_dataset, load_xgboost
 from explain.compare import SweepConfig, run_compare, view_comparison
 from explain.lime_runner import LimeConfig
 from explain.outputs import prepare_out_dir, write_run
-from explain.pipeline import RunConfig, run_pipeline
+from explain.pipeline import TRAIN_VIEWS, RunConfig, run_pipeline
 from explain.report_md import LEARNER_COLUMNS, fmt, learner_rows
 
 DEMO_DATASET = "breast_cancer"
@@ -125,6 +125,10 @@ def _parser() -> argparse.ArgumentParser:
                        help=f"LIME cache (default {default_cache_dir()})")
         p.add_argument("--no-cache", action="store_true", help="do not cache LIME results")
         p.add_argument("--learners", default="imli,fold", help="comma-separated: imli,fold")
+        p.add_argument("--train-view", choices=TRAIN_VIEWS, default="lime+raw",
+                       help="what the learners learn from: LIME-filtered and full rows "
+                       "(default), LIME-filtered rows only (the LIME-FOLD paper), or full "
+                       "rows only (no LIME)")
         p.add_argument("--imli-clauses", type=int, default=None, help="IMLI clauses (k)")
         p.add_argument("--imli-rule-type", choices=("CNF", "DNF"), default=None)
         p.add_argument("--data-fidelity", type=float, default=None,
@@ -163,6 +167,7 @@ def parse_args(argv: list[str]) -> CliRun:
         random_state=args.seed,
         lime=lime,
         learners=tuple(s.strip() for s in args.learners.split(",") if s.strip()),
+        train_view=args.train_view,
         imli_params=imli_params,
     )
     cache = None if args.no_cache else (args.cache_dir or default_cache_dir())

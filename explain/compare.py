@@ -14,13 +14,11 @@ import warnings
 from dataclasses import dataclass
 from typing import Callable
 
-import numpy as np
-import pandas as pd
-
 from adapters import BlackBox, Dataset
 from explain.learners import fit_learner
 from explain.metrics import agreement_scores
-from explain.pipeline import TRAIN_VIEWS, PipelineResult, RunConfig, run_pipeline
+from explain.pipeline import (TRAIN_VIEWS, PipelineResult, RunConfig, run_pipeline,
+                              training_labels, training_view)
 from explain.report_details import add_details
 from imli import TimeLimitWarning
 
@@ -74,26 +72,12 @@ def _settings(name: str, config: SweepConfig, base: dict) -> list[dict]:
     return [{**base, "exception_ratio": float(r)} for r in config.exception_ratio]
 
 
-def _training_rows(result: PipelineResult, name: str, view: str):
-    """Learner ``name``'s training view ``view`` and the black box's labels of its rows.
-
-    Mirrors how :func:`~explain.pipeline.run_pipeline` builds ``views[name]["train"]``:
-    ``"lime+raw"`` stacks the LIME-filtered rows on top of the same rows in full.
-    """
-    views, bb = result.views[name], result.labels["bb_train"]
-    if view == "raw":
-        return views["train_raw"], bb
-    if view == "lime":
-        return views["train_lime"], bb
-    stacked = pd.concat([views["train_lime"], views["train_raw"]], ignore_index=True)
-    return stacked, np.concatenate([bb, bb])
-
-
 def _point(result: PipelineResult, name: str, params: dict, view: str) -> dict:
     """Fit learner ``name`` with ``params`` on training view ``view``; measure it as the run does."""
     report = result.report
     views, labels = result.views[name], result.labels
-    X, y = _training_rows(result, name, view)
+    X = training_view(result.views[name], view)
+    y = training_labels(result.labels["bb_train"], view)
     with warnings.catch_warnings():
         # A fit cut short by the time limit is recorded as not optimal; no need to warn.
         warnings.simplefilter("ignore", TimeLimitWarning)

@@ -25,7 +25,7 @@ from explain.versions import environment
 
 TRAIN_VIEWS = ("lime+raw", "lime", "raw")
 
-__all__ = ["TRAIN_VIEWS", "RunConfig", "PipelineResult", "run_pipeline", "binarize_target"]
+__all__ = ["TRAIN_VIEWS", "training_view", "training_labels", "RunConfig", "PipelineResult", "run_pipeline", "binarize_target"]
 
 
 @dataclass(frozen=True)
@@ -250,14 +250,13 @@ def run_pipeline(
             "test": view(X_test, None),
             "test_lime": view(X_test, mask_test) if exp_test else None,
         }
-    stacked = config.train_view == "lime+raw"
-    learn_labels = np.concatenate([bb_train, bb_train]) if stacked else bb_train
+    learn_labels = training_labels(bb_train, config.train_view)
 
     fitted: dict[str, FittedLearner] = {}
     learner_reports = {}
     for name in config.learners:
         params = config.imli_params if name == "imli" else config.fold_params
-        views[name]["train"] = _training_view(views[name], config.train_view)
+        views[name]["train"] = training_view(views[name], config.train_view)
         learner = fit_learner(
             name, views[name]["train"], learn_labels, params, config.random_state, columns,
             dataset.class_names,
@@ -312,13 +311,18 @@ def run_pipeline(
     return PipelineResult(report, black_box, fitted, exp_train, exp_test, views, labels, columns)
 
 
-def _training_view(views: dict, train_view: str) -> pd.DataFrame:
+def training_view(views: dict, train_view: str) -> pd.DataFrame:
     """What a learner learns from: filtered rows, full rows, or both stacked."""
     if train_view == "raw":
         return views["train_raw"]
     if train_view == "lime":
         return views["train_lime"]
     return pd.concat([views["train_lime"], views["train_raw"]], ignore_index=True)
+
+
+def training_labels(labels: np.ndarray, train_view: str) -> np.ndarray:
+    """The labels of :func:`training_view`'s rows (stacked views repeat them)."""
+    return np.concatenate([labels, labels]) if train_view == "lime+raw" else labels
 
 
 def _learner_report(learner: FittedLearner, views, bb_train, bb_test, y_test) -> dict[str, Any]:

@@ -180,3 +180,22 @@ def test_saved_file_is_plain_xgboost(mixed, tmp_path):
     config = json.loads(booster.save_config())
     assert config["learner"]["objective"]["name"] == "binary:logistic"
     assert int(booster.attributes()["best_iteration"]) + 1 == box.info["n_trees"]
+
+
+def test_column_names_xgboost_refuses_are_handled(tmp_path):
+    """XGBoost rejects '[', ']' and '<' in feature names; training and reloading still work."""
+    import numpy as np
+    import pandas as pd
+
+    from adapters import TableEncoder, from_frame, load_xgboost, train_xgboost
+
+    rng = np.random.default_rng(0)
+    frame = pd.DataFrame({"a[1]": rng.normal(size=120), "a(1)": rng.normal(size=120),
+                          "x<y": rng.choice(["p", "q"], 120)})
+    frame["t"] = np.where(frame["a[1]"] + (frame["x<y"] == "p") > 0.5, "y", "n")
+    ds = from_frame(frame, "t")
+    enc = TableEncoder().fit(ds.X, ds.categorical)
+    box = train_xgboost(ds.X, ds.y, enc, ds.categorical, n_estimators=10)
+    path = box.save(tmp_path)
+    again = load_xgboost(path, enc)
+    assert np.allclose(box.predict_proba(ds.X), again.predict_proba(ds.X))
