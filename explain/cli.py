@@ -9,8 +9,10 @@ from __future__ import annotations
 
 import argparse
 import os
+import signal
 import sys
 import warnings
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -24,6 +26,7 @@ from explain.lime_runner import LimeConfig
 from explain.outputs import prepare_out_dir, write_run
 from explain.pipeline import TRAIN_VIEWS, RunConfig, run_pipeline
 from explain.report_md import LEARNER_COLUMNS, fmt, learner_rows
+from fold import FoldInputError
 
 DEMO_DATASET = "breast_cancer"
 
@@ -52,6 +55,7 @@ class CliRun:
     config: RunConfig
     sweep: SweepConfig | None = None
     views: bool = False
+    max_seconds: float | None = None
 
 
 def _number_list(kind):
@@ -135,6 +139,9 @@ def _parser() -> argparse.ArgumentParser:
                        help="IMLI weight of one misclassified row vs one literal")
         p.add_argument("--time-limit", type=float, default=None,
                        help="IMLI solver time limit per fit, seconds")
+        p.add_argument("--max-seconds", type=float, default=None,
+                       help="stop the whole run after this many seconds (finished LIME "
+                       "batches stay in the cache)")
     return parser
 
 
@@ -180,7 +187,8 @@ def parse_args(argv: list[str]) -> CliRun:
             imli_time_limit=args.sweep_time_limit,
         )
     return CliRun(data, getattr(args, "target", None), args.positive, args.out, args.force,
-                  args.model, cache, config, sweep, getattr(args, "compare_views", False))
+                  args.model, cache, config, sweep, getattr(args, "compare_views", False),
+                  args.max_seconds)
 
 
 def _summary_table(report: dict) -> Table:
@@ -253,6 +261,31 @@ def _load_model(path: Path, dataset):
     return load_xgboost(path, encoder)
 
 
+class RunTimeout(Exception):
+    """The whole run went past ``--max-seconds``."""
+
+
+@contextmanager
+def run_deadline(seconds: float | None):
+    """Raise :class:`RunTimeout` in the main thread once ``seconds`` of wall time pass."""
+    if not seconds:
+        yield
+        return
+    if seconds <= 0:
+        raise InputError("--max-seconds must be positive")
+
+    def expire(signum, frame):
+        raise RunTimeout()
+
+    previous = signal.signal(signal.SIGALRM, expire)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+
+
 def main(argv: list[str] | None = None) -> int:
     """Entry point of ``python -m explain``; returns the process exit code."""
     console = Console(stderr=False)
@@ -261,10 +294,15 @@ def main(argv: list[str] | None = None) -> int:
     warnings.showwarning = lambda message, category, *rest: print(
         f"warning: {message}", file=sys.stderr)
     try:
-        report = execute(run, console)
-    except InputError as err:
+        with run_deadline(run.max_seconds):
+            report = execute(run, console)
+    except (InputError, FoldInputError) as err:
         print(f"error: {err}", file=sys.stderr)
         return 2
+    except RunTimeout:
+        print(f"error: the run took longer than --max-seconds {run.max_seconds:g}; finished "
+              "LIME batches are kept in the cache, so running it again resumes", file=sys.stderr)
+        return 3
     except KeyboardInterrupt:
         print("interrupted: finished LIME batches are kept in the cache; "
               "run the same command again to resume", file=sys.stderr)

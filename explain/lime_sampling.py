@@ -221,11 +221,17 @@ class FastConstants:
                               loc[point] + tables.scale[point] * nearest[point])
         scale[point], p_low[point], width[point] = 0.0, 0.5, 0.0
         flat = tables.bin_flat
+
+        def per_value(per_bin):
+            # Categorical values index bin 0, which does not exist without numeric features;
+            # their entries are never read.
+            return per_bin[flat] if per_bin.size else np.zeros(flat.shape)
+
         with np.errstate(divide="ignore", invalid="ignore"):
-            slope = np.where(tables.probability > 0, width[flat] / tables.probability, 0.0)
-        self.cdf_below, self.slope, self.p_low = tables.cdf_below, slope, p_low[flat]
-        self.scale, self.loc = scale[flat], loc[flat]
-        self.lower, self.upper = tables.lower[flat], tables.upper[flat]
+            slope = np.where(tables.probability > 0, per_value(width) / tables.probability, 0.0)
+        self.cdf_below, self.slope, self.p_low = tables.cdf_below, slope, per_value(p_low)
+        self.scale, self.loc = per_value(scale), per_value(loc)
+        self.lower, self.upper = per_value(tables.lower), per_value(tables.upper)
 
     def values(self, index: np.ndarray, uniforms: np.ndarray) -> np.ndarray:
         """Truncated-normal values of the draws ``index`` made from ``uniforms``."""

@@ -85,3 +85,12 @@ def test_missing_file_is_one_line_exit_2(tmp_path):
                    "--out", str(tmp_path / "o"), *FAST)
     assert done.returncode == 2 and "Traceback" not in done.stderr
     assert len(done.stderr.strip().splitlines()) == 1
+
+
+def test_whole_run_time_limit_stops_cleanly(mixed_csv, tmp_path):
+    done = run_cli("run", "--data", str(mixed_csv), "--target", "target", "--out",
+                   str(tmp_path / "o"), "--num-samples", "5000", "--n-jobs", "1",
+                   "--no-cache", "--max-seconds", "1")
+    assert done.returncode == 3, done.stderr
+    assert "Traceback" not in done.stderr and "--max-seconds" in done.stderr
+    assert not (tmp_path / "o" / "report.json").exists()

@@ -89,3 +89,15 @@ def test_multiclass_is_explained_one_vs_rest():
     report = run_pipeline(load_dataset("iris"), RunConfig(lime=FAST_LIME, learners=("fold",))).report
     assert report["dataset"]["class_names"][1] in ("setosa", "versicolor", "virginica")
     assert any("against the rest" in note for note in report["dataset"]["notes"])
+
+
+@pytest.mark.parametrize("mode", ["fast", "exact"])
+def test_table_without_numeric_features(mode):
+    """Regression (found by the CLI fuzz test): LIME with categorical features only."""
+    rng = np.random.default_rng(0)
+    frame = pd.DataFrame({"a": rng.choice(["x", "y", "z"], 60), "b": rng.choice(["p", "q"], 60)})
+    frame["t"] = np.where((frame.a == "x") | (frame.b == "p"), "yes", "no")
+    lime = LimeConfig(num_samples=100, n_jobs=1, mode=mode)
+    report = run_pipeline(from_frame(frame, "t"), RunConfig(lime=lime, imli_params=FAST_IMLI)).report
+    assert report["lime"]["rows_explained"] == 60
+    assert report["learners"]["fold"]["fidelity_test"] >= 0.9
