@@ -71,6 +71,8 @@ def from_frame(df, target, positive=None, name="frame", *, binary=False):
         raise InputError(f"choose the target column (target / --target); columns are "
                          f"{listing(names)}")
     target = str(target)
+    if target not in names and target.strip() in names:
+        target = target.strip()  # a CSV reader strips the spaces around names
     if target not in names:
         raise InputError(f"target column {quoted(target)} not found; columns are "
                          f"{listing(names)}")
@@ -167,11 +169,9 @@ def read_csv(path):
     if not text.strip():
         raise InputError(f"{quoted(str(path))} is empty; give a CSV file with a header "
                          f"row and data rows")
-    header = text.splitlines()[0]
-    delimiter = max(_DELIMITERS, key=lambda d: (header.count(d), d == ","))
+    delimiter, names = _sniff_header(text)
     if delimiter != ",":
         notes.append(f"read {path.name} with delimiter {delimiter!r}")
-    names = next(csv.reader([header], delimiter=delimiter))
     _check_unique([n.strip() for n in names if n.strip()])
     try:
         frame = pd.read_csv(io.StringIO(text), sep=delimiter, skipinitialspace=True,
@@ -228,3 +228,20 @@ def _load_bundled(name, target, positive, binary):
 def _with_notes(dataset, notes):
     """``dataset`` with ``notes`` put before its own."""
     return replace(dataset, notes=tuple(notes) + dataset.notes) if notes else dataset
+
+
+def _sniff_header(text: str) -> tuple[str, list[str]]:
+    """The delimiter that splits the header record into the most fields, and those fields.
+
+    The header is read as a CSV record (quotes respected, so a delimiter or a newline
+    inside a quoted name does not count); ties go to the comma.
+    """
+    best, fields = ",", []
+    for delimiter in _DELIMITERS:
+        try:
+            row = next(csv.reader(io.StringIO(text), delimiter=delimiter))
+        except (csv.Error, StopIteration):
+            continue
+        if len(row) > len(fields) or (len(row) == len(fields) and delimiter == ","):
+            best, fields = delimiter, row
+    return best, fields

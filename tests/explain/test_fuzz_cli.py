@@ -20,7 +20,7 @@ HOSTILE = st.text(alphabet=st.sampled_from(list("ab'\"x), halt(%_\\\n[]<é ,;Z0"
 
 @st.composite
 def tables(draw):
-    n = draw(st.integers(min_value=4, max_value=40))
+    n = draw(st.integers(min_value=4, max_value=80))
     n_features = draw(st.integers(min_value=1, max_value=3))
     names = draw(st.lists(HOSTILE, min_size=n_features + 1, max_size=n_features + 1,
                           unique_by=lambda s: s.strip().lower()))
@@ -38,8 +38,14 @@ def tables(draw):
         holes = rng.random(n) < draw(st.sampled_from([0.0, 0.2, 0.6]))
         values[holes] = draw(st.sampled_from([np.nan, np.inf, ""]))
         columns[name] = values
-    labels = draw(st.lists(HOSTILE, min_size=1, max_size=3, unique=True))
-    target = rng.choice(labels, n).astype(object)
+    labels = draw(st.lists(HOSTILE, min_size=1, max_size=3, unique_by=lambda s: s.strip()))
+    # Mostly a target the features decide (so a run can get to the learners), sometimes noise.
+    first = pd.to_numeric(pd.Series(columns[names[0]]), errors="coerce").to_numpy(dtype=float)
+    if draw(st.booleans()) and len(labels) >= 2 and np.isfinite(first).sum() >= 4:
+        cut = np.nanmedian(np.where(np.isfinite(first), first, np.nan))
+        target = np.where(first > cut, labels[0], labels[1]).astype(object)
+    else:
+        target = rng.choice(labels, n).astype(object)
     target[rng.random(n) < 0.1] = np.nan
     columns[names[-1]] = target
     return pd.DataFrame(columns), names[-1]
