@@ -135,4 +135,17 @@ def fit_learner(name, X, y, params, random_state, columns, class_names) -> Fitte
     else:
         estimator, extra = _fit_fold(X, y, params, random_state, class_names)
     seconds = time.perf_counter() - started
+    # Every parameter the estimator ran with, defaults included, so the run can be redone.
+    extra["params"] = {k: _plain(v) for k, v in sorted(estimator.get_params().items())}
     return FittedLearner(name, estimator, class_names, seconds, extra)
+
+
+def _plain(value):
+    """A parameter value as JSON can hold it."""
+    if value is None or isinstance(value, (bool, int, float, str)):
+        return value
+    if isinstance(value, (list, tuple)):
+        return [_plain(v) for v in value]
+    if isinstance(value, np.generic):
+        return value.item()
+    return repr(value)
