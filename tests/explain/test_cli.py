@@ -94,3 +94,25 @@ def test_whole_run_time_limit_stops_cleanly(mixed_csv, tmp_path):
     assert done.returncode == 3, done.stderr
     assert "Traceback" not in done.stderr and "--max-seconds" in done.stderr
     assert not (tmp_path / "o" / "report.json").exists()
+
+
+def test_ctrl_c_during_lime_keeps_finished_batches(tmp_path):
+    import signal
+    import time
+
+    cache = tmp_path / "cache"
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "explain", "run", "--data", "breast_cancer", "--out",
+         str(tmp_path / "o"), "--cache-dir", str(cache), "--num-samples", "20000",
+         "--n-jobs", "1", "--learners", "fold"],
+        cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    deadline = time.monotonic() + 240
+    while not list(cache.rglob("*.npz")) and time.monotonic() < deadline:
+        time.sleep(0.2)
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=120)
+    assert proc.returncode == 130, err
+    assert "Traceback" not in err and "run the same command again" in err
+    assert list(cache.rglob("*.npz")), "finished batches must stay in the cache"
+    assert not list(cache.rglob("*.tmp"))
