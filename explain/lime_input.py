@@ -15,6 +15,7 @@ import numpy as np
 import pandas as pd
 
 from adapters import BlackBox, TableEncoder
+from explain.lime_runner import discretizer_edges, make_explainer
 
 MISSING = "(missing)"
 
@@ -80,20 +81,11 @@ class LimeInput:
         return self.black_box.predict_proba_encoded(Z)
 
     def bin_edges(self, lime_config) -> dict[str, np.ndarray]:
-        """Each numeric feature's bin edges, by name, from the discretizer LIME builds.
+        """Each numeric feature's bin edges, by name: those of the explainer LIME runs with.
 
-        The discretizer is built exactly as ``LimeTabularExplainer`` builds it (same class,
-        data, labels and seed), so the edges are the ones LIME's bins refer to.
+        Built without explaining any row, so views without LIME use the same bins.
         """
-        from lime.discretize import DecileDiscretizer, EntropyDiscretizer, QuartileDiscretizer
-
-        kinds = {"quartile": QuartileDiscretizer, "decile": DecileDiscretizer,
-                 "entropy": EntropyDiscretizer}
-        discretizer = kinds[lime_config.discretizer](
-            self.training_data, self.categorical_indices, self.feature_names,
-            labels=self.training_labels, random_state=lime_config.random_state,
-        )
-        return {
-            self.feature_names[j]: np.asarray(discretizer.maxs[j][:-1], dtype=np.float64)
-            for j in discretizer.to_discretize
-        }
+        explainer = make_explainer(self.training_data, lime_config, self.categorical_indices,
+                                   self.categorical_names, self.feature_names,
+                                   self.training_labels)
+        return {self.feature_names[j]: e for j, e in discretizer_edges(explainer).items()}

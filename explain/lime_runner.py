@@ -36,8 +36,8 @@ from explain.lime_cache import BatchStore, cache_key
 from explain.lime_fit import LocalFits
 from explain.lime_parallel import dask_client, n_workers, run_batches
 
-__all__ = ["LimeConfig", "Explanations", "seed_for", "make_explainer", "explain_rows",
-           "batch_size_for"]
+__all__ = ["LimeConfig", "Explanations", "seed_for", "make_explainer", "discretizer_edges",
+           "explain_rows", "batch_size_for"]
 
 _DISCRETIZERS = ("quartile", "decile", "entropy")
 _SELECTIONS = ("auto", "forward_selection", "highest_weights", "lasso_path", "none")
@@ -173,6 +173,12 @@ def seed_for(random_state: int, row_id: int) -> int:
     return int(np.random.SeedSequence([int(random_state), int(row_id)]).generate_state(1)[0])
 
 
+def discretizer_edges(explainer: LimeTabularExplainer) -> dict[int, np.ndarray]:
+    """Each discretized feature's bin edges (by column index) in a lime explainer."""
+    disc = explainer.discretizer
+    return {int(f): np.asarray(disc.maxs[f][:-1], dtype=np.float64) for f in disc.means}
+
+
 def make_explainer(training_data, config: LimeConfig, categorical_features=(),
                    categorical_names=None, feature_names=None,
                    training_labels=None) -> LimeTabularExplainer:
@@ -298,7 +304,7 @@ def explain_rows(training_data, rows, predict_fn: Callable, config: LimeConfig |
     explainer = make_explainer(training_data, config, categorical, categorical_names,
                                feature_names, training_labels)
     disc = explainer.discretizer
-    edges = {int(f): np.asarray(disc.maxs[f][:-1], dtype=np.float64) for f in disc.means}
+    edges = discretizer_edges(explainer)
     bins = disc.discretize(rows).astype(np.int64)
     probe = np.concatenate([training_data[:8], rows[:8]])
     probe_p = check_probabilities(predict_fn(probe), len(probe))
