@@ -7,7 +7,7 @@ STAMP  := $(VENV)/.installed
 .PHONY: setup swipl demo test clean
 
 $(STAMP): pyproject.toml
-	$(PYTHON) -m venv $(VENV)
+	$(PYTHON) -m venv $(VENV) || { bash scripts/ensure-venv.sh && rm -rf $(VENV) && $(PYTHON) -m venv $(VENV); }
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
 	touch $(STAMP)
