@@ -261,8 +261,12 @@ def _load_model(path: Path, dataset):
     return load_xgboost(path, encoder)
 
 
-class RunTimeout(Exception):
-    """The whole run went past ``--max-seconds``."""
+class RunTimeout(BaseException):
+    """The whole run went past ``--max-seconds``.
+
+    A ``BaseException``, like ``KeyboardInterrupt``: it arrives asynchronously, and no
+    handler of ordinary errors along the way may swallow it.
+    """
 
 
 @contextmanager

@@ -89,8 +89,8 @@ def test_missing_file_is_one_line_exit_2(tmp_path):
 
 def test_whole_run_time_limit_stops_cleanly(mixed_csv, tmp_path):
     done = run_cli("run", "--data", str(mixed_csv), "--target", "target", "--out",
-                   str(tmp_path / "o"), "--num-samples", "5000", "--n-jobs", "1",
-                   "--no-cache", "--max-seconds", "1")
+                   str(tmp_path / "o"), "--num-samples", "100000", "--n-jobs", "1",
+                   "--no-cache", "--max-seconds", "1")  # LIME alone needs well over 1 s
     assert done.returncode == 3, done.stderr
     assert "Traceback" not in done.stderr and "--max-seconds" in done.stderr
     assert not (tmp_path / "o" / "report.json").exists()
