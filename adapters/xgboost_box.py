@@ -9,7 +9,6 @@ import pandas as pd
 import xgboost as xgb
 
 from .blackbox import EncodedBlackBox, output_path, write_atomically
-from .encoding import TableEncoder
 from .errors import InputError, listing, quoted
 
 DEFAULT_PARAMS = {"n_estimators": 300, "max_depth": 4, "learning_rate": 0.1}

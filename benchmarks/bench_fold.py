@@ -34,7 +34,6 @@ from fold import FOLDClassifier
 
 def _versions() -> str:
     swipl = subprocess.run(["swipl", "--version"], capture_output=True, text=True).stdout
-    import pyswip  # noqa: F401 - version via metadata
     from importlib.metadata import version
     return (f"Python {platform.python_version()}, numpy {np.__version__}, pandas "
             f"{pd.__version__}, scikit-learn {sklearn.__version__}, pyswip "

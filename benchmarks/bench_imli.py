@@ -22,7 +22,6 @@ import time
 import warnings
 from dataclasses import dataclass, field
 
-import numpy as np
 from sklearn.model_selection import train_test_split
 
 from benchmarks.datasets import load

@@ -16,9 +16,8 @@ from typing import Callable
 
 from adapters import BlackBox, Dataset
 from explain.learners import fit_learner
-from explain.metrics import agreement_scores
-from explain.pipeline import (TRAIN_VIEWS, PipelineResult, RunConfig, run_pipeline,
-                              training_labels, training_view)
+from explain.pipeline import (TRAIN_VIEWS, PipelineResult, RunConfig, learner_report,
+                              run_pipeline, training_labels, training_view)
 from explain.report_details import add_details
 from imli import TimeLimitWarning
 
@@ -74,10 +73,9 @@ def _settings(name: str, config: SweepConfig, base: dict) -> list[dict]:
 
 def _point(result: PipelineResult, name: str, params: dict, view: str) -> dict:
     """Fit learner ``name`` with ``params`` on training view ``view``; measure it as the run does."""
-    report = result.report
-    views, labels = result.views[name], result.labels
+    report, labels = result.report, result.labels
     X = training_view(result.views[name], view)
-    y = training_labels(result.labels["bb_train"], view)
+    y = training_labels(labels["bb_train"], view)
     with warnings.catch_warnings():
         # A fit cut short by the time limit is recorded as not optimal; no need to warn.
         warnings.simplefilter("ignore", TimeLimitWarning)
@@ -85,24 +83,11 @@ def _point(result: PipelineResult, name: str, params: dict, view: str) -> dict:
             name, X, y, params, report["parameters"]["random_state"], result.columns,
             tuple(report["dataset"]["class_names"]),
         )
-    predicted = learner.predict(views["test"])
-    vs_bb = agreement_scores(predicted, labels["bb_test"])
-    point = {
-        "params": {k: params[k] for k in ("data_fidelity", "n_clauses", "exception_ratio")
-                   if k in params},
-        "fidelity_test": vs_bb["agreement"],
-        "accuracy_test": agreement_scores(predicted, labels["y_test"])["agreement"],
-        "f1_test": vs_bb["f1"],
-        "rule_size": learner.rule_size,
-        "n_rules": learner.n_rules,
-        "fit_seconds": learner.fit_seconds,
-    }
-    if views["test_lime"] is not None:
-        point["fidelity_test_lime"] = agreement_scores(
-            learner.predict(views["test_lime"]), labels["bb_test"]
-        )["agreement"]
-    if "optimal" in learner.extra:
-        point["optimal"] = learner.extra["optimal"]
+    measured = learner_report(learner, result.views[name], labels["bb_train"],
+                              labels["bb_test"], labels["y_test"])
+    point = {"params": {k: params[k] for k in ("data_fidelity", "n_clauses", "exception_ratio")
+                        if k in params}}
+    point.update({k: measured[k] for k in VIEW_KEYS if k in measured})
     return point
 
 

@@ -25,7 +25,7 @@ from explain.versions import environment
 
 TRAIN_VIEWS = ("lime+raw", "lime", "raw")
 
-__all__ = ["TRAIN_VIEWS", "training_view", "training_labels", "RunConfig", "PipelineResult", "run_pipeline", "binarize_target"]
+__all__ = ["TRAIN_VIEWS", "training_view", "training_labels", "learner_report", "RunConfig", "PipelineResult", "run_pipeline", "binarize_target"]
 
 
 @dataclass(frozen=True)
@@ -262,7 +262,7 @@ def run_pipeline(
             dataset.class_names,
         )
         fitted[name] = learner
-        learner_reports[name] = _learner_report(learner, views[name], bb_train, bb_test, y_test)
+        learner_reports[name] = learner_report(learner, views[name], bb_train, bb_test, y_test)
 
     report = {
         "dataset": {
@@ -325,7 +325,9 @@ def training_labels(labels: np.ndarray, train_view: str) -> np.ndarray:
     return np.concatenate([labels, labels]) if train_view == "lime+raw" else labels
 
 
-def _learner_report(learner: FittedLearner, views, bb_train, bb_test, y_test) -> dict[str, Any]:
+def learner_report(learner: FittedLearner, views, bb_train, bb_test, y_test) -> dict[str, Any]:
+    """A fitted learner measured on a run's views: fidelity in both protocols, accuracy,
+    agreement scores vs the black box, size, fit time and the learner's own extras."""
     test_pred = learner.predict(views["test"])
     vs_bb = agreement_scores(test_pred, bb_test)
     entry = {
