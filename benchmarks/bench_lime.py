@@ -14,9 +14,14 @@ predicting through ``booster.inplace_predict`` on float matrices:
    in this process (``n_jobs=1``) with the same explainer, rows and seeds, timed in
    alternating rounds so a shared machine's load hits every engine alike; the ratios are
    stock time / batched time, by wall and by CPU time;
+   Both batched modes are timed with the default pooled neighbourhoods (rows ``i`` with
+   the same ``i // pool_rows`` share one seed, hence one set of samples, as
+   ``explain_rows`` does) and with one neighbourhood per row (``pool1``); stock lime
+   predicts 5000 samples per row either way;
 3. top-K agreement: ``fast`` vs lime, and lime vs lime under another seed;
 4. all 30,000 rows of the mixed table in ``fast`` mode over ``--n-jobs`` processes:
-   wall time, the black-box bound (rows x samples / prediction rate), the CPU seconds of
+   wall time, the black-box bound (rows x samples / prediction rate) and the bound of
+   what pooling leaves to predict (rows + pools x (samples - 1)), the CPU seconds of
    this process and its workers (their half is the time on two dedicated cores), and
    their peak resident memory.
 """
@@ -121,14 +126,14 @@ def agreement(a, b):
                           for x, z in zip(a, b)]))
 
 
-def _interleaved(engines, rows, seeds, predict, rounds):
+def _interleaved(engines, rows, predict, rounds):
     """Time engines in alternating rounds (a shared machine's load then hits all of them
-    alike). ``engines``: name -> (engine, rows per round, rows per batch). Returns
+    alike). ``engines``: name -> (engine, rows per round, rows per batch, seeds). Returns
     name -> (wall s/row, cpu s/row, features of the rows explained, in order)."""
     totals = {name: [0.0, 0.0, []] for name in engines}
     labels = np.ones(len(rows), dtype=int)
     for k in range(rounds):
-        for name, (engine, per_round, batch) in engines.items():
+        for name, (engine, per_round, batch, seeds) in engines.items():
             start = k * per_round
             for i in range(start, start + per_round, batch):
                 j = slice(i, min(i + batch, start + per_round))
@@ -141,35 +146,44 @@ def _interleaved(engines, rows, seeds, predict, rounds):
                    np.concatenate(parts)) for name, (wall, cpu, parts) in totals.items()}
 
 
+def pooled_seeds(random_state, n_rows, pool_rows):
+    """The seeds ``explain_rows`` gives rows ``0..n_rows-1`` with ``pool_rows``."""
+    return np.array([seed_for(random_state, i // pool_rows) for i in range(n_rows)])
+
+
 def compare_engines(name, X, categorical, predict, args, rounds=5):
+    """Stock lime vs the batched engine, exact and fast, with the default pooled
+    neighbourhoods (``--pool-rows``) and with one neighbourhood per row (pool 1)."""
     results = []
     rows = X[: args.rows_batched]
-    seeds = np.array([seed_for(0, i) for i in range(len(rows))])
-    other = np.array([seed_for(1, i) for i in range(len(rows))])
+    pool = args.pool_rows
+    seeds, single = pooled_seeds(0, len(rows), pool), pooled_seeds(0, len(rows), 1)
+    other = pooled_seeds(1, len(rows), pool)
     n_ref, n_batched = args.rows_reference // rounds, args.rows_batched // rounds
     for top_k in (5, 10):
         config = LimeConfig(num_samples=args.num_samples, top_k=top_k)
         start = time.perf_counter()
         explainer = make_explainer(X, config, categorical)
         build = time.perf_counter() - start
-        batch = min(batch_size_for(config, X.shape[1], len(rows), 1), n_batched)
+        batch = n_batched  # a round is one batch: whole pools when n_batched % pool == 0
         engines = {"reference": (ReferenceLime(explainer, args.num_samples, top_k), n_ref,
-                                 n_ref)}
+                                 n_ref, seeds)}
         for mode in ("exact", "fast"):
             engine = BatchedLime(explainer, args.num_samples, top_k, "auto", mode,
                                  fix_zero_width_bins=(mode == "fast"))
             engine.explain(rows[:2], seeds[:2], [1, 1], predict)  # warm-up
-            engines[mode] = (engine, n_batched, batch)
-        timing = _interleaved(engines, rows, seeds, predict, rounds)
-        lime_other = _interleaved({"exact": (engines["exact"][0], len(rows), batch)}, rows,
-                                  other, predict, 1)["exact"][2]
+            engines[mode] = (engine, n_batched, batch, seeds)
+            engines[f"{mode}_pool1"] = (engine, n_batched, batch, single)
+        timing = _interleaved(engines, rows, predict, rounds)
+        lime_other = _interleaved({"exact": (engines["exact"][0], len(rows), batch, other)},
+                                  rows, predict, 1)["exact"][2]
         ref_wall, ref_cpu, ref_features = timing["reference"]
         ref_rows = np.arange(rounds * n_ref)  # the reference explained the first rows
-        out = {"table": name, "top_k": top_k, "explainer_build_s": build,
+        out = {"table": name, "top_k": top_k, "pool_rows": pool, "explainer_build_s": build,
                "reference_rows": rounds * n_ref, "batched_rows": rounds * n_batched,
                "batch_size": batch, "reference_s_per_row": ref_wall,
                "reference_cpu_s_per_row": ref_cpu}
-        for mode in ("exact", "fast"):
+        for mode in ("exact", "fast", "exact_pool1", "fast_pool1"):
             wall, cpu, _ = timing[mode]
             out.update({f"{mode}_s_per_row": wall, f"{mode}_cpu_s_per_row": cpu,
                         f"{mode}_speedup": ref_wall / wall,
@@ -235,7 +249,7 @@ class ProcessMonitor:
 
 def full_run(name, X, categorical, predict, rates, args):
     config = LimeConfig(num_samples=args.num_samples, top_k=5, mode="fast",
-                        n_jobs=args.n_jobs)
+                        n_jobs=args.n_jobs, pool_rows=args.pool_rows)
     rows = X[: args.full_rows]
     last = [0.0]
 
@@ -253,12 +267,16 @@ def full_run(name, X, categorical, predict, rates, args):
         seconds = time.perf_counter() - start
     rate_after = prediction_rate(predict, X)
     samples = len(rows) * args.num_samples
+    n_pools = -(-len(rows) // args.pool_rows)
+    predicted = len(rows) + n_pools * (args.num_samples - 1)  # what pooling leaves to predict
     out = {"table": name, "rows": len(rows), "n_jobs": args.n_jobs, "seconds": seconds,
            "s_per_row": seconds / len(rows),
            # the brief's bound: rows x samples / the black box's measured rate (wall, all
            # cores), with the rate measured before and after the run
            "black_box_bound_s": samples / rates[0], "black_box_bound_after_s":
            samples / rate_after[0], "bound_share": samples / rates[0] / seconds,
+           "pool_rows": args.pool_rows, "black_box_rows": predicted,
+           "pooled_black_box_bound_s": predicted / rates[0],
            "cpu_seconds": monitor.cpu_seconds,
            "black_box_cpu_s": samples / rates[1],
            "seconds_on_dedicated_cores": monitor.cpu_seconds / args.n_jobs,
@@ -273,7 +291,9 @@ def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--num-samples", type=int, default=5000)
     parser.add_argument("--rows-reference", type=int, default=20)
-    parser.add_argument("--rows-batched", type=int, default=300)
+    parser.add_argument("--rows-batched", type=int, default=320)
+    parser.add_argument("--pool-rows", type=int, default=LimeConfig().pool_rows,
+                        help="rows sharing one neighbourhood (explain_rows' pool_rows)")
     parser.add_argument("--full-rows", type=int, default=30_000)
     parser.add_argument("--n-jobs", type=int, default=2)
     parser.add_argument("--skip-full", action="store_true")

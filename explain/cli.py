@@ -73,6 +73,35 @@ def _number_list(kind):
     return parse
 
 
+def _number(kind, low=None, high=None, inclusive=True, nonzero=False):
+    """An argparse type: one ``kind`` value, at least ``low`` (or above it when not
+    ``inclusive``), below ``high``, and not 0 if ``nonzero``."""
+    def parse(text: str):
+        try:
+            value = kind(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(
+                f"expected {'an integer' if kind is int else 'a number'}, got {text!r}"
+            ) from None
+        too_low = low is not None and (value < low if inclusive else value <= low)
+        if too_low or (high is not None and value >= high) or (nonzero and value == 0) \
+                or value != value:
+            bounds = []
+            if low is not None:
+                bounds.append(f"{'>=' if inclusive else '>'} {low:g}")
+            if high is not None:
+                bounds.append(f"< {high:g}")
+            if nonzero:
+                bounds.append("not 0")
+            raise argparse.ArgumentTypeError(f"expected a value {' and '.join(bounds)}, "
+                                             f"got {text!r}")
+        return value
+    return parse
+
+
+_POSITIVE = _number(float, 0, inclusive=False)
+
+
 def _csv(values) -> str:
     return ",".join(f"{v:g}" for v in values)
 
@@ -102,7 +131,7 @@ def _parser() -> argparse.ArgumentParser:
     compare.add_argument("--sweep-exception-ratio", type=_number_list(float),
                          default=sweep.exception_ratio, metavar="R1,R2,...",
                          help=f"FOLD exception ratios (default {_csv(sweep.exception_ratio)})")
-    compare.add_argument("--sweep-time-limit", type=float, default=sweep.imli_time_limit,
+    compare.add_argument("--sweep-time-limit", type=_POSITIVE, default=sweep.imli_time_limit,
                          help="seconds per IMLI fit of the sweep (default %(default)s)")
     for p in (run, demo):
         p.add_argument("--compare-views", action="store_true",
@@ -116,14 +145,17 @@ def _parser() -> argparse.ArgumentParser:
         p.add_argument("--model", type=Path, help="explain this saved XGBoost model "
                        "(.ubj/.json) instead of training one")
         p.add_argument("--seed", type=int, default=0, help="seeds everything (default 0)")
-        p.add_argument("--test-size", type=float, default=0.25)
-        p.add_argument("--top-k", type=int, default=5, help="LIME features kept per row")
-        p.add_argument("--num-samples", type=int, default=5000, help="LIME samples per row")
+        p.add_argument("--test-size", type=_number(float, 0, 1, inclusive=False), default=0.25)
+        p.add_argument("--top-k", type=_number(int, 1), default=5, help="LIME features kept per row")
+        p.add_argument("--num-samples", type=_number(int, 2), default=5000, help="LIME samples per row")
         p.add_argument("--discretizer", choices=("quartile", "decile", "entropy"),
                        default="quartile")
         p.add_argument("--lime-engine", choices=("batched", "reference"), default="batched")
         p.add_argument("--lime-mode", choices=("fast", "exact"), default="fast")
-        p.add_argument("--n-jobs", type=int, default=-1, help="LIME worker processes")
+        p.add_argument("--lime-pool-rows", type=_number(int, 1), default=32,
+                       help="rows (by id) sharing one LIME neighbourhood; 1 = one per row "
+                       "(default 32)")
+        p.add_argument("--n-jobs", type=_number(int, nonzero=True), default=-1, help="LIME worker processes")
         p.add_argument("--scheduler", help="a Dask scheduler address to explain rows on")
         p.add_argument("--cache-dir", type=Path, default=None,
                        help=f"LIME cache (default {default_cache_dir()})")
@@ -133,21 +165,30 @@ def _parser() -> argparse.ArgumentParser:
                        help="what the learners learn from: LIME-filtered and full rows "
                        "(default), LIME-filtered rows only (the LIME-FOLD paper), or full "
                        "rows only (no LIME)")
-        p.add_argument("--imli-clauses", type=int, default=None, help="IMLI clauses (k)")
+        p.add_argument("--imli-clauses", type=_number(int, 1), default=None, help="IMLI clauses (k)")
         p.add_argument("--imli-rule-type", choices=("CNF", "DNF"), default=None)
-        p.add_argument("--data-fidelity", type=float, default=None,
+        p.add_argument("--data-fidelity", type=_POSITIVE, default=None,
                        help="IMLI weight of one misclassified row vs one literal")
-        p.add_argument("--time-limit", type=float, default=None,
+        p.add_argument("--time-limit", type=_POSITIVE, default=None,
                        help="IMLI solver time limit per fit, seconds")
-        p.add_argument("--max-seconds", type=float, default=None,
+        p.add_argument("--max-seconds", type=_POSITIVE, default=None,
                        help="stop the whole run after this many seconds (finished LIME "
                        "batches stay in the cache)")
     return parser
 
 
 def parse_args(argv: list[str]) -> CliRun:
-    """Parse ``argv`` into a :class:`CliRun` (argparse exits with code 2 on bad usage)."""
-    args = _parser().parse_args(argv)
+    """Parse ``argv`` into a :class:`CliRun` (argparse exits with code 2 on bad usage,
+    including values the configuration refuses, e.g. ``--top-k 0``)."""
+    parser = _parser()
+    args = parser.parse_args(argv)
+    try:
+        return _cli_run(args)
+    except ValueError as err:
+        parser.error(str(err))
+
+
+def _cli_run(args) -> CliRun:
     data = DEMO_DATASET if args.command == "demo" else args.data
     imli_params = {
         key: value
@@ -165,6 +206,7 @@ def parse_args(argv: list[str]) -> CliRun:
         discretizer=args.discretizer,
         engine=args.lime_engine,
         mode=args.lime_mode,
+        pool_rows=args.lime_pool_rows,
         random_state=args.seed,
         n_jobs=args.n_jobs,
         scheduler=args.scheduler,

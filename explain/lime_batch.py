@@ -77,6 +77,9 @@ class BatchedLime:
     def explain(self, rows, seeds, labels, predict_fn) -> LocalFits:
         """Explain ``rows`` (R, d) toward ``labels`` (R,) with one black-box call.
 
+        Rows with the same seed share their perturbations (lime draws them independently
+        of the row), so the black box sees each distinct seed's samples once.
+
         Parameters
         ----------
         rows : ndarray of shape (R, n_features)
@@ -92,12 +95,11 @@ class BatchedLime:
         LocalFits
         """
         rows = np.asarray(rows, dtype=np.float64)
-        n_rows, n = len(rows), self.num_samples
-        hood = sample_neighbourhoods(self.tables, rows, seeds, n, self.mode,
+        hood = sample_neighbourhoods(self.tables, rows, seeds, self.num_samples, self.mode,
                                      constants=self._constants, ppf=self._ppf)
-        proba = check_probabilities(predict_fn(hood.inverse), n_rows * n)
-        labels = np.asarray(labels, dtype=np.intp)
-        y = proba.reshape(n_rows, n, -1)[np.arange(n_rows), :, labels]
+        inputs = hood.black_box_input()
+        proba = check_probabilities(predict_fn(inputs), len(inputs))
+        y = hood.responses(proba, np.asarray(labels, dtype=np.intp))
         # lime: euclidean distance of the 0/1 rows to the all-ones first row
         mismatches = hood.binary.shape[1] - hood.binary.sum(axis=1)
         weights = self.kernel_fn(np.sqrt(mismatches))

@@ -4,9 +4,14 @@
 >>> exp = explain_rows(X_train, X_rows, model.predict_proba, LimeConfig(top_k=5))  # doctest: +SKIP
 >>> exp.features[0], exp.weights[0]  # doctest: +SKIP
 
-Row *i* is explained with the seed ``seed_for(config.random_state, row_ids[i])``, so its
-explanation does not depend on which other rows are explained, on their order, on batching
-or on parallelism. Two engines (``LimeConfig.engine``):
+Row *i* is explained with the seed ``seed_for(config.random_state, pool_id)`` of its pool,
+``pool_id = row_ids[i] // config.pool_rows``, so its explanation does not depend on which
+other rows are explained, on their order, on batching or on parallelism. Lime draws a
+neighbourhood independently of the row it explains (only the row itself, sample 0, and the
+0/1 view depend on it), so the rows of a pool share one neighbourhood: each row's
+explanation is still exactly lime's for that seed, but the black box predicts the pool's
+samples once instead of once per row. ``pool_rows=1`` gives every row its own
+neighbourhood. Two engines (``LimeConfig.engine``):
 
 ``batched`` (default)
     :class:`explain.lime_batch.BatchedLime`: lime's algorithm on lime's own fitted
@@ -37,7 +42,7 @@ from explain.lime_fit import LocalFits
 from explain.lime_parallel import dask_client, n_workers, run_batches
 
 __all__ = ["LimeConfig", "Explanations", "seed_for", "make_explainer", "discretizer_edges",
-           "explain_rows", "batch_size_for"]
+           "explain_rows", "batch_size_for", "pool_batches"]
 
 _DISCRETIZERS = ("quartile", "decile", "entropy")
 _SELECTIONS = ("auto", "forward_selection", "highest_weights", "lasso_path", "none")
@@ -77,6 +82,10 @@ class LimeConfig:
     fix_zero_width_bins : bool, default=True
         Batched engine: a bin whose minimum equals its maximum yields its value instead of
         lime's ~0.0 (``False`` reproduces lime; the reference engine is always lime).
+    pool_rows : int, default=32
+        Rows with consecutive ids that share one neighbourhood (see the module docstring).
+        Each row's explanation keeps lime's distribution; rows of a pool have correlated
+        sampling noise. 1 = an independent neighbourhood per row.
     memory_budget_mb : float, default=256
         Memory one batch may use (about ``4 * num_samples * n_features * 8`` bytes per row:
         the 0/1 matrix, the black box's input, a centered copy, and headroom).
@@ -96,6 +105,7 @@ class LimeConfig:
     batch_size: int | None = None
     label: int | None = None
     fix_zero_width_bins: bool = True
+    pool_rows: int = 32
     memory_budget_mb: float = 256.0
     scheduler: str | None = None
 
@@ -107,10 +117,13 @@ class LimeConfig:
                 raise ValueError(f"LimeConfig.{name} must be one of {list(allowed)}, "
                                  f"got {getattr(self, name)!r}")
         positive = {"num_samples": self.num_samples, "top_k": self.top_k,
-                    "batch_size": self.batch_size or 1, "memory_budget_mb": self.memory_budget_mb}
+                    "batch_size": self.batch_size or 1, "memory_budget_mb": self.memory_budget_mb,
+                    "pool_rows": self.pool_rows}
         for name, value in positive.items():
             if not value > 0:
                 raise ValueError(f"LimeConfig.{name} must be positive, got {value!r}")
+        if not isinstance(self.pool_rows, (int, np.integer)):
+            raise ValueError(f"LimeConfig.pool_rows must be an int, got {self.pool_rows!r}")
         if self.num_samples < 2:
             raise ValueError("LimeConfig.num_samples must be at least 2")
         if not (isinstance(self.random_state, (int, np.integer)) and self.random_state >= 0):
@@ -167,10 +180,38 @@ class Explanations:
     rows_from_cache: int = 0
 
 
-def seed_for(random_state: int, row_id: int) -> int:
-    """The seed row ``row_id`` is explained with: a 32-bit integer drawn from
-    ``numpy.random.SeedSequence([random_state, row_id])``."""
-    return int(np.random.SeedSequence([int(random_state), int(row_id)]).generate_state(1)[0])
+def seed_for(random_state: int, pool_id: int) -> int:
+    """The seed of pool ``pool_id`` (a row's id with ``pool_rows=1``): a 32-bit integer
+    drawn from ``numpy.random.SeedSequence([random_state, pool_id])``."""
+    return int(np.random.SeedSequence([int(random_state), int(pool_id)]).generate_state(1)[0])
+
+
+def pool_batches(positions: np.ndarray, pools: np.ndarray, size: int) -> list[np.ndarray]:
+    """Cut ``positions`` into batches of about ``size`` rows that keep each pool whole
+    (a pool larger than ``size`` is split), so a pool's samples are predicted once.
+
+    Parameters
+    ----------
+    positions : ndarray of int
+        Rows to explain.
+    pools : ndarray of int
+        Pool id of every row (indexed by position).
+    size : int
+        Target rows per batch.
+    """
+    order = positions[np.argsort(pools[positions], kind="stable")]
+    _, starts = np.unique(pools[order], return_index=True)
+    batches, current, count = [], [], 0
+    for group in np.split(order, starts[1:]):
+        for chunk in (group[i:i + size] for i in range(0, len(group), size)):
+            if current and count + len(chunk) > size:
+                batches.append(np.concatenate(current))
+                current, count = [], 0
+            current.append(chunk)
+            count += len(chunk)
+    if current:
+        batches.append(np.concatenate(current))
+    return batches
 
 
 def discretizer_edges(explainer: LimeTabularExplainer) -> dict[int, np.ndarray]:
@@ -244,12 +285,13 @@ def _resolve_labels(labels, config, n_classes, rows, predict_fn):
 def batch_size_for(config: LimeConfig, n_features: int, n_todo: int, workers: int) -> int:
     """Rows per batch: ``config.batch_size``, else as many as ``config.memory_budget_mb``
     holds (about ``4 * num_samples * n_features`` float64 per row), but no more than gives
-    about 4 batches per worker (load balance, checkpoints, progress)."""
+    about 4 batches per worker (load balance, checkpoints, progress) unless that would cut
+    a pool (``config.pool_rows``) apart."""
     if config.batch_size:
         return int(config.batch_size)
     per_row = config.num_samples * n_features * 8 * _ARRAYS_PER_SAMPLE
     by_memory = max(1, int(config.memory_budget_mb * 2**20 // per_row))
-    by_balance = max(1, math.ceil(n_todo / (4 * workers)))
+    by_balance = max(1, math.ceil(n_todo / (4 * workers)), config.pool_rows)
     return min(by_memory, by_balance)
 
 
@@ -309,7 +351,9 @@ def explain_rows(training_data, rows, predict_fn: Callable, config: LimeConfig |
     probe = np.concatenate([training_data[:8], rows[:8]])
     probe_p = check_probabilities(predict_fn(probe), len(probe))
     labels = _resolve_labels(labels, config, probe_p.shape[1], rows, predict_fn)
-    seeds = np.array([seed_for(config.random_state, r) for r in row_ids], dtype=np.int64)
+    pools = np.asarray(row_ids, dtype=np.int64) // config.pool_rows
+    seed_of = {p: seed_for(config.random_state, p) for p in np.unique(pools)}
+    seeds = np.array([seed_of[p] for p in pools], dtype=np.int64)
 
     fits = LocalFits(np.full((n, config.top_k), -1, dtype=np.int64),
                      np.zeros((n, config.top_k)), np.zeros(n), np.zeros(n))
@@ -341,7 +385,7 @@ def explain_rows(training_data, rows, predict_fn: Callable, config: LimeConfig |
             engine = ReferenceLime(explainer, config.num_samples, config.top_k)
         with dask_client(client, config.scheduler) as dask:
             size = batch_size_for(config, d, len(todo), n_workers(config.n_jobs, dask))
-            parts = [todo[i:i + size] for i in range(0, len(todo), size)]
+            parts = pool_batches(todo, pools, size)
             batches = [(rows[p], seeds[p], labels[p]) for p in parts]
             n_done = from_cache
             for index, batch in run_batches(engine, predict_fn, batches, config.n_jobs, dask):

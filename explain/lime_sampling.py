@@ -50,17 +50,52 @@ _CELLS = 1024  # lookup cells per feature for the categorical draws (a power of 
 class Neighbourhoods:
     """The perturbations of a batch of rows.
 
+    Lime's perturbations do not depend on the row explained (with a discretizer every column
+    is drawn from the training distribution); only sample 0 (the row itself) and the 0/1
+    view do. Rows explained with the same seed therefore share their samples ``1..n-1``,
+    which are drawn, stored and sent to the black box once.
+
     Attributes
     ----------
     binary : ndarray of float64, shape (n_rows, n_features, num_samples)
         1.0 where a sample's bin / category equals the row's (feature-major per row: the
         layout the weighted Gram matrices are computed from). Sample 0 is the row itself.
-    inverse : ndarray of float64, shape (n_rows * num_samples, n_features)
-        The samples in the input space, stacked row after row: what the black box sees.
+    rows : ndarray of float64, shape (n_rows, n_features)
+        The rows explained (sample 0 of each neighbourhood).
+    samples : ndarray of float64, shape (n_seeds, num_samples - 1, n_features)
+        Samples ``1..n-1`` in the input space, once per distinct seed of the batch.
+    pool : ndarray of int, shape (n_rows,)
+        Which entry of ``samples`` each row's neighbourhood uses.
     """
 
     binary: np.ndarray
-    inverse: np.ndarray
+    rows: np.ndarray
+    samples: np.ndarray
+    pool: np.ndarray
+
+    def black_box_input(self) -> np.ndarray:
+        """What the black box sees: the rows, then every distinct seed's samples."""
+        return np.concatenate([self.rows, self.samples.reshape(-1, self.rows.shape[1])])
+
+    def responses(self, proba: np.ndarray, labels: np.ndarray) -> np.ndarray:
+        """Each row's neighbourhood response (R, num_samples): the probability of its
+        label, from ``proba`` predicted on :meth:`black_box_input`."""
+        n_rows = len(self.rows)
+        shared = proba[n_rows:].reshape(len(self.samples), self.samples.shape[1], -1)
+        y = np.empty((n_rows, self.samples.shape[1] + 1))
+        y[:, 0] = proba[np.arange(n_rows), labels]
+        y[:, 1:] = shared[self.pool[:, None], np.arange(shared.shape[1]), labels[:, None]]
+        return y
+
+    @property
+    def inverse(self) -> np.ndarray:
+        """Every row's whole neighbourhood in the input space, stacked row after row
+        (n_rows * num_samples, n_features), as lime's ``inverse``."""
+        n_rows, d = self.rows.shape
+        out = np.empty((n_rows, self.samples.shape[1] + 1, d))
+        out[:, 0] = self.rows
+        out[:, 1:] = self.samples[self.pool]
+        return out.reshape(-1, d)
 
 
 class SamplingTables:
@@ -291,7 +326,8 @@ def sample_neighbourhoods(tables, rows, seeds, num_samples, mode="fast", constan
     rows : ndarray of shape (R, n_features)
         The rows explained (encoded, no NaN).
     seeds : sequence of int
-        One seed per row (``seed_for``); row ``r``'s samples depend on ``seeds[r]`` only.
+        One seed per row; row ``r``'s samples depend on ``seeds[r]`` only, and rows with
+        the same seed share them (drawn once).
     num_samples : int
     mode : {"fast", "exact"}
     constants : FastConstants, optional
@@ -313,19 +349,21 @@ def sample_neighbourhoods(tables, rows, seeds, num_samples, mode="fast", constan
     else:
         constants = constants or FastConstants(tables)
     row_index = tables.row_index(rows)
+    distinct, pool = np.unique(np.asarray(seeds, dtype=np.int64), return_inverse=True)
+    pool = pool.reshape(-1)
     binary = np.empty((n_rows, d, n))
-    inverse = np.empty((n_rows, n, d))
-    for r in range(n_rows):  # one row at a time keeps the work arrays in cache
+    samples = np.empty((len(distinct), n - 1, d))
+    for u, seed in enumerate(distinct):  # one seed at a time keeps the work arrays in cache
         if mode == "exact":
-            generator = np.random.RandomState(int(seeds[r]))
+            generator = np.random.RandomState(int(seed))
             uniforms = generator.random_sample(d * n).reshape(d, n)
         else:
-            generator = np.random.default_rng(int(seeds[r]))
+            generator = np.random.default_rng(int(seed))
             uniforms = generator.random((d, n))
         index = tables.draw(uniforms)
-        np.equal(index, row_index[r][:, None], out=binary[r], casting="unsafe")
-        binary[r, :, 0] = 1.0
-        inverse[r].T[...] = _input_block(tables, index, uniforms, generator, mode, constants,
-                                         ppf)
-        inverse[r, 0] = rows[r]
-    return Neighbourhoods(binary, inverse.reshape(n_rows * n, d))
+        for r in np.flatnonzero(pool == u):
+            np.equal(index, row_index[r][:, None], out=binary[r], casting="unsafe")
+        block = _input_block(tables, index, uniforms, generator, mode, constants, ppf)
+        samples[u] = block[:, 1:].T
+    binary[:, :, 0] = 1.0
+    return Neighbourhoods(binary, rows, samples, pool)

@@ -116,3 +116,19 @@ def test_ctrl_c_during_lime_keeps_finished_batches(tmp_path):
     assert "Traceback" not in err and "run the same command again" in err
     assert list(cache.rglob("*.npz")), "finished batches must stay in the cache"
     assert not list(cache.rglob("*.tmp"))
+
+
+@pytest.mark.parametrize("option, value", [
+    ("--test-size", "2"), ("--test-size", "nan"), ("--top-k", "0"), ("--num-samples", "1"),
+    ("--lime-pool-rows", "0"), ("--n-jobs", "0"), ("--imli-clauses", "0"),
+    ("--data-fidelity", "0"), ("--time-limit", "-1"), ("--max-seconds", "0"),
+    ("--top-k", "five"),
+])
+def test_out_of_range_options_are_usage_errors(option, value, capsys):
+    from explain.cli import parse_args
+
+    with pytest.raises(SystemExit) as stop:
+        parse_args(["demo", "--out", "unused", option, value])
+    assert stop.value.code == 2
+    last = capsys.readouterr().err.strip().splitlines()[-1]
+    assert option in last and value in last

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from explain import lime_parallel
-from explain.lime_runner import LimeConfig, batch_size_for, explain_rows
+from explain.lime_runner import LimeConfig, batch_size_for, explain_rows, pool_batches
 from tests.explain.test_lime_support import MIXED_CATEGORICAL, Counting, breast_cancer, mixed
 
 CONFIG = LimeConfig(num_samples=200, top_k=3, batch_size=4, n_jobs=1)
@@ -39,7 +39,8 @@ def test_resume_recomputes_only_missing_batches(tmp_path):
     files[1].unlink()
     again = Counting(predict)
     resumed = _explain(again, tmp_path, model_fingerprint="forest-v1")
-    assert again.calls == 1 and again.rows == 4 * 200
+    # the batch's 4 rows, and their pool's 199 shared samples once
+    assert again.calls == 1 and again.rows == 4 + 199
     assert resumed.rows_from_cache == 10
     _same(resumed, fresh)
     cached = Counting(predict)
@@ -151,6 +152,43 @@ def test_batch_size_follows_the_memory_budget():
     config = LimeConfig(num_samples=5000, memory_budget_mb=32)
     per_row = 5000 * 30 * 8 * 4
     assert batch_size_for(config, 30, 10_000, 2) == 32 * 2**20 // per_row == 6
-    assert batch_size_for(config, 30, 10, 2) == 2  # small jobs: about 4 batches per worker
+    single = LimeConfig(num_samples=5000, memory_budget_mb=32, pool_rows=1)
+    assert batch_size_for(single, 30, 10, 2) == 2  # small jobs: about 4 batches per worker
+    small = LimeConfig(num_samples=500, pool_rows=8)
+    assert batch_size_for(small, 30, 10, 2) == 8  # ... but a pool is not cut apart
     assert batch_size_for(LimeConfig(memory_budget_mb=0.1), 30, 10_000, 2) == 1
     assert batch_size_for(LimeConfig(batch_size=17), 30, 10_000, 2) == 17
+
+
+def test_rows_of_a_pool_share_one_neighbourhood():
+    X, y, predict = mixed()
+    config = LimeConfig(num_samples=200, top_k=3, n_jobs=1, pool_rows=8)
+    pooled = Counting(predict)
+    exp = explain_rows(X, X[:16], pooled, config, categorical_features=MIXED_CATEGORICAL)
+    assert pooled.rows == 16 + 2 * 199  # ids 0-7 and 8-15: two pools, their samples once
+    for i in (0, 5, 9, 15):  # each row alone, seeded by its pool, gets the same explanation
+        alone = explain_rows(X, X[i:i + 1], predict, config,
+                             categorical_features=MIXED_CATEGORICAL, row_ids=[i])
+        assert np.array_equal(alone.features[0], exp.features[i])
+        assert np.abs(alone.weights[0] - exp.weights[i]).max() < 1e-12
+    single = Counting(predict)
+    own = explain_rows(X, X[:16], single, LimeConfig(**{**config.__dict__, "pool_rows": 1}),
+                       categorical_features=MIXED_CATEGORICAL)
+    assert single.rows == 16 * 200  # pool_rows=1: a neighbourhood per row
+    assert not np.array_equal(own.weights, exp.weights)
+
+
+def test_pool_batches_keep_pools_whole():
+    pools = np.array([3, 0, 3, 1, 0, 3, 1, 2, 2, 2, 2, 2])
+    batches = pool_batches(np.arange(12), pools, size=4)
+    assert sorted(np.concatenate(batches).tolist()) == list(range(12))
+    assert all(len(b) <= 4 for b in batches)
+    for pool in (0, 1, 3):  # pools of at most 4 rows stay in one batch
+        assert sum(pool in pools[b] for b in batches) == 1
+    assert sum(2 in pools[b] for b in batches) == 2  # 5 rows of pool 2: cut once
+
+
+@pytest.mark.parametrize("value", [0, -1, 1.5])
+def test_pool_rows_must_be_a_positive_int(value):
+    with pytest.raises(ValueError, match="pool_rows"):
+        LimeConfig(pool_rows=value)
