@@ -106,20 +106,34 @@ class PipelineResult:
     columns: list
 
 
+#: A multi-class target's default positive class needs at least this many rows and this
+#: share of all rows: a class of a handful of rows cannot be learned, split and measured.
+MIN_POSITIVE_ROWS, MIN_POSITIVE_SHARE = 10, 0.05
+
+
 def binarize_target(dataset: Dataset) -> Dataset:
-    """Turn a multi-class dataset into positive-vs-rest, the positive being the minority.
+    """Turn a multi-class dataset into positive-vs-rest, the positive being the minority
+    among the classes with at least ``MIN_POSITIVE_ROWS`` rows and ``MIN_POSITIVE_SHARE``
+    of all rows (the largest class if none has).
 
     Binary datasets come back unchanged. The choice is stated in the dataset's notes.
     """
     classes, counts = np.unique(dataset.y, return_counts=True)
     if len(classes) <= 2:
         return dataset
-    positive = int(classes[np.argmin(counts)])  # ties: the first such class
+    floor = max(MIN_POSITIVE_ROWS, int(np.ceil(MIN_POSITIVE_SHARE * counts.sum())))
+    eligible = counts >= floor
+    if eligible.any():
+        pick = np.flatnonzero(eligible)[np.argmin(counts[eligible])]  # ties: the first
+        why = "the minority" if eligible.all() else f"the smallest class with {floor}+ rows"
+    else:
+        pick, why = int(np.argmax(counts)), "the largest class"
+    positive = int(classes[pick])
     name = dataset.class_names[positive]
     y = (dataset.y == positive).astype(np.int64)
     rest = "not " + name
     note = (
-        f"{len(classes)} classes: explaining '{name}' (the minority) against the rest; "
+        f"{len(classes)} classes: explaining '{name}' ({why}) against the rest; "
         f"choose another with --positive"
     )
     return replace(dataset, y=y, class_names=(rest, name), notes=dataset.notes + (note,))

@@ -101,3 +101,19 @@ def test_table_without_numeric_features(mode):
     report = run_pipeline(from_frame(frame, "t"), RunConfig(lime=lime, imli_params=FAST_IMLI)).report
     assert report["lime"]["rows_explained"] == 60
     assert report["learners"]["fold"]["fidelity_test"] >= 0.9
+
+
+def test_default_positive_skips_classes_too_small_to_learn():
+    from explain.pipeline import binarize_target
+
+    y = np.repeat([0, 1, 2, 3], [60, 30, 12, 2])  # class 3: 2 rows, too few to learn
+    base = from_frame(pd.DataFrame({"x": np.arange(len(y), dtype=float), "t": y}), "t")
+    ds = binarize_target(base)
+    assert ds.class_names[1] == "2" and ds.y.sum() == 12
+    assert "smallest class with 10+ rows" in ds.notes[-1]
+    tiny = binarize_target(from_frame(pd.DataFrame(
+        {"x": np.arange(9, dtype=float), "t": [0, 0, 0, 0, 1, 1, 1, 2, 2]}), "t"))
+    assert tiny.class_names[1] == "0" and "the largest class" in tiny.notes[-1]
+    even = binarize_target(from_frame(pd.DataFrame(
+        {"x": np.arange(60, dtype=float), "t": np.repeat([0, 1, 2], [25, 15, 20])}), "t"))
+    assert even.class_names[1] == "1" and "(the minority)" in even.notes[-1]
