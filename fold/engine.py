@@ -7,8 +7,10 @@ into term references (``PL_put_chars``) — never parsed as query text — and
 the helper predicates of ``runtime.pl`` (package data, found with
 :mod:`importlib.resources`) load each program with its data (one ground fact
 per row, :func:`fold.facts.write_rows`) into a fresh temporary module that is
-destroyed when the call ends. Results come back as small dataclasses; the
-labels of all rows as one string, one character per row.
+destroyed when the call ends. The program runs on each row fact itself: its
+feature predicates are views that read the row's cells with ``arg/3``.
+Results come back as small dataclasses; the labels of all rows as one
+string, one character per row, from one query.
 """
 
 from __future__ import annotations
@@ -45,8 +47,8 @@ class Evaluation:
         Time SWI-Prolog spent reading and asserting the program and the row
         facts.
     query_seconds : float
-        Time of the one query that labels every row (building the row-id
-        index included).
+        Time of the one query that labels every row: one pass over the row
+        facts, in order.
     """
 
     decisions: np.ndarray
@@ -125,8 +127,14 @@ class PrologEngine:
                         core.PL_put_integer(ref, int(value))
                     else:
                         flags = (core.PL_STRING if kind == "string" else core.PL_ATOM)
-                        data = value.encode("utf-8")
-                        core.PL_put_chars(ref, flags | core.REP_UTF8, len(data), data)
+                        # ASCII text goes as Latin-1: SWI-Prolog copies it without decoding.
+                        if value.isascii():
+                            data = value.encode("ascii")
+                            flags |= core.REP_ISO_LATIN_1
+                        else:
+                            data = value.encode("utf-8")
+                            flags |= core.REP_UTF8
+                        core.PL_put_chars(ref, flags, len(data), data)
                 pred = core.PL_predicate(name.encode(), len(inputs) + n_outputs,
                                          module.encode())
                 query = core.PL_open_query(
@@ -171,7 +179,8 @@ class PrologEngine:
         ----------
         program : PrologProgram
         rows : RowFacts
-            Rows ``0 .. n_rows-1`` (see :func:`fold.facts.write_rows`).
+            The rows (see :func:`fold.facts.write_rows`); decisions come back
+            in their order.
         timeout : float
             Seconds.
 
@@ -179,14 +188,11 @@ class PrologEngine:
         -------
         Evaluation
         """
-        if rows.first_id != 0:
-            raise PrologEngineError("evaluate needs rows numbered from 0; "
-                                    "write them with write_rows(..., first_id=0)")
         start = time.perf_counter()
         status, codes, times = self._call(
             _RUNTIME, "fold_evaluate",
             [("string", program.text), ("string", rows.text), ("string", _spec(program, rows)),
-             ("int", rows.n_rows), ("int", max(1, int(timeout * 1000)))], 3)
+             ("int", max(1, int(timeout * 1000)))], 3)
         self._check(status, "evaluating the program")
         load_seconds, query_seconds = (float(t) for t in times.split())
         decisions = np.frombuffer(codes.encode("utf-32-le"), dtype=np.uint32)
@@ -198,11 +204,19 @@ class PrologEngine:
 
     def justify(self, program: PrologProgram, rows: RowFacts, row_id: int,
                 timeout: float) -> str:
-        """The Prolog proof of ``label(row_id, Class)``, as indented text."""
+        """The Prolog proof of ``label(row_id, Class)``, as indented text.
+
+        ``row_id`` names a row of ``rows`` (``rows.first_id + i``).
+        """
+        nth = row_id - rows.first_id
+        if not 0 <= nth < rows.n_rows:
+            raise PrologEngineError(
+                f"row {row_id} is not among the rows given ({rows.first_id} .. "
+                f"{rows.first_id + rows.n_rows - 1})")
         status, text = self._call(
             _RUNTIME, "fold_justify",
             [("string", program.text), ("string", rows.text), ("string", _spec(program, rows)),
-             ("int", row_id), ("int", max(1, int(timeout * 1000)))], 2)
+             ("int", nth), ("int", row_id), ("int", max(1, int(timeout * 1000)))], 2)
         self._check(status, "justifying a prediction")
         return text
 

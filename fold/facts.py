@@ -5,17 +5,23 @@
   ``'feature'(Id, Value).`` and ``'neg_feature'(Id, Value).``. This is what a
   plain ``swipl`` loads after ``fold.pl``.
 * :func:`write_rows` — one fact per row, what :class:`~fold.engine.PrologEngine`
-  loads: ``'$row'(Id, Cell1, ..., CellK)`` over the columns the rules use,
-  ``CellJ`` being the cell's value, or ``neg([V1, ...])`` for a cell known
-  not to be any of ``V1, ...`` (:class:`~fold.Negated`), ``neg([])`` for an
-  unknown cell. In the engine, each feature predicate is a view of these
-  facts (``runtime.pl``): ``'feature'(Id, V)`` holds exactly when the
-  cell-fact file has that fact.
+  loads: ``'$row'(Cell1, ..., CellK)`` over the columns the rules use,
+  ``CellJ`` being the cell's value — for a categorical column, its number in
+  the column's list of categories (:attr:`RowFacts.columns`), which the
+  engine replaces by the category as it loads the row — or
+  ``neg([V1, ...])`` for a cell known not to be any of ``V1, ...``
+  (:class:`~fold.Negated`), ``neg([])`` for an unknown cell. A row's Id is
+  its position (from :attr:`RowFacts.first_id`). In the engine, each feature
+  predicate is a view of the row fact at hand (``runtime.pl``):
+  ``'feature'(Row, V)`` holds for the fact of row ``Id`` exactly when the
+  cell-fact file has ``'feature'(Id, V)``.
 
-Both writers take each cell's text from :func:`_column_cells`, which formats
+Both writers take each cell's value from :func:`_column_cells`, which formats
 every distinct value once — with :func:`~fold.quoting.quote_atom` (categories)
 or :func:`~fold.quoting.format_numbers` (numbers, full precision) — so the two
-formats hold the same values by construction.
+formats hold the same values by construction. (Categories go to the engine by
+number because SWI-Prolog reads a small integer two to three times faster than
+a quoted atom.)
 """
 
 from __future__ import annotations
@@ -117,13 +123,16 @@ class RowFacts:
     ----------
     text : str
         Prolog text: terms ``[Fact, ...].``, each a list of at most
-        :data:`CHUNK_ROWS` ground facts ``'$row'(Id, Cell1, ..., CellK)``.
+        :data:`CHUNK_ROWS` ground facts ``'$row'(Cell1, ..., CellK)``, in
+        row order.
     n_rows : int
     first_id : int
         Id of the first row; the others follow (``first_id + i``).
     columns : str
-        Prolog list saying which predicates each cell position feeds:
-        ``num(Feature)`` or ``cat(Feature, NegFeature)``, in cell order.
+        Prolog list saying which predicates each cell position feeds, in cell
+        order: ``num(Feature)``, or ``cat(Feature, NegFeature, Categories)``
+        where a cell ``K`` (an integer) stands for the ``K``-th of the quoted
+        ``Categories``.
     """
 
     text: str
@@ -153,19 +162,24 @@ def write_rows(program: PrologProgram, view: ColumnView, schema: Schema,
     """
     n = view.n_rows
     wanted = _wanted(schema, features)
-    head = quote_atom(ROW_PREDICATE)
-    cells = np.empty((n, len(wanted) + 1), dtype=object)
-    close = ")" if not wanted else ""
-    cells[:, 0] = [f"{head}({i}{close}" for i in range(first_id, first_id + n)]
+    head = f"{quote_atom(ROW_PREDICATE)}("
+    if not wanted:
+        cells = np.full((n, 1), head + ")", dtype=object)
+    else:
+        cells = np.empty((n, len(wanted)), dtype=object)
     specs = []
-    for j, (name, kind) in enumerate(wanted, 1):
-        close = ")" if j == len(wanted) else ""
-        cells[:, j] = _row_cells(_column_cells(view, name, kind), close)
+    for j, (name, kind) in enumerate(wanted):
+        column = _column_cells(view, name, kind)
         pred = quote_atom(program.feature_predicates[name])
         if kind == NUMERIC:
+            texts = column.texts
             specs.append(f"num({pred})")
         else:
-            specs.append(f"cat({pred}, {quote_atom(program.negation_predicates[name])})")
+            texts = [str(k) for k in range(1, len(column.texts) + 1)]
+            neg = quote_atom(program.negation_predicates[name])
+            specs.append(f"cat({pred}, {neg}, [{', '.join(column.texts)}])")
+        cells[:, j] = _row_cells(column, texts, head if j == 0 else "",
+                                 ")" if j == len(wanted) - 1 else "")
     # Row-major, comma-separated: the cells of each chunk of rows, joined,
     # are exactly the Prolog list of its facts.
     chunks = [f"[{','.join(cells[start:start + CHUNK_ROWS].ravel().tolist())}].\n"
@@ -174,16 +188,19 @@ def write_rows(program: PrologProgram, view: ColumnView, schema: Schema,
                     columns=f"[{', '.join(specs)}]")
 
 
-def _row_cells(cells: _Cells, close: str) -> np.ndarray:
-    """Each row's cell text (then ``close``): value, ``neg([...])`` or ``neg([])``."""
-    table = np.asarray([text + close for text in cells.texts] + [_UNKNOWN + close],
-                       dtype=object)
+def _row_cells(cells: _Cells, values: list, open_: str, close: str) -> np.ndarray:
+    """Each row's cell text between ``open_`` and ``close``.
+
+    The cell is ``values[code]`` for a known value, ``neg([...])`` for a
+    negated one and ``neg([])`` for an unknown one.
+    """
+    table = np.asarray([open_ + value + close for value in values]
+                       + [open_ + _UNKNOWN + close], dtype=object)
     texts = table[cells.codes]                          # code -1 picks _UNKNOWN
     negations: dict[int, list] = {}                     # a negated cell has code -1
     for value, mask in cells.negated.items():
         for i in np.flatnonzero(mask).tolist():
             negations.setdefault(i, []).append(value)
     for i, values in negations.items():
-        texts[i] = f"neg([{','.join(values)}]){close}"
+        texts[i] = f"{open_}neg([{','.join(values)}]){close}"
     return texts
-

@@ -6,118 +6,137 @@
     under call_with_time_limit/2 and reports its outcome in Status ("ok",
     "failed", "timeout" or "error: ...") instead of throwing.
 
-    Data are one fact per row, '$row'(Id, Cell1, ..., CellK), read in lists
-    of rows (fold/facts.py writes them) and asserted only if each is a ground
-    '$row' fact of the expected arity with an integer Id: data can never add
-    a clause with a body, a directive, or a fact of any other predicate, and
-    nothing read from data is ever called. Each feature predicate of the
-    program is then defined as a view of the row facts:
+    Data are one fact per row, '$row'(Cell1, ..., CellK), in row order (a
+    row's Id is its position), read in lists of rows (fold/facts.py writes
+    them) and asserted only if each is a ground '$row' fact of the expected
+    arity: data can never add a clause with a body, a directive, or a fact
+    of any other predicate, and nothing read from data is ever called. A
+    categorical column comes with its list of categories (the spec's
+    cat(Feature, Neg, Categories)); an integer cell K in it stands for the
+    K-th category, and is replaced by it before the row is asserted.
 
-        Feature(X, V)    :- '$row'(X, ..., V, ...), number(V).   % num(Feature)
-        Feature(X, V)    :- '$row'(X, ..., V, ...), atom(V).     % cat(Feature, Neg)
-        Neg(X, V)        :- '$row'(X, ..., neg(Vs), ...), member(V, Vs).
-        Row(X)           :- '$row'(X, ...).
+    The program runs unchanged, with its row variable X bound to a row fact
+    (the term '$row'(Cell1, ..., CellK)) instead of the row's Id: each data
+    predicate of the program is defined as a view of that term,
 
-    so the program sees exactly the one-fact-per-cell data of its file
-    (fold.facts.write_facts) while loading costs one assertz per row and
-    lookups use SWI-Prolog's JIT index on the row id.
+        Feature(R, V)    :- arg(J, R, V), number(V).             % num(Feature)
+        Feature(R, V)    :- arg(J, R, V), atom(V).               % cat(Feature, Neg, _)
+        Neg(R, V)        :- arg(J, R, neg(Vs)), member(V, Vs).
+        Row(R)           :- nonvar(R), R = '$row'(_, ..., _).
+
+    so a feature lookup is one arg/3 on the row at hand, and for the fact of
+    row Id the program sees exactly the one-fact-per-cell data of its file
+    (fold.facts.write_facts), with the row term in place of Id. The engine
+    always calls the program with the row bound; evaluation walks the row
+    facts once, in order, and decides each row as it comes.
 */
 
 :- module(fold_runtime,
-          [ fold_evaluate/8,        % +Program, +Rows, +Spec, +N, +LimitMs, -Status, -Codes, -Times
-            fold_justify/7,         % +Program, +Rows, +Spec, +Id, +LimitMs, -Status, -Text
+          [ fold_evaluate/7,        % +Program, +Rows, +Spec, +LimitMs, -Status, -Codes, -Times
+            fold_justify/8,         % +Program, +Rows, +Spec, +Nth, +Id, +LimitMs, -Status, -Text
             fold_reserved/1         % -Text
           ]).
 
 :- use_module(library(modules)).
 :- use_module(library(time)).
 :- use_module(library(lists)).
+:- use_module(library(solution_sequences)).
 
-%!  fold_evaluate(+Program, +Rows, +Spec, +N, +LimitMs, -Status, -Codes, -Times) is det.
+%!  fold_evaluate(+Program, +Rows, +Spec, +LimitMs, -Status, -Codes, -Times) is det.
 %
-%   Rows holds the facts of rows 0..N-1. Codes is a string with one
-%   character per row: code 65+K when the row gets the K-th label of the
-%   decision list (the default is last). Each row is decided as the
-%   program's label/2 decides it: the first class predicate that holds for
-%   it (each called with the row id bound, so every lookup uses the JIT
-%   index on the id), else the default.
-%   Times is "LoadSeconds QuerySeconds".
+%   Codes is a string with one character per row, in the order of the row
+%   facts: code 65+K when the row gets the K-th label of the decision list
+%   (the default is last). Each row is decided as the program's label/2
+%   decides it: the first class predicate that holds for it, else the
+%   default. Times is "LoadSeconds QuerySeconds".
 
-fold_evaluate(Program, Rows, SpecText, N, LimitMs, Status, Codes, Times) :-
-    guarded(LimitMs, evaluate(Program, Rows, SpecText, N, Codes, Times), Status),
+fold_evaluate(Program, Rows, SpecText, LimitMs, Status, Codes, Times) :-
+    guarded(LimitMs, evaluate(Program, Rows, SpecText, Codes, Times), Status),
     ( var(Codes) -> Codes = "" ; true ),
     ( var(Times) -> Times = "" ; true ).
 
-evaluate(Program, Rows, SpecText, N, Codes, Times) :-
+evaluate(Program, Rows, SpecText, Codes, Times) :-
     read_spec(SpecText, spec(RowPred, _Label, Classes, Columns)),
     get_time(T0),
     in_temporary_module(M,
-                        load(M, Program, Rows, RowPred, Columns),
-                        timed_decide(M, Classes, N, Codes, T0, Times)).
+                        load(M, Program, Rows, RowPred, Columns, unfolded),
+                        timed_decide(M, Classes, Columns, Codes, T0, Times)).
 
-timed_decide(M, Classes, N, Codes, T0, Times) :-
+timed_decide(M, Classes, Columns, Codes, T0, Times) :-
     get_time(T1),
-    decide(M, Classes, N, Codes),
+    decide(M, Classes, Columns, Codes),
     get_time(T2),
     Load is T1 - T0,
     Query is T2 - T1,
     format(string(Times), "~15e ~15e", [Load, Query]).
 
-decide(M, Classes, N, String) :-
-    length(Classes, K),
-    Default is 65 + K,
-    functor(Array, codes, N),
-    Last is N - 1,
-    forall(between(0, Last, Id), decide_row(Classes, M, Id, 65, Default, Array)),
-    Array =.. [_|Codes],
+%   One pass over the row facts, in order; the decision list is one goal,
+%   ( Class1(Row) -> Code = 65 ; Class2(Row) -> Code = 66 ; ... ; Code = D ),
+%   built once.
+
+decide(M, Classes, Columns, String) :-
+    row_term(Columns, Row),
+    decision(Classes, M, Row, 65, Code, Decision),
+    findall(Code, (M:Row, Decision), Codes),
     string_codes(String, Codes).
 
-decide_row([], _, Id, _, Default, Array) :-
-    I is Id + 1,
-    nb_setarg(I, Array, Default).
-decide_row([Class|Classes], M, Id, Code, Default, Array) :-
-    (   call(M:Class, Id)
-    ->  I is Id + 1,
-        nb_setarg(I, Array, Code)
-    ;   Next is Code + 1,
-        decide_row(Classes, M, Id, Next, Default, Array)
-    ).
+decision([], _, _, Code, Var, Var = Code).
+decision([Class|Classes], M, Row, Code, Var, (M:Goal -> Var = Code ; Else)) :-
+    Goal =.. [Class, Row],
+    Next is Code + 1,
+    decision(Classes, M, Row, Next, Var, Else).
 
-%!  fold_justify(+Program, +Rows, +Spec, +Id, +LimitMs, -Status, -Text) is det.
+row_term(Columns, Row) :-
+    length(Columns, K),
+    compound_name_arity(Row, '$row', K).
+
+%!  fold_justify(+Program, +Rows, +Spec, +Nth, +Id, +LimitMs, -Status, -Text) is det.
 %
-%   Text is the proof of label(Id, Class): the goals that hold, and for each
-%   negated or failed goal, where each of its clauses fails. Goals of the
-%   data predicates are shown as facts (as they are in the program's file).
+%   Text is the proof of label(Id, Class) for the Nth row (from 0) of Rows,
+%   whose Id is Id: the goals that hold, and for each negated or failed
+%   goal, where each of its clauses fails. Goals of the data predicates are
+%   shown as facts (as they are in the program's file), and the row term the
+%   program runs on is shown as the row's Id.
 
-fold_justify(Program, Rows, SpecText, Id, LimitMs, Status, Text) :-
-    guarded(LimitMs, justify(Program, Rows, SpecText, Id, Text), Status),
+fold_justify(Program, Rows, SpecText, Nth, Id, LimitMs, Status, Text) :-
+    guarded(LimitMs, justify(Program, Rows, SpecText, Nth, Id, Text), Status),
     ( var(Text) -> Text = "" ; true ).
 
-justify(Program, Rows, SpecText, Id, Text) :-
+justify(Program, Rows, SpecText, Nth, Id, Text) :-
     read_spec(SpecText, spec(RowPred, Label, _Classes, Columns)),
-    data_predicates(RowPred, Columns, Data),
+    views(RowPred, Columns, Views),
+    data_predicates(Views, Data),
     in_temporary_module(M,
-                        load(M, Program, Rows, RowPred, Columns),
-                        justify_in(M-Data, Label, Id, Text)).
+                        load(M, Program, Rows, RowPred, Columns, plain),
+                        justify_in(M-Data, Label, Columns, Nth, Id, Text)).
 
-justify_in(Context, Label, Id, Text) :-
-    Goal =.. [Label, Id, _],
-    once(prove(Context, Goal, Proof)),
+justify_in(M-Data, Label, Columns, Nth, Id, Text) :-
+    row_term(Columns, Row),
+    Nth1 is Nth + 1,
+    call_nth(M:Row, Nth1), !,
+    Goal =.. [Label, Row, _],
+    once(prove(M-Data, Goal, Proof0)),
+    row_as_id(Id, Proof0, Proof),
     with_output_to(string(Text), show(Proof, 0)).
 
 read_spec(Text, Spec) :-
     term_string(Spec0, Text),
     (   Spec0 = spec(RowPred, Label, Classes, Columns),
-        atom(RowPred), atom(Label), is_list(Classes), is_list(Columns)
+        atom(RowPred), atom(Label),
+        is_list(Classes), maplist(atom, Classes),
+        is_list(Columns), maplist(column, Columns)
     ->  Spec = Spec0
     ;   domain_error(fold_spec, Spec0)
     ).
 
-data_predicates(RowPred, Columns, [RowPred/1|Data]) :-
-    foldl(column_predicates, Columns, Data, []).
+column(num(F)) :-
+    atom(F).
+column(cat(F, Neg, Categories)) :-
+    atom(F), atom(Neg),
+    is_list(Categories), maplist(atom, Categories).
 
-column_predicates(num(F), [F/2|T], T).
-column_predicates(cat(F, Neg), [F/2, Neg/2|T], T).
+data_predicates(Views, Data) :-
+    findall(Name/Arity, ( member((Head :- _), Views), functor(Head, Name, Arity) ), Data).
 
 %!  fold_reserved(-Text) is det.
 %
@@ -132,16 +151,27 @@ fold_reserved(Text) :-
 
 %   Loading -------------------------------------------------------------
 
-load(M, Program, Rows, RowPred, Columns) :-
+%!  load(+M, +Program, +Rows, +RowPred, +Columns, +Mode) is det.
+%
+%   Load Program, its views (views/3) and Rows into module M. Mode is
+%   `plain` (the program's clauses as written) or `unfolded`: every call
+%   of a data predicate in a clause body is replaced by the body of its
+%   view, so a feature lookup is an inline arg/3 rather than a call (the
+%   same answers: each view is one non-recursive clause).
+
+load(M, Program, Rows, RowPred, Columns, Mode) :-
+    views(RowPred, Columns, Views),
     setup_call_cleanup(open_string(Program, In),
-                       read_program(In, M),
+                       read_program(In, M, Views, Mode),
                        close(In)),
-    length(Columns, K),
-    Arity is K + 1,
+    length(Columns, Arity),
     dynamic(M:'$row'/Arity),
-    define_views(M, RowPred, Columns, Arity),
+    maplist(define(M), Views),
+    findall(J-Table, ( nth1(J, Columns, cat(_, _, Categories)),
+                       compound_name_arguments(Table, categories, Categories) ),
+            Tables),
     setup_call_cleanup(open_string(Rows, RowsIn),
-                       read_rows(RowsIn, M, Arity),
+                       read_rows(RowsIn, M, Arity, Tables),
                        close(RowsIn)).
 
 %   The program is read clause by clause (a syntax error is an error, not a
@@ -149,90 +179,119 @@ load(M, Program, Rows, RowPred, Columns) :-
 %   are compiled with the optimise flag on (arithmetic compiled inline, as
 %   `swipl -O` does): the same answers, a faster query.
 
-read_program(In, M) :-
+read_program(In, M, Views, Mode) :-
     current_prolog_flag(optimise, Old),
     setup_call_cleanup(set_prolog_flag(optimise, true),
-                       read_clauses(In, M),
+                       read_clauses(In, M, Views, Mode),
                        set_prolog_flag(optimise, Old)).
 
-read_clauses(In, M) :-
+read_clauses(In, M, Views, Mode) :-
     repeat,
     read_term(In, Term, [syntax_errors(error)]),
     (   Term == end_of_file
     ->  !
-    ;   program_term(Term, M),
+    ;   program_term(Term, M, Views, Mode),
         fail
     ).
 
-program_term((:- dynamic(Name/Arity)), M) :- !,
+program_term((:- dynamic(Name/Arity)), M, _, _) :- !,
     must_be(atom, Name),
     must_be(nonneg, Arity),
     dynamic(M:Name/Arity).
-program_term((:- Directive), _) :- !,
+program_term((:- Directive), _, _, _) :- !,
     domain_error(fold_program_directive, Directive).
-program_term(Clause, M) :-
+program_term((Head :- Body), M, Views, unfolded) :- !,
+    unfold(Body, Views, Unfolded),
+    assertz(M:(Head :- Unfolded)).
+program_term(Clause, M, _, _) :-
     assertz(M:Clause).
 
-%   Rows come as lists of facts; a failure-driven loop over the lists keeps
-%   the stack small whatever the number of rows.
+unfold(Var, _, Var) :-
+    var(Var), !.
+unfold((A, B), Views, (UA, UB)) :- !,
+    unfold(A, Views, UA),
+    unfold(B, Views, UB).
+unfold((A ; B), Views, (UA ; UB)) :- !,
+    unfold(A, Views, UA),
+    unfold(B, Views, UB).
+unfold((A -> B), Views, (UA -> UB)) :- !,
+    unfold(A, Views, UA),
+    unfold(B, Views, UB).
+unfold(\+ A, Views, \+ UA) :- !,
+    unfold(A, Views, UA).
+unfold(Goal, Views, Body) :-
+    member((Head :- ViewBody), Views),
+    \+ Head \= Goal, !,
+    copy_term((Head :- ViewBody), (Goal :- Body)).
+unfold(Goal, _, Goal).
 
-read_rows(In, M, Arity) :-
+%   Rows come as lists of facts; a failure-driven loop over the lists keeps
+%   the stack small whatever the number of rows. Tables holds J-Table for
+%   each categorical column J, Table = categories(Category1, ...).
+
+read_rows(In, M, Arity, Tables) :-
     repeat,
     read_term(In, Rows, [syntax_errors(error)]),
     (   Rows == end_of_file
     ->  !
-    ;   assert_rows(Rows, M, Arity),
+    ;   assert_rows(Rows, M, Arity, Tables),
         fail
     ).
 
-assert_rows(Rows, M, Arity) :-
+assert_rows(Rows, M, Arity, Tables) :-
     (   is_list(Rows),
         ground(Rows)
-    ->  assert_rows_(Rows, M, Arity)
+    ->  assert_rows_(Rows, M, Arity, Tables)
     ;   domain_error(fold_rows, Rows)
     ).
 
-assert_rows_([], _, _).
-assert_rows_([Row|Rows], M, Arity) :-
-    (   compound_name_arity(Row, '$row', Arity),
-        arg(1, Row, Id),
-        integer(Id)
+assert_rows_([], _, _, _).
+assert_rows_([Row|Rows], M, Arity, Tables) :-
+    (   compound(Row),
+        compound_name_arity(Row, '$row', Arity),
+        categories(Tables, Row)
     ->  assertz(M:Row)
     ;   domain_error(fold_row, Row)
     ),
-    assert_rows_(Rows, M, Arity).
+    assert_rows_(Rows, M, Arity, Tables).
 
-%   The views: each data predicate of the program gets one clause reading
-%   its cell of the row facts. They must be dynamic predicates the program
-%   declared and left empty.
+categories([], _).
+categories([J-Table|Tables], Row) :-
+    arg(J, Row, Cell),
+    (   integer(Cell)
+    ->  arg(Cell, Table, Category),
+        setarg(J, Row, Category)
+    ;   true
+    ),
+    categories(Tables, Row).
 
-define_views(M, RowPred, Columns, Arity) :-
-    functor(Any, '$row', Arity),
-    arg(1, Any, X),
-    RowHead =.. [RowPred, X],
-    define(M, RowHead, Any),
-    foldl(column_views(M, Arity), Columns, 2, _).
+%!  views(+RowPred, +Columns, -Views) is det.
+%
+%   Views are the clauses (Head :- Body) that define each data predicate of
+%   the program on the row term it is given, the row predicate first.
 
-column_views(M, Arity, num(F), J, J1) :-
+views(RowPred, Columns, [(RowHead :- nonvar(R), R = Any)|Views]) :-
+    row_term(Columns, Any),
+    RowHead =.. [RowPred, R],
+    column_views(Columns, 1, Views).
+
+column_views([], _, []).
+column_views([Column|Columns], J, Views) :-
+    column_views(Column, J, Views, Rest),
     J1 is J + 1,
-    cell(Arity, J, X, V, Row),
-    Head =.. [F, X, V],
-    define(M, Head, (Row, number(V))).
-column_views(M, Arity, cat(F, Neg), J, J1) :-
-    J1 is J + 1,
-    cell(Arity, J, X, V, Row),
-    Head =.. [F, X, V],
-    define(M, Head, (Row, atom(V))),
-    cell(Arity, J, Y, neg(Ws), NegRow),
-    NegHead =.. [Neg, Y, W],
-    define(M, NegHead, (NegRow, member(W, Ws))).
+    column_views(Columns, J1, Rest).
 
-cell(Arity, J, X, V, Row) :-
-    functor(Row, '$row', Arity),
-    arg(1, Row, X),
-    arg(J, Row, V).
+column_views(num(F), J, [(Head :- arg(J, R, V), number(V))|T], T) :-
+    Head =.. [F, R, V].
+column_views(cat(F, Neg, _), J, [(Head :- arg(J, R, V), atom(V)),
+                              (NegHead :- arg(J, S, neg(Ws)), member(W, Ws))|T], T) :-
+    Head =.. [F, R, V],
+    NegHead =.. [Neg, S, W].
 
-define(M, Head, Body) :-
+%   A view is defined only for a dynamic predicate the program declared and
+%   left empty.
+
+define(M, (Head :- Body)) :-
     (   predicate_property(M:Head, dynamic),
         \+ clause(M:Head, _)
     ->  assertz(M:(Head :- Body))
@@ -339,3 +398,15 @@ line(I, Format, Args) :-
     format("~t~*|", [I]),
     format(Format, Args),
     nl.
+
+%   A proof as shown: the row term (the only '$row' compound in it; data
+%   cells are numbers, atoms and neg/1 terms) replaced by the row's Id.
+
+row_as_id(_, T, T) :-
+    \+ compound(T), !.
+row_as_id(Id, T, Id) :-
+    compound_name_arity(T, '$row', _), !.
+row_as_id(Id, T, S) :-
+    compound_name_arguments(T, Name, Args),
+    maplist(row_as_id(Id), Args, Shown),
+    compound_name_arguments(S, Name, Shown).

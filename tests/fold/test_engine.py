@@ -66,35 +66,44 @@ def test_timeout_raises_a_clear_error(cancer):
 
 
 @pytest.mark.parametrize("bad", [
-    "[('$row'(0) :- halt)].\n",
+    "[('$row'() :- halt)].\n",
     ":- halt.\n",
     "halt.\n",
-    "['$row'(a)].\n",
-    "['$row'(0, 1)].\n",
-    "['unknown_predicate'(0)].\n",
-    "['row'(0)].\n",
-    "['$row'(X)].\n",
-    "['$row'(0)|T].\n",
-    "['$row'(0)|'$row'(1)].\n",
+    "['$row'].\n",
+    "['$row'(0)].\n",
+    "['unknown_predicate'()].\n",
+    "['row'()].\n",
+    "[halt].\n",
+    "[X].\n",
+    "['$row'()|T].\n",
+    "['$row'()|'$row'()].\n",
 ])
 def test_data_other_than_ground_row_facts_are_refused(cancer, bad):
     clf, _ = cancer
-    rows = RowFacts(text="['$row'(0)].\n" + bad, n_rows=1, first_id=0, columns="[]")
+    rows = RowFacts(text="['$row'()].\n" + bad, n_rows=2, first_id=0, columns="[]")
     with pytest.raises(PrologEngineError, match="fold_row"):
         get_engine().evaluate(clf.prolog_, rows, timeout=10)
     assert _temporary_modules() == []
 
 
+def test_row_facts_are_checked_against_the_columns(cancer):
+    clf, _ = cancer
+    rows = RowFacts(text="['$row'(1.0)].\n['$row'()].\n", n_rows=2, first_id=0,
+                    columns="[num('mean radius')]")
+    with pytest.raises(PrologEngineError, match="fold_row"):
+        get_engine().evaluate(clf.prolog_, rows, timeout=10)
+
+
 def test_syntax_errors_in_data_are_errors(cancer):
     clf, _ = cancer
-    rows = RowFacts(text="['$row'(0)", n_rows=1, first_id=0, columns="[]")
+    rows = RowFacts(text="['$row'()", n_rows=1, first_id=0, columns="[]")
     with pytest.raises(PrologEngineError, match="syntax"):
         get_engine().evaluate(clf.prolog_, rows, timeout=10)
 
 
 def test_data_predicates_must_be_declared_by_the_program(cancer):
     clf, _ = cancer
-    rows = RowFacts(text="['$row'(0, 1.0)].\n", n_rows=1, first_id=0,
+    rows = RowFacts(text="['$row'(1.0)].\n", n_rows=1, first_id=0,
                     columns="[num('undeclared')]")
     with pytest.raises(PrologEngineError, match="fold_data_predicate"):
         get_engine().evaluate(clf.prolog_, rows, timeout=10)
@@ -123,3 +132,32 @@ def test_evaluation_result_is_compact_and_fast(cancer):
     result = clf.evaluate_prolog(big)
     assert result.decisions.dtype == np.int64 and len(result.decisions) == len(big)
     assert (result.decisions == python_decisions(clf, big)).all()
+
+
+def test_category_numbers_must_name_a_category(cancer):
+    clf, _ = cancer
+    rows = RowFacts(text="['$row'(1)].\n['$row'(2)].\n", n_rows=2, first_id=0,
+                    columns="[cat('size', 'neg_size', ['big'])]")
+    with pytest.raises(PrologEngineError, match="fold_row"):
+        get_engine().evaluate(clf.prolog_, rows, timeout=10)
+
+
+def test_decisions_follow_the_rows_whatever_their_first_id(cancer):
+    clf, X = cancer
+    view = ColumnView(X, clf.schema_)
+    rows = write_rows(clf.prolog_, view, clf.schema_, first_id=1000)
+    decisions = get_engine().evaluate(clf.prolog_, rows, timeout=10).decisions
+    assert (decisions == python_decisions(clf, X)).all()
+
+
+def test_justify_proves_the_row_it_names(cancer):
+    clf, X = cancer
+    rows = write_rows(clf.prolog_, ColumnView(X.iloc[:5], clf.schema_), clf.schema_,
+                      first_id=40)
+    for row_id in (40, 44):
+        proof = get_engine().justify(clf.prolog_, rows, row_id, timeout=10)
+        label = clf.prolog_.label_terms[python_decisions(clf, X.iloc[row_id - 40:][:1])[0]]
+        assert f"label({row_id},{label}) holds" in proof
+        assert "$row" not in proof
+    with pytest.raises(PrologEngineError, match="not among the rows"):
+        get_engine().justify(clf.prolog_, rows, 45, timeout=10)
