@@ -1,8 +1,10 @@
 """IMLI: interpretable classification rules learned with MaxSAT.
 
 The MLIC / IMLI family (CP 2018, AIES 2019, JAIR 2022): CNF and DNF rules, decision lists
-and decision sets, learned in one MaxSAT query, in mini-batches or clause by clause, with
-python-sat's RC2 (or OR-Tools CP-SAT, or any external MaxSAT solver).
+and decision sets, learned in one MaxSAT query, in mini-batches or clause by clause (the
+default), with python-sat's RC2 (or OR-Tools CP-SAT, or any external MaxSAT solver). A
+CNF/DNF that is not a proven optimum is then polished by local search on all training
+rows (:mod:`imli.polish`).
 
 >>> from imli import IMLIClassifier
 """

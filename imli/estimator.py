@@ -18,6 +18,7 @@ from .encoding import Constraints, Weights, encode
 from .inputs import binary_input, literal_space
 from .lists import decision_list, decision_set
 from .literals import LiteralSpace, literal_matrix
+from .polish import polish
 from .redundancy import canonicalize, simplify
 from .rows import distinct_rows, merge_rows
 from .solver import ENGINES, SolverConfig
@@ -25,7 +26,9 @@ from .strategies import Budget, Data, Setting, best_of, greedy, iterative, joint
 
 __all__ = ["IMLIClassifier", "TimeLimitWarning"]
 
-MODES = ("joint", "iterative", "decision_list", "decision_set")
+MODES = ("auto", "joint", "iterative", "decision_list", "decision_set")
+#: Share of the time limit kept for :func:`~imli.polish.polish` after mini-batch learning.
+POLISH_SHARE = 0.25
 
 
 class TimeLimitWarning(ConvergenceWarning):
@@ -49,16 +52,21 @@ class IMLIClassifier(ClassifierMixin, BaseEstimator):
         Ignored by the decision-list and decision-set modes.
     data_fidelity : float, default=10.0
         λ: the cost of one misclassified row relative to one literal.
-    batch_size : int or None, default=None
-        ``None``: no mini-batches (``mode="joint"`` is then one MaxSAT query over all rows,
-        whose result is an optimum). An int: mini-batches of about that many rows, each
-        query preferring the previous rule's literals (AIES 2019 §4.1).
+    batch_size : int or None, default=25
+        An int: mini-batches of about that many rows, so that every MaxSAT query stays
+        small and the fit time grows linearly with the rows (AIES 2019 §4.1: each query
+        prefers the previous rule's literals). ``None``: no mini-batches; with
+        ``mode="auto"`` or ``"joint"`` the whole training set is one MaxSAT query (the
+        MLIC formulation), whose result is an optimum of the objective.
     random_state : int, RandomState instance or None, default=0
         Shuffles the rows into mini-batches.
-    mode : {"joint", "iterative", "decision_list", "decision_set"}, default="joint"
-        ``"joint"`` learns all clauses together; ``"iterative"`` one clause at a time (JAIR
-        Alg. 2); ``"decision_list"`` / ``"decision_set"`` learn ordered / unordered rules
-        (JAIR Alg. 3 / 4) and also handle more than two classes.
+    mode : {"auto", "joint", "iterative", "decision_list", "decision_set"}, default="auto"
+        ``"joint"`` learns all clauses together (one query, or mini-batches of ``k``-clause
+        queries); ``"iterative"`` one clause at a time, each on the rows earlier clauses
+        left undecided (JAIR 2022 Alg. 2); ``"auto"`` is ``"iterative"`` with mini-batches
+        and ``"joint"`` without (``batch_size=None``). ``"decision_list"`` /
+        ``"decision_set"`` learn ordered / unordered rules (JAIR Alg. 3 / 4) and also
+        handle more than two classes.
     n_passes : int, default=1
         Passes over the mini-batches; the rule with the best objective on all training rows
         is kept.
@@ -83,6 +91,11 @@ class IMLIClassifier(ClassifierMixin, BaseEstimator):
         Order the interchangeable clauses in the MaxSAT query.
     n_thresholds : int, default=9
         Quantile thresholds per feature when ``X`` is not binary (see :class:`Binarizer`).
+    polish : bool, default=True
+        Improve a CNF/DNF that is not a proven optimum by local search on all training rows
+        (:func:`imli.polish.polish`: add, drop or swap literals and clauses while that
+        strictly lowers ``|R| + data_fidelity·|E|``). Mini-batch learning then keeps a
+        quarter of ``time_limit`` for it. Decision lists and sets are not polished.
 
     Attributes
     ----------
@@ -92,7 +105,7 @@ class IMLIClassifier(ClassifierMixin, BaseEstimator):
         Number of literals in the rule.
     optimal_ : bool
         Whether the rule is a proven optimum of the objective on the training rows (only
-        possible with ``mode="joint"`` and ``batch_size=None``).
+        possible with ``batch_size=None`` and ``mode="auto"`` or ``"joint"``).
     timed_out_ : bool
         Whether the time limit struck.
     objective_ : float
@@ -116,7 +129,9 @@ class IMLIClassifier(ClassifierMixin, BaseEstimator):
     >>> print(clf.rules_)
     (x0)
     >>> clf.predict([[1, 0, 0]]).tolist(), clf.optimal_
-    (['yes'], True)
+    (['yes'], False)
+    >>> IMLIClassifier(n_clauses=1, batch_size=None).fit(X, y).optimal_  # one MLIC query
+    True
     """
 
     _parameter_constraints: dict = {
@@ -135,6 +150,7 @@ class IMLIClassifier(ClassifierMixin, BaseEstimator):
         "disjoint_features": [StrOptions({"hard", "soft"}), None],
         "symmetry_breaking": ["boolean"],
         "n_thresholds": [Interval(Integral, 1, None, closed="left")],
+        "polish": ["boolean"],
     }
 
     def __init__(
@@ -142,10 +158,10 @@ class IMLIClassifier(ClassifierMixin, BaseEstimator):
         n_clauses=2,
         rule_type="CNF",
         data_fidelity=10.0,
-        batch_size=None,
+        batch_size=25,
         random_state=0,
         *,
-        mode="joint",
+        mode="auto",
         n_passes=1,
         time_limit=None,
         solver="rc2-stratified",
@@ -155,6 +171,7 @@ class IMLIClassifier(ClassifierMixin, BaseEstimator):
         disjoint_features=None,
         symmetry_breaking=True,
         n_thresholds=9,
+        polish=True,
     ):
         self.n_clauses = n_clauses
         self.rule_type = rule_type
@@ -171,6 +188,7 @@ class IMLIClassifier(ClassifierMixin, BaseEstimator):
         self.disjoint_features = disjoint_features
         self.symmetry_breaking = symmetry_breaking
         self.n_thresholds = n_thresholds
+        self.polish = polish
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
@@ -274,28 +292,38 @@ class IMLIClassifier(ClassifierMixin, BaseEstimator):
             )
         return self
 
+    def _resolved_mode(self) -> str:
+        """``mode`` with ``"auto"`` resolved (see the class docstring)."""
+        if self.mode != "auto":
+            return self.mode
+        return "joint" if self.batch_size is None else "iterative"
+
     def _fit_normal(self, Xb, codes, space, setting, budget, rng):
         positive = codes == 1
         labels = positive if self.rule_type == "CNF" else ~positive
         data = Data.of(merge_rows(Xb, labels))
-        k = self.n_clauses
-        if self.mode == "iterative":
-            result = iterative(setting, data, k, budget, self.batch_size, self.n_passes, rng)
-        elif self.batch_size is None:
-            result = joint(setting, data, k, budget, rng)
+        mode, k = self._resolved_mode(), self.n_clauses
+        exact = mode == "joint" and self.batch_size is None
+        # mini-batch learning leaves a share of the time limit to the polish on all rows
+        stage = budget.share(1 - POLISH_SHARE) if self.polish and not exact else budget
+        if mode == "iterative":
+            result = iterative(setting, data, k, stage, self.batch_size, self.n_passes, rng)
+        elif exact:
+            result = joint(setting, data, k, stage, rng)
         else:
-            result = minibatch(setting, data, k, budget, self.batch_size, self.n_passes, rng)
+            result = minibatch(setting, data, k, stage, self.batch_size, self.n_passes, rng)
+        budget.absorb(stage)
         if result is None or budget.timed_out:
             result = best_of(result, greedy(setting, data, k))
-        optimal = bool(
-            result.optimal and self.mode == "joint" and self.batch_size is None
-            and not budget.timed_out
-        )
+        clauses = result.clauses
+        if self.polish and not result.optimal:
+            clauses = polish(setting, data, clauses, k, budget)
+        optimal = bool(result.optimal and exact and not budget.timed_out)
         canon = space.canonical(data.L)
         if self.rule_type == "CNF":
-            clauses = simplify(canonicalize(result.clauses, canon), space, data.L, "OR")
+            clauses = simplify(canonicalize(clauses, canon), space, data.L, "OR")
             return space.cnf(clauses), optimal
-        terms = [frozenset(space.negate(j) for j in c) for c in result.clauses]
+        terms = [frozenset(space.negate(j) for j in c) for c in clauses]
         terms = simplify(canonicalize(terms, canon), space, data.L, "AND")
         return space.dnf(terms), optimal
 

@@ -64,6 +64,12 @@ class Budget:
         left = self.remaining()
         return Budget(None if left is None else max(left, 0.0) * fraction)
 
+    def absorb(self, part: Budget) -> None:
+        """Count the queries and the time-out of ``part`` (a :meth:`share`) as this one's."""
+        if part is not self:
+            self.n_queries += part.n_queries
+            self.timed_out = self.timed_out or part.timed_out
+
 
 @dataclass(frozen=True)
 class Setting:
@@ -231,8 +237,9 @@ def minibatch(
             clauses, _ = run_query(setting, data.subset(index), n_clauses, budget, previous)
             if clauses is None:
                 return best
+            if clauses != previous:  # an unchanged rule keeps its cost
+                best = best_of(best, Result(clauses, False, cost(setting, clauses, data)))
             previous = clauses
-            best = best_of(best, Result(clauses, False, cost(setting, clauses, data)))
     return best
 
 

@@ -48,7 +48,7 @@ def instances(draw):
 @given(instances())
 def test_cnf_optimum_matches_exhaustive_search(case):
     X, y, k, fidelity = case
-    clf = IMLIClassifier(n_clauses=k, data_fidelity=fidelity).fit(X, y)
+    clf = IMLIClassifier(n_clauses=k, data_fidelity=fidelity, batch_size=None).fit(X, y)
     assert clf.optimal_
     assert np.isclose(clf.objective_, exhaustive_minimum(X, y, k, fidelity))
 
@@ -57,7 +57,8 @@ def test_cnf_optimum_matches_exhaustive_search(case):
 @given(instances())
 def test_dnf_optimum_is_the_cnf_optimum_of_flipped_labels(case):
     X, y, k, fidelity = case
-    clf = IMLIClassifier(n_clauses=k, rule_type="DNF", data_fidelity=fidelity).fit(X, y)
+    clf = IMLIClassifier(n_clauses=k, rule_type="DNF", data_fidelity=fidelity,
+                         batch_size=None).fit(X, y)
     assert clf.optimal_
     assert np.isclose(clf.objective_, exhaustive_minimum(X, 1 - y, k, fidelity))
 

@@ -96,21 +96,35 @@ def test_redundancy_removal_never_changes_learned_predictions(cancer):
     assert len(texts) == len(set(texts))  # no duplicate clauses
 
 
-@pytest.mark.parametrize("kwargs", [
-    dict(batch_size=None),
-    dict(batch_size=50, n_passes=2),
-    dict(mode="iterative"),
-    dict(mode="iterative", batch_size=50),
-    dict(rule_type="DNF", mode="iterative", batch_size=50),
+@pytest.mark.parametrize("kwargs, optimal", [
+    (dict(batch_size=None), True),
+    (dict(mode="joint", batch_size=None, polish=False), True),
+    (dict(), False),  # the default: iterative, mini-batches of 25, polished
+    (dict(mode="joint", batch_size=50, n_passes=2), False),
+    (dict(mode="iterative", batch_size=None), False),
+    (dict(mode="iterative", batch_size=50, polish=False), False),
+    (dict(rule_type="DNF", mode="iterative", batch_size=50), False),
 ])
-def test_binary_modes(cancer, kwargs):
+def test_binary_modes(cancer, kwargs, optimal):
     X, y, specs = cancer
-    rows = slice(0, 150) if kwargs.get("batch_size") is None else slice(None)
+    rows = slice(0, 150) if kwargs.get("batch_size", 25) is None else slice(None)
     clf = IMLIClassifier(n_clauses=2, **kwargs).fit(X[rows], y[rows], specs)
     assert isinstance(clf.rules_, (CNF, DNF))
     assert (clf.predict(X[rows]) == y[rows]).mean() > 0.85
-    assert clf.optimal_ == (kwargs.get("mode", "joint") == "joint"
-                            and kwargs.get("batch_size") is None)
+    assert clf.optimal_ == optimal
+
+
+def test_default_mode_is_iterative_with_batches_and_one_query_without(cancer):
+    X, y, specs = cancer
+    default = IMLIClassifier().fit(X, y, specs)
+    explicit = IMLIClassifier(mode="iterative", batch_size=25).fit(X, y, specs)
+    assert repr(default.rules_) == repr(explicit.rules_)
+    assert not default.optimal_ and default.n_queries_ > 1
+    one = IMLIClassifier(batch_size=None).fit(X[:150], y[:150], specs)
+    assert one.optimal_ and one.n_queries_ == 1
+    # a proven optimum is returned as it is (polishing cannot lower it)
+    raw = IMLIClassifier(batch_size=None, polish=False).fit(X[:150], y[:150], specs)
+    assert repr(raw.rules_) == repr(one.rules_)
 
 
 @pytest.mark.parametrize("mode, kind", [("decision_list", DecisionList),

@@ -100,7 +100,7 @@ def test_unsatisfiable_constraints_raise():
 @pytest.mark.parametrize("limit", [0.05, 2.0])
 def test_time_limit_returns_a_flagged_rule_quickly(hard_data, limit):
     X, y, specs = hard_data
-    clf = IMLIClassifier(n_clauses=2, time_limit=limit)
+    clf = IMLIClassifier(n_clauses=2, batch_size=None, time_limit=limit)
     start = time.monotonic()
     with pytest.warns(TimeLimitWarning, match="not proven optimal"):
         clf.fit(X, y, specs)
@@ -117,7 +117,7 @@ def test_time_limit_with_cpsat(hard_data):
     start = time.monotonic()
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", TimeLimitWarning)
-        clf = IMLIClassifier(solver="cpsat", time_limit=2.0).fit(X, y, specs)
+        clf = IMLIClassifier(solver="cpsat", batch_size=None, time_limit=2.0).fit(X, y, specs)
     assert time.monotonic() - start < 5.0
     assert not clf.optimal_ and clf.rule_size_ > 0
 
@@ -125,5 +125,6 @@ def test_time_limit_with_cpsat(hard_data):
 def test_no_time_limit_warning_when_solved():
     with warnings.catch_warnings():
         warnings.simplefilter("error", TimeLimitWarning)
-        clf = IMLIClassifier(time_limit=30).fit([[0, 1], [1, 0], [1, 1]], [0, 1, 1])
+        clf = IMLIClassifier(batch_size=None, time_limit=30).fit([[0, 1], [1, 0], [1, 1]],
+                                                                   [0, 1, 1])
     assert clf.optimal_ and not clf.timed_out_
