@@ -9,7 +9,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-__all__ = ["METHODS", "render", "render_header", "render_dataset", "targets", "load_results"]
+__all__ = ["METHODS", "render", "render_header", "render_dataset", "render_summary", "targets",
+           "verdicts", "load_results"]
 
 # (key in the results, label in the table)
 METHODS = (
@@ -116,14 +117,15 @@ def _fid(m: dict) -> float:
     return m["fidelity_test"]["mean"]
 
 
-def targets(methods: dict) -> str:
-    """The issue's targets checked on raw-test fidelity (mean) and literals (median).
+def verdicts(methods: dict) -> list[tuple[str, str, str, bool]]:
+    """The issue's targets on raw-test fidelity (mean) and literals (median), as
+    ``(target, ours, theirs, met)``.
 
     Best of ours vs the best peer: fidelity ≥ and literals ≤. FOLD vs FOLD-R++ and IMLI vs
     RIPPER: fidelity ≥ and strictly fewer literals.
     """
     have = {k: m for k, m in methods.items() if "fidelity_test" in m and "rule_size" in m}
-    parts = []
+    out = []
     ours = [k for k in OURS if k in have]
     peers = [k for k in PEERS if k in have]
     if ours and peers:
@@ -132,16 +134,40 @@ def targets(methods: dict) -> str:
         rival = max(peers, key=lambda k: (_fid(have[k]), -have[k]["rule_size"]))
         met = (_fid(have[best]) >= _fid(have[rival])
                and have[best]["rule_size"] <= have[rival]["rule_size"])
-        parts.append(f"best of ours ({_who(best, have)}) vs best peer ({_who(rival, have)}): "
-                     f"{'met' if met else 'not met'}")
+        out.append(("best of ours vs best peer", _who(best, have), _who(rival, have), met))
     for ours_key, peer_key in (("fold", "foldrpp"), ("imli", "ripper")):
         if ours_key in have and peer_key in have:
             a, b = have[ours_key], have[peer_key]
             met = _fid(a) >= _fid(b) and a["rule_size"] < b["rule_size"]
-            parts.append(f"{_label(ours_key)} vs {_label(peer_key)}: "
-                         f"{'met' if met else 'not met'}")
+            out.append((f"{_label(ours_key)} vs {_label(peer_key)}", _who(ours_key, have),
+                        _who(peer_key, have), met))
+    return out
+
+
+def targets(methods: dict) -> str:
+    """The line under a dataset's table saying which targets (:func:`verdicts`) are met."""
+    parts = []
+    for target, ours, theirs, met in verdicts(methods):
+        if target.startswith("best"):
+            target = f"best of ours ({ours}) vs best peer ({theirs})"
+        parts.append(f"{target}: {'met' if met else 'not met'}")
     return ("Targets (raw-test fidelity ≥, literals ≤ / <): " + "; ".join(parts) + "."
             if parts else "")
+
+
+def render_summary(results: list[dict]) -> str:
+    """One line per dataset: each target, met or not, with the numbers it compares."""
+    rows = []
+    for result in results:
+        for target, ours, theirs, met in verdicts(result["summary"]["methods"]):
+            rows.append(f"| {result['dataset']['name']} | {target} | {ours} | {theirs} | "
+                        f"{'met' if met else '**not met**'} |")
+    if not rows:
+        return ""
+    met = sum(r.endswith("| met |") for r in rows)
+    return "\n".join([
+        f"### Targets at a glance ({met} of {len(rows)} met)", "",
+        "| dataset | target | ours | peer | |", "|---|---|---|---|---|", *rows])
 
 
 def _label(key: str) -> str:
@@ -159,6 +185,9 @@ def render(results: list[dict]) -> str:
         return "No results.\n"
     first = results[0]
     parts = ["## Results", "", render_header(first["environment"], first.get("config")), ""]
+    summary = render_summary(results)
+    if summary:
+        parts += [summary, ""]
     for result in results:
         parts += [render_dataset(result), ""]
     return "\n".join(parts)

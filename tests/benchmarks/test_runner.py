@@ -109,6 +109,17 @@ def test_targets_line(result):
     assert "FOLD vs FOLD-R++: not met" in tables.targets(worse)
 
 
+def test_summary_lists_every_target(result):
+    text = tables.render_summary([result])
+    assert text.startswith("### Targets at a glance (3 of 3 met)")
+    assert "| toy | FOLD vs FOLD-R++ | FOLD " in text
+    worse = json.loads(json.dumps(result))
+    worse["summary"]["methods"]["imli"]["rule_size"] = 99.0
+    text = tables.render_summary([worse])
+    assert "(1 of 3 met)" in text and text.count("**not met**") == 2
+    assert tables.render_summary([]) == ""
+
+
 def test_render_header_and_document(result):
     text = tables.render([result])
     assert text.startswith("## Results\n")
@@ -117,6 +128,7 @@ def test_render_header_and_document(result):
     assert "- Command: `python -m benchmarks run --quick`" in text
     assert "stratified 3-fold (seed 0)" in text and "(500 samples per row)" in text
     assert "; IMLI time limit 10 s per fit." in text
+    assert "### Targets at a glance" in text
     assert tables.render([]) == "No results.\n"
 
 
