@@ -57,9 +57,12 @@ class FOLDClassifier(ClassifierMixin, BaseEstimator):
     hold, unless an exception holds", exceptions being learned recursively
     with positives and negatives swapped (``ab`` predicates, exceptions to
     exceptions). Literals are ``feature <= t`` / ``feature > t`` on numeric
-    columns (``t`` a value seen in training) and ``feature == v`` /
-    ``feature != v`` on categorical ones. Unknown cells (NaN) satisfy no
-    literal; :class:`~fold.Negated` cells state classical negations.
+    columns (``t`` halfway between two neighbouring training values) and
+    ``feature == v`` / ``feature != v`` on categorical ones. Unknown cells
+    (NaN) satisfy no literal; :class:`~fold.Negated` cells state classical
+    negations. With ``mdl_weight`` set, rule learning stops, and each class's
+    rules are pruned, by description length, which keeps the program small
+    on noisy data.
 
     Parameters
     ----------
@@ -77,6 +80,17 @@ class FOLDClassifier(ClassifierMixin, BaseEstimator):
         Fewest positives a rule (or exception) must cover: a count if int,
         a fraction of the training rows if float in (0, 1). Rules below it
         are treated as noise.
+    mdl_weight : float or None, default=0.5
+        Weight of the program's bits against the bits of its training errors
+        in the description length that stops rule learning, prunes each
+        class's rules and refines their thresholds (:mod:`fold.pruning`).
+        Larger: smaller programs. The default is RIPPER's. None: plain FOLD,
+        no description-length stopping, pruning or refinement.
+    try_complement : bool, default=True
+        With ``mdl_weight`` set, also describe each class as a default with
+        exceptions, ``class if true unless (rules for the other rows)``, and
+        keep that form when its description length is smaller. In that form
+        a row whose tested cells are unknown gets the class, not the default.
     class_order : array-like or None, default=None
         Classes in the order their rules are learned and tried; the last one
         is the default. None: decreasing frequency (ties in ``classes_``
@@ -126,19 +140,24 @@ class FOLDClassifier(ClassifierMixin, BaseEstimator):
         "max_exception_depth": [Interval(Integral, 0, None, closed="left")],
         "min_support": [Interval(Integral, 1, None, closed="left"),
                         Interval(Real, 0, 1, closed="neither")],
+        "mdl_weight": [Interval(Real, 0, None, closed="left"), None],
+        "try_complement": ["boolean"],
         "class_order": ["array-like", None],
         "prolog_timeout": [Interval(Real, 0, None, closed="neither")],
         "random_state": ["random_state"],
     }
 
     def __init__(self, exception_ratio=0.5, min_gain=0.0, max_rule_length=None,
-                 max_exception_depth=4, min_support=0.005, class_order=None,
-                 prolog_timeout=60.0, random_state=None):
+                 max_exception_depth=4, min_support=0.005, mdl_weight=0.5,
+                 try_complement=True, class_order=None, prolog_timeout=60.0,
+                 random_state=None):
         self.exception_ratio = exception_ratio
         self.min_gain = min_gain
         self.max_rule_length = max_rule_length
         self.max_exception_depth = max_exception_depth
         self.min_support = min_support
+        self.mdl_weight = mdl_weight
+        self.try_complement = try_complement
         self.class_order = class_order
         self.prolog_timeout = prolog_timeout
         self.random_state = random_state
@@ -221,7 +240,9 @@ class FOLDClassifier(ClassifierMixin, BaseEstimator):
         settings = LearnerSettings(
             exception_ratio=float(self.exception_ratio), min_gain=float(self.min_gain),
             max_rule_length=self.max_rule_length,
-            max_exception_depth=int(self.max_exception_depth), min_support=min_support)
+            max_exception_depth=int(self.max_exception_depth), min_support=min_support,
+            mdl_weight=None if self.mdl_weight is None else float(self.mdl_weight),
+            try_complement=bool(self.try_complement))
         learner = FoldLearner(EncodedTable(view, self.schema_), settings)
         self.rules_ = learner.learn_theory(y_index, self.classes_.tolist(), order)
         self.class_order_ = np.asarray(order, dtype=np.int64)

@@ -11,9 +11,23 @@ negatives swapped, and what it learns becomes the rule's ``ab`` predicate
 recursion. Rules that cover fewer than ``min_support`` positives, or no more
 positives than negatives, are not kept (noise).
 
-After each ``fold`` call the rules are post-pruned (the paper's clean-up):
-a literal is dropped when the rule without it covers no more negatives, and
-a rule is dropped when the others already cover all its positives.
+After each ``fold`` call the rules are cleaned up (the paper's clean-up): a
+literal is dropped when the rule without it covers no more negatives, and a
+rule is dropped when the others already cover all its positives.
+
+With a description-length weight (``mdl_weight``, :mod:`fold.pruning`) three
+things keep the programs small on noisy data:
+
+* *stopping*: ``fold`` stops adding rules once the description length of its
+  rules has grown :data:`STOP_BITS` bits above the smallest seen, and keeps
+  the prefix of rules where it was smallest (RIPPER's stopping rule);
+* *post-pruning*: each class's rules are pruned while the description length
+  of the class's training labels decreases, literal thresholds are moved to
+  where they make the fewest errors, and pruning runs again;
+* *orientation*: besides rules for the class (the rest is not the class),
+  the class can be described as a default with exceptions,
+  ``class :- not ab(X)`` with ``ab`` the rules learned for the other rows
+  (``try_complement``); the shorter description is kept.
 """
 
 from __future__ import annotations
@@ -22,10 +36,15 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .pruning import DescriptionLength, Node, prune_theory, refine_thresholds
 from .rules import ClassRules, Literal, Rule, Theory
 from .search import EncodedTable, best_literal
 
-__all__ = ["LearnerSettings", "FoldLearner"]
+__all__ = ["LearnerSettings", "FoldLearner", "STOP_BITS"]
+
+#: A rule set stops growing once its description length is this many bits
+#: above the smallest seen (RIPPER's 64 bits).
+STOP_BITS = 64.0
 
 
 @dataclass(frozen=True)
@@ -37,14 +56,8 @@ class LearnerSettings:
     max_rule_length: int | None = None
     max_exception_depth: int = 4
     min_support: int = 1
-
-
-@dataclass(frozen=True)
-class _Node:
-    """A rule during learning: literal keys ``(column, relation, index)``."""
-
-    literals: tuple
-    exceptions: tuple
+    mdl_weight: float | None = 0.5
+    try_complement: bool = True
 
 
 class FoldLearner:
@@ -59,10 +72,14 @@ class FoldLearner:
     def __init__(self, table: EncodedTable, settings: LearnerSettings) -> None:
         self.table = table
         self.settings = settings
-        self._cover_cache: dict[_Node, np.ndarray] = {}
+        self._cover_cache: dict[Node, np.ndarray] = {}
+        self.length = None
+        if settings.mdl_weight is not None:
+            tests = [2 * len(col.values) for col in table.columns]
+            self.length = DescriptionLength(tests, settings.mdl_weight)
 
     # -- coverage ---------------------------------------------------------
-    def covers(self, node: _Node) -> np.ndarray:
+    def covers(self, node: Node) -> np.ndarray:
         """Mask over all rows of the rows ``node`` fires on."""
         mask = self._cover_cache.get(node)
         if mask is None:
@@ -80,12 +97,22 @@ class FoldLearner:
             mask |= self.covers(node)
         return mask
 
+    def description_length(self, nodes, pos: np.ndarray, neg: np.ndarray) -> float:
+        """Bits of ``nodes`` and of their errors on ``pos`` vs ``neg`` (row indices)."""
+        fires = self._union(nodes)
+        fired_pos, fired_neg = int(fires[pos].sum()), int(fires[neg].sum())
+        fired = fired_pos + fired_neg
+        return (sum(self.length.theory_bits(node) for node in nodes)
+                + self.length.error_bits(fired, fired_neg, len(pos) + len(neg) - fired,
+                                         len(pos) - fired_pos))
+
     # -- learning ---------------------------------------------------------
     def fold(self, pos: np.ndarray, neg: np.ndarray, depth: int = 0) -> tuple:
         """Rules covering ``pos`` and few of ``neg`` (row index arrays)."""
         s = self.settings
-        rules: list[_Node] = []
+        rules: list[Node] = []
         remaining = pos
+        best_bits, best_count = np.inf, 0
         while len(remaining) >= max(1, s.min_support):
             node = self.learn_rule(remaining, neg, depth)
             mask = self.covers(node)
@@ -95,10 +122,18 @@ class FoldLearner:
                 break
             rules.append(node)
             remaining = remaining[~mask[remaining]]
+            if self.length is not None:
+                bits = self.description_length(rules, pos, neg)
+                if bits < best_bits:
+                    best_bits, best_count = bits, len(rules)
+                elif bits > best_bits + STOP_BITS:
+                    break
+        if self.length is not None:
+            rules = rules[:best_count]
         rules = [self._prune_literals(node, neg) for node in rules]
         return self._prune_rules(rules, pos)
 
-    def learn_rule(self, pos: np.ndarray, neg: np.ndarray, depth: int) -> _Node:
+    def learn_rule(self, pos: np.ndarray, neg: np.ndarray, depth: int) -> Node:
         """One default rule (with its exceptions) for ``pos`` against ``neg``."""
         s = self.settings
         literals: list[tuple] = []
@@ -116,20 +151,20 @@ class FoldLearner:
         exceptions: tuple = ()
         if len(neg) and depth < s.max_exception_depth:
             exceptions = self.fold(neg, pos, depth + 1)
-        return _Node(tuple(literals), exceptions)
+        return Node(tuple(literals), exceptions)
 
-    # -- post-pruning -----------------------------------------------------
-    def _prune_literals(self, node: _Node, neg: np.ndarray) -> _Node:
+    # -- clean-up ---------------------------------------------------------
+    def _prune_literals(self, node: Node, neg: np.ndarray) -> Node:
         covered_neg = int(self.covers(node)[neg].sum())
         literals = list(node.literals)
         i = 0
         while i < len(literals):
-            trial = _Node(tuple(literals[:i] + literals[i + 1:]), node.exceptions)
+            trial = Node(tuple(literals[:i] + literals[i + 1:]), node.exceptions)
             if trial.literals and int(self.covers(trial)[neg].sum()) <= covered_neg:
                 literals.pop(i)
             else:
                 i += 1
-        return _Node(tuple(literals), node.exceptions)
+        return Node(tuple(literals), node.exceptions)
 
     def _prune_rules(self, rules: list, pos: np.ndarray) -> tuple:
         kept = list(rules)
@@ -144,11 +179,45 @@ class FoldLearner:
                 kept = others
         return tuple(kept)
 
+    # -- post-pruning -----------------------------------------------------
+    def polish(self, nodes: tuple, pos: np.ndarray, neg: np.ndarray) -> tuple:
+        """Prune, refine thresholds and prune again (:mod:`fold.pruning`).
+
+        Returns the polished rules and their description length.
+        """
+        pos_mask = np.zeros(self.table.n_rows, dtype=bool)
+        pos_mask[pos] = True
+        neg_mask = np.zeros(self.table.n_rows, dtype=bool)
+        neg_mask[neg] = True
+        nodes, bits = prune_theory(tuple(nodes), self.covers, pos_mask, neg_mask, self.length)
+        refined = refine_thresholds(nodes, self.covers, pos_mask, neg_mask, self.table)
+        if refined != nodes:
+            nodes, bits = prune_theory(refined, self.covers, pos_mask, neg_mask, self.length)
+        return nodes, bits
+
+    def learn_class(self, pos: np.ndarray, neg: np.ndarray) -> tuple:
+        """The rules of one class: ``pos`` against ``neg`` (row indices)."""
+        if not len(pos):
+            return ()
+        if not len(neg):
+            return (Node((), ()),)
+        nodes = self.fold(pos, neg)
+        if self.length is None:
+            return nodes
+        nodes, bits = self.polish(nodes, pos, neg)
+        if self.settings.try_complement and self.settings.max_exception_depth > 0:
+            complement = (Node((), self.fold(neg, pos, 1)),)
+            complement, complement_bits = self.polish(complement, pos, neg)
+            if complement_bits < bits:
+                nodes = complement
+        return nodes
+
     # -- results ----------------------------------------------------------
-    def to_rule(self, node: _Node) -> Rule:
+    def to_rule(self, node: Node) -> Rule:
         """The public, immutable :class:`~fold.rules.Rule` of a node."""
         literals = tuple(
-            Literal(self.table.columns[j].name, relation, self.table.literal_value(j, k))
+            Literal(self.table.columns[j].name, relation,
+                    self.table.literal_value(j, relation, k))
             for (j, relation, k) in node.literals
         )
         return Rule(literals, tuple(self.to_rule(e) for e in node.exceptions))
@@ -170,9 +239,7 @@ class FoldLearner:
         for k in order[:-1]:
             pos = remaining[y[remaining] == k]
             neg = remaining[y[remaining] != k]
-            nodes = self.fold(pos, neg) if len(pos) and len(neg) else ()
-            if not len(neg) and len(pos):
-                nodes = (_Node((), ()),)
+            nodes = self.learn_class(pos, neg)
             covered = self._union(nodes)
             remaining = remaining[~covered[remaining]]
             classes.append(ClassRules(labels[k], tuple(self.to_rule(n) for n in nodes)))

@@ -2,12 +2,17 @@
 
 The training table is encoded once (:class:`EncodedTable`): every numeric
 column as the rank of its value among the column's sorted distinct values,
-every categorical column as category codes (−1 for unknown in both). For a
-set of positive and negative rows, the counts of covered positives and
-negatives of *every* candidate literal of a column come from one
-``bincount`` over those rows' ranks and a cumulative sum — no sorting and no
-per-threshold pass (the FOLD-R++ idea), so one search costs
-O(rows + distinct values) per column.
+every categorical column as category codes (−1 for unknown in both). Each
+(column, value) pair is a *slot* of one flat layout. For the positive and
+the negative rows together, the counts of covered rows of *every* candidate
+literal of *every* column come from one ``bincount`` over the rows' slots
+and one cumulative sum — no sorting, no per-column and no per-threshold pass
+(the FOLD-R++ idea, vectorised over the whole table), so one search costs
+O(rows × columns + distinct values). The information gain of all candidates
+is then a few lookups in a table of ``k log2 k``.
+
+Numeric literals are written with the threshold halfway between the two
+training values they separate (:meth:`EncodedTable.literal_value`).
 """
 
 from __future__ import annotations
@@ -19,7 +24,7 @@ import numpy as np
 
 from .table import CATEGORICAL, NUMERIC, ColumnView, Schema
 
-__all__ = ["EncodedColumn", "EncodedTable", "Candidate", "best_literal"]
+__all__ = ["EncodedColumn", "EncodedTable", "Candidate", "best_literal", "split_gain"]
 
 
 @dataclass(frozen=True)
@@ -85,6 +90,14 @@ def _encode_categorical(name: str, view: ColumnView) -> EncodedColumn:
 class EncodedTable:
     """A training table encoded for literal search, with cached literal masks.
 
+    Besides the columns, the table keeps one *slot* per (column, value): the
+    slots of column ``j`` are ``offsets[j] .. offsets[j] + len(values) - 1``
+    and an unknown cell goes to the spare slot ``n_slots``. The candidate
+    literals are laid out in search order, column by column and, within a
+    column, the first relation (``<=`` or ``==``) on every value and then the
+    second (``>`` or ``!=``), so that one ``bincount`` and a few vector
+    operations score every candidate at once.
+
     Parameters
     ----------
     view : ColumnView
@@ -100,6 +113,118 @@ class EncodedTable:
             else:
                 self.columns.append(_encode_categorical(name, view))
         self._masks: dict[tuple, np.ndarray] = {}
+        self._plans: dict[int, tuple] = {}
+        self._layout()
+        #: ``k * log2(k)`` for every count ``k`` of rows (the gain's terms)
+        self.xlog2x = _xlog2x(np.arange(self.n_rows + 1, dtype=np.float64))
+
+    def _layout(self) -> None:
+        sizes = np.array([len(col.values) for col in self.columns], dtype=np.int64)
+        self.offsets = np.cumsum(sizes) - sizes
+        self.n_slots = int(sizes.sum())
+        # int32 halves the memory of this copy of the codes (two groups' bins must fit)
+        dtype = np.int32 if 2 * (self.n_slots + 1) < 2**31 else np.int64
+        slots = np.full((self.n_rows, len(self.columns)), self.n_slots, dtype=dtype)
+        for j, col in enumerate(self.columns):
+            known = col.codes >= 0
+            slots[known, j] = self.offsets[j] + col.codes[known]
+        self.slots = slots
+        column_of_slot = np.repeat(np.arange(len(self.columns)), sizes)
+        numeric = np.array([col.kind == NUMERIC for col in self.columns], dtype=bool)
+        self._numeric_slot = numeric[column_of_slot]
+        # prefix-sum bookkeeping: slot -> first and last slot of its column
+        self._first_slot = np.repeat(self.offsets, sizes)
+        self._last_slot = np.repeat(self.offsets + sizes - 1, sizes)
+        # negation facts as slots
+        neg_rows = [col.neg_rows for col in self.columns]
+        neg_slots = [self.offsets[j] + col.neg_codes for j, col in enumerate(self.columns)]
+        self._neg_rows = np.concatenate(neg_rows) if neg_rows else np.zeros(0, np.int64)
+        self._neg_slots = (np.concatenate(neg_slots).astype(np.intp) if neg_slots
+                           else np.zeros(0, np.intp))
+        # candidate order: per column, first relation on every value, then the second
+        slot = np.arange(self.n_slots)
+        second = np.zeros(self.n_slots, dtype=bool)
+        local = slot - self._first_slot
+        order_slot = np.concatenate([slot, slot])
+        order_second = np.concatenate([second, ~second])
+        order_column = np.concatenate([column_of_slot, column_of_slot])
+        order_local = np.concatenate([local, local])
+        order = np.lexsort((order_local, order_second, order_column))
+        self._cand_index = order_slot[order] + np.where(order_second[order], self.n_slots, 0)
+        self._cand_column = order_column[order]
+        self._cand_second = order_second[order]
+        self._cand_value = order_local[order]
+        position = np.empty(2 * self.n_slots, dtype=np.int64)
+        position[self._cand_index] = np.arange(2 * self.n_slots)
+        self._cand_position = position
+
+    def candidate_position(self, column: int, relation: str, index: int) -> int:
+        """Where the literal ``(column, relation, index)`` is in the candidate order."""
+        second = relation in (">", "!=")
+        slot = int(self.offsets[column]) + index
+        return int(self._cand_position[slot + (self.n_slots if second else 0)])
+
+    def candidate(self, position: int) -> tuple:
+        """The literal key ``(column, relation, index)`` at a candidate position."""
+        j = int(self._cand_column[position])
+        first, second = ("<=", ">") if self.columns[j].kind == NUMERIC else ("==", "!=")
+        return (j, second if self._cand_second[position] else first,
+                int(self._cand_value[position]))
+
+    def _plan(self, n_groups: int) -> tuple:
+        """Flat index arrays that :meth:`counts` uses for ``n_groups`` groups at once.
+
+        Group ``g``'s slot ``s`` is bin ``g * (n_slots + 1) + s`` of one
+        ``bincount`` (bin ``n_slots`` of each group collects unknown cells).
+        """
+        plan = self._plans.get(n_groups)
+        if plan is None:
+            width, n = self.n_slots + 1, self.n_slots
+            shift = (np.arange(n_groups) * width)[:, None]
+            slot = (np.arange(n) + shift).ravel()
+            first = (self._first_slot + shift).ravel()
+            last = (self._last_slot + shift).ravel()
+            numeric = np.tile(self._numeric_slot, n_groups)
+            # candidates: [first relation of all groups | second relation of all groups]
+            group = np.arange(n_groups)[:, None]
+            is_second = self._cand_index >= n
+            local = np.where(is_second, self._cand_index - n, self._cand_index)
+            order = (np.where(is_second, n_groups * n, 0) + group * n + local).ravel()
+            plan = self._plans[n_groups] = (slot, first, last, numeric, order)
+        return plan
+
+    def counts(self, *groups: np.ndarray) -> np.ndarray:
+        """Rows of each group covered by each candidate literal, in candidate order.
+
+        Parameters
+        ----------
+        *groups : ndarray of int64
+            Row indices, one array per group (positives, negatives, ...).
+
+        Returns
+        -------
+        ndarray of int64, shape (len(groups), 2 * n_slots)
+        """
+        width = self.n_slots + 1
+        slot, first_slot, last_slot, numeric, order = self._plan(len(groups))
+        codes = np.concatenate([self.slots[rows].ravel().astype(np.intp) + g * width
+                                for g, rows in enumerate(groups)])
+        per_bin = np.bincount(codes, minlength=len(groups) * width)
+        # one running sum over all groups: what a column's segment owes to the bins
+        # before it cancels in ``before``
+        cumulative = np.cumsum(per_bin)
+        before = cumulative[first_slot] - per_bin[first_slot]
+        per_slot = per_bin[slot]
+        first = np.where(numeric, cumulative[slot] - before, per_slot)  # <= value / == value
+        second = cumulative[last_slot] - before - first                 # > value / != value
+        if len(self._neg_rows):
+            for g, rows in enumerate(groups):
+                member = np.zeros(self.n_rows, dtype=bool)
+                member[rows] = True
+                hit = member[self._neg_rows]
+                n = self.n_slots
+                second[g * n:(g + 1) * n] += np.bincount(self._neg_slots[hit], minlength=n)
+        return np.concatenate([first, second])[order].reshape(len(groups), 2 * self.n_slots)
 
     def mask(self, column: int, relation: str, index: int) -> np.ndarray:
         """Boolean mask over all rows of the literal ``(column, relation, index)``."""
@@ -120,55 +245,57 @@ class EncodedTable:
             self._masks[key] = mask
         return mask
 
-    def literal_value(self, column: int, index: int) -> float | str:
-        """The threshold or category of a value index."""
-        value = self.columns[column].values[index]
-        return float(value) if self.columns[column].kind == NUMERIC else str(value)
+    def literal_value(self, column: int, relation: str, index: int) -> float | str:
+        """The threshold or category of the literal ``(column, relation, index)``.
+
+        A threshold lies halfway between the column's value ``index`` and the
+        next larger value (as CART places its splits): the literal covers the
+        same training rows as a threshold at the value itself, and an unseen
+        value in the gap goes to the side it is nearer to. ``<=`` on the
+        largest value keeps that value.
+        """
+        col = self.columns[column]
+        if col.kind != NUMERIC:
+            return str(col.values[index])
+        low = float(col.values[index])
+        if index + 1 >= len(col.values):
+            return low
+        high = float(col.values[index + 1])
+        middle = low / 2 + high / 2
+        return middle if low <= middle < high else low
 
 
-def _plogp(part: np.ndarray, total: np.ndarray) -> np.ndarray:
-    """``part * log2(part / total)``, 0 where ``part`` is 0."""
-    safe_part = np.where(part > 0, part, 1.0)
-    safe_total = np.where(total > 0, total, 1.0)
-    return np.where(part > 0, part * np.log2(safe_part / safe_total), 0.0)
+def _xlog2x(values: np.ndarray) -> np.ndarray:
+    """``x * log2(x)`` elementwise, 0 where ``x`` is 0."""
+    logs = np.zeros_like(values)
+    np.log2(values, out=logs, where=values > 0)
+    return values * logs
 
 
-def split_gain(tp, fp, n_pos: int, n_neg: int) -> np.ndarray:
+def split_gain(tp, fp, n_pos: int, n_neg: int, xlog2x: np.ndarray | None = None) -> np.ndarray:
     """Information gain (bits per row) of splitting the rows by a literal.
 
     ``tp``/``fp``: positives/negatives the literal covers, out of ``n_pos``
     and ``n_neg``. The gain is the entropy before minus the weighted entropy
     of the covered and uncovered parts (FOLD-R++'s score, shifted by the
-    constant entropy before, so that 0 means "no information").
+    constant entropy before, so that 0 means "no information"). ``xlog2x``,
+    a table of ``k * log2(k)`` for ``k = 0 .. n_pos + n_neg``, makes it a
+    few lookups when the counts are integers.
     """
-    tp = np.asarray(tp, dtype=np.float64)
-    fp = np.asarray(fp, dtype=np.float64)
+    total = n_pos + n_neg
+    if xlog2x is None:
+        tp = np.asarray(tp, dtype=np.float64)
+        fp = np.asarray(fp, dtype=np.float64)
+        lookup = _xlog2x
+    else:
+        lookup = xlog2x.__getitem__
     fn = n_pos - tp
     tn = n_neg - fp
-    total = float(n_pos + n_neg)
-    after = (_plogp(tp, tp + fp) + _plogp(fp, tp + fp)
-             + _plogp(tn, tn + fn) + _plogp(fn, tn + fn)) / total
-    before = (_plogp(np.float64(n_pos), np.float64(total))
-              + _plogp(np.float64(n_neg), np.float64(total))) / total
-    return after - before
-
-
-def _column_counts(col: EncodedColumn, pos: np.ndarray, neg: np.ndarray,
-                   in_pos: np.ndarray | None, in_neg: np.ndarray | None):
-    size = len(col.values) + 1
-    cp = np.bincount(col.codes[pos] + 1, minlength=size)[1:]
-    cn = np.bincount(col.codes[neg] + 1, minlength=size)[1:]
-    if col.kind == NUMERIC:
-        le_p, le_n = np.cumsum(cp), np.cumsum(cn)
-        gt_p, gt_n = le_p[-1] - le_p, le_n[-1] - le_n
-        return (("<=", le_p, le_n), (">", gt_p[:-1], gt_n[:-1]))
-    ne_p, ne_n = cp.sum() - cp, cn.sum() - cn
-    if len(col.neg_rows):
-        hit_p = in_pos[col.neg_rows]
-        hit_n = in_neg[col.neg_rows]
-        ne_p = ne_p + np.bincount(col.neg_codes[hit_p], minlength=size - 1)
-        ne_n = ne_n + np.bincount(col.neg_codes[hit_n], minlength=size - 1)
-    return (("==", cp, cn), ("!=", ne_p, ne_n))
+    # grouped so that a literal and its complement get bit-identical gains
+    after = ((lookup(tp) + lookup(tn)) + (lookup(fp) + lookup(fn))
+             - (lookup(tp + fp) + lookup(tn + fn)))
+    before = _xlog2x(np.array([n_pos, n_neg, total], dtype=np.float64))
+    return (after - (before[0] + before[1] - before[2])) / total
 
 
 def best_literal(table: EncodedTable, pos: np.ndarray, neg: np.ndarray,
@@ -198,31 +325,17 @@ def best_literal(table: EncodedTable, pos: np.ndarray, neg: np.ndarray,
         None when no literal qualifies.
     """
     n_pos, n_neg = len(pos), len(neg)
-    if n_pos == 0 or n_neg == 0:
+    if n_pos == 0 or n_neg == 0 or table.n_slots == 0:
         return None
-    in_pos = in_neg = None
-    best: Candidate | None = None
-    for j, col in enumerate(table.columns):
-        if len(col.values) == 0:
-            continue
-        if col.kind == CATEGORICAL and len(col.neg_rows) and in_pos is None:
-            in_pos = np.zeros(table.n_rows, dtype=bool)
-            in_pos[pos] = True
-            in_neg = np.zeros(table.n_rows, dtype=bool)
-            in_neg[neg] = True
-        for relation, tp, fp in _column_counts(col, pos, neg, in_pos, in_neg):
-            if len(tp) == 0:
-                continue
-            gain = split_gain(tp, fp, n_pos, n_neg)
-            valid = ((tp >= max(1, min_support)) & (fp < n_neg) & (tp + (n_neg - fp) >= fp + (n_pos - tp))
-                     & (gain > min_gain))
-            for (jj, rel, k) in excluded:
-                if jj == j and rel == relation and k < len(valid):
-                    valid[k] = False
-            if not valid.any():
-                continue
-            scores = np.where(valid, gain, -np.inf)
-            k = int(np.argmax(scores))
-            if best is None or scores[k] > best.gain:
-                best = Candidate(j, relation, k, float(scores[k]))
-    return best
+    tp, fp = table.counts(pos, neg)
+    gain = split_gain(tp, fp, n_pos, n_neg, table.xlog2x)
+    invalid = ((tp < max(1, min_support)) | (fp >= n_neg)
+               | (2 * (tp - fp) < n_pos - n_neg) | (gain <= min_gain))
+    for key in excluded:
+        invalid[table.candidate_position(*key)] = True
+    gain[invalid] = -np.inf
+    position = int(np.argmax(gain))
+    if invalid[position]:
+        return None
+    j, relation, k = table.candidate(position)
+    return Candidate(j, relation, k, float(gain[position]))

@@ -71,8 +71,9 @@ def test_nan_rows_get_no_literal_and_fall_to_the_default():
     X = pd.DataFrame({"a": [1.0, 2.0, 3.0, 10.0, 11.0, 12.0, NAN, NAN]})
     y = ["lo", "lo", "lo", "hi", "hi", "hi", "hi", "lo"]
     clf = FOLDClassifier(min_support=1, class_order=["lo", "hi"]).fit(X, y)
-    assert str(clf.rules_).splitlines()[0] == "lo if a <= 3"
-    # an unknown value satisfies neither a <= 3 nor a > 3: both NaN rows get the default
+    # the threshold lies halfway between the training values 3 and 10
+    assert str(clf.rules_).splitlines()[0] == "lo if a <= 6.5"
+    # an unknown value satisfies neither a <= 6.5 nor a > 6.5: both NaN rows get the default
     assert clf.predict(X).tolist()[-2:] == ["hi", "hi"]
 
 
@@ -124,3 +125,51 @@ def test_class_order_chooses_the_default():
     assert clf.rules_.default == "x"
     with pytest.raises(ValueError, match="class_order"):
         FOLDClassifier(class_order=["x"]).fit(X, ["x", "x", "y", "y"])
+
+
+def _two_way_interactions(n=400, seed=0):
+    rng = np.random.default_rng(seed)
+    X = pd.DataFrame({c: rng.choice(["0", "1"], n).astype(object) for c in "abcd"})
+    blocked = ((X["a"] == "1") & (X["b"] == "1")) | ((X["c"] == "1") & (X["d"] == "1"))
+    return X, np.where(blocked, "no", "yes")
+
+
+def test_a_class_is_learned_as_a_default_when_that_is_shorter():
+    # "yes" is everything but two conjunctions: as a default with two exceptions it takes
+    # 4 literals; as rules for "yes" it takes more (the negation of a DNF)
+    X, y = _two_way_interactions()
+    clf = FOLDClassifier(class_order=["yes", "no"]).fit(X, y)
+    (rule,) = clf.rules_.classes[0].rules
+    assert rule.literals == () and len(rule.exceptions) == 2
+    assert clf.rules_.n_literals == 4
+    assert (clf.predict(X) == y).all()
+    assert (clf.predict(X) == clf.predict_python(X)).all()
+    direct = FOLDClassifier(class_order=["yes", "no"], try_complement=False).fit(X, y)
+    assert all(r.literals for r in direct.rules_.classes[0].rules)
+    assert direct.rules_.n_literals > 4
+
+
+def test_noisy_labels_give_the_concept_not_the_noise():
+    # the concept needs 2 literals; 20% of the labels are flipped at random
+    rng = np.random.default_rng(3)
+    n = 1500
+    X = pd.DataFrame({"a": rng.random(n), "b": rng.random(n), "c": rng.random(n),
+                      "d": rng.choice(list("pqrs"), n)})
+    clean = np.where((X["a"] > 0.4) & (X["d"] != "p"), "hi", "lo")
+    noisy = clean.copy()
+    flip = rng.random(n) < 0.2
+    noisy[flip] = np.where(clean[flip] == "hi", "lo", "hi")
+    pruned = FOLDClassifier(class_order=["hi", "lo"]).fit(X, noisy)
+    plain = FOLDClassifier(class_order=["hi", "lo"], mdl_weight=None).fit(X, noisy)
+    assert pruned.rules_.n_literals <= 3, str(pruned.rules_)
+    assert plain.rules_.n_literals >= 5 * pruned.rules_.n_literals, str(plain.rules_)
+    assert (pruned.predict_python(X) == clean).mean() >= 0.97
+    assert (pruned.predict_python(X) == clean).mean() > (plain.predict_python(X) == clean).mean()
+
+
+def test_plain_fold_without_description_length():
+    # mdl_weight=None is FOLD as published: no stopping, pruning or default form
+    X, y = _two_way_interactions()
+    clf = FOLDClassifier(class_order=["yes", "no"], mdl_weight=None).fit(X, y)
+    assert all(r.literals for r in clf.rules_.classes[0].rules)
+    assert (clf.predict(X) == clf.predict_python(X)).all()
