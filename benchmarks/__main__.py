@@ -8,6 +8,7 @@ markdown tables (:mod:`benchmarks.tables`); ``table`` re-renders them from saved
 from __future__ import annotations
 
 import argparse
+import os
 import shlex
 import sys
 from pathlib import Path
@@ -194,5 +195,15 @@ def main(argv: list[str] | None = None) -> int:
         return 2
 
 
+def _fixed_hash_seed() -> None:
+    """Re-run this command with ``PYTHONHASHSEED=0`` unless a seed is set: FOLD-R++
+    (foldrpp 0.0.2) iterates over sets of strings, so its rules would otherwise change
+    from one process to the next."""
+    if os.environ.get("PYTHONHASHSEED") is None:
+        env = {**os.environ, "PYTHONHASHSEED": "0"}
+        os.execve(sys.executable, [sys.executable, "-m", "benchmarks", *sys.argv[1:]], env)
+
+
 if __name__ == "__main__":
+    _fixed_hash_seed()
     sys.exit(main())
