@@ -128,9 +128,10 @@ def _parser() -> argparse.ArgumentParser:
     compare.add_argument("--sweep-clauses", type=_number_list(int), default=sweep.n_clauses,
                          metavar="K1,K2,...",
                          help=f"IMLI clause counts (default {_csv(sweep.n_clauses)})")
-    compare.add_argument("--sweep-exception-ratio", type=_number_list(float),
-                         default=sweep.exception_ratio, metavar="R1,R2,...",
-                         help=f"FOLD exception ratios (default {_csv(sweep.exception_ratio)})")
+    compare.add_argument("--sweep-mdl-weight", type=_number_list(float),
+                         default=sweep.mdl_weight, metavar="W1,W2,...",
+                         help="FOLD mdl_weight values: larger, smaller programs "
+                         f"(default {_csv(sweep.mdl_weight)})")
     compare.add_argument("--sweep-time-limit", type=_POSITIVE, default=sweep.imli_time_limit,
                          help="seconds per IMLI fit of the sweep (default %(default)s)")
     for p in (run, demo):
@@ -225,7 +226,7 @@ def _cli_run(args) -> CliRun:
         sweep = SweepConfig(
             data_fidelity=args.sweep_data_fidelity,
             n_clauses=args.sweep_clauses,
-            exception_ratio=args.sweep_exception_ratio,
+            mdl_weight=args.sweep_mdl_weight,
             imli_time_limit=args.sweep_time_limit,
         )
     return CliRun(data, getattr(args, "target", None), args.positive, args.out, args.force,

@@ -2,7 +2,7 @@
 
 LIME runs once. :func:`sweep` refits the learners on the views of one
 :class:`~explain.pipeline.PipelineResult`, one setting at a time (IMLI over
-``data_fidelity`` × ``n_clauses``, FOLD over ``exception_ratio``);
+``data_fidelity`` × ``n_clauses``, FOLD over ``mdl_weight``);
 :func:`view_comparison` refits them, with the run's own settings, on each other training
 view (``RunConfig.train_view``: LIME-filtered rows, those plus the full rows, or the full
 rows alone — no LIME at all), with the same split and the same black box.
@@ -38,8 +38,9 @@ class SweepConfig:
         IMLI's λ values (cost of one misclassified row in literals).
     n_clauses : tuple of int
         IMLI's clause counts (k); every (λ, k) pair is fitted.
-    exception_ratio : tuple of float
-        FOLD's exception ratios (smaller: longer rules, fewer exceptions).
+    mdl_weight : tuple of float
+        FOLD's weights of the program's bits in its description length (larger: smaller
+        programs, fewer rows fitted).
     imli_time_limit : float or None, default=15.0
         Seconds per IMLI fit of the sweep (``None``: the run's own time limit). A fit cut
         short is flagged not optimal.
@@ -47,7 +48,7 @@ class SweepConfig:
 
     data_fidelity: tuple[float, ...] = (1.0, 3.0, 10.0, 30.0)
     n_clauses: tuple[int, ...] = (1, 2, 3)
-    exception_ratio: tuple[float, ...] = (0.1, 0.25, 0.5, 1.0, 2.0)
+    mdl_weight: tuple[float, ...] = (0.125, 0.25, 0.5, 1.0, 2.0)
     imli_time_limit: float | None = 15.0
 
     def to_dict(self) -> dict:
@@ -55,7 +56,7 @@ class SweepConfig:
         return {
             "data_fidelity": [float(v) for v in self.data_fidelity],
             "n_clauses": [int(v) for v in self.n_clauses],
-            "exception_ratio": [float(v) for v in self.exception_ratio],
+            "mdl_weight": [float(v) for v in self.mdl_weight],
             "imli_time_limit": self.imli_time_limit,
         }
 
@@ -68,7 +69,7 @@ def _settings(name: str, config: SweepConfig, base: dict) -> list[dict]:
             for k in config.n_clauses
             for lam in config.data_fidelity
         ]
-    return [{**base, "exception_ratio": float(r)} for r in config.exception_ratio]
+    return [{**base, "mdl_weight": float(w)} for w in config.mdl_weight]
 
 
 def _point(result: PipelineResult, name: str, params: dict, view: str) -> dict:
@@ -85,7 +86,7 @@ def _point(result: PipelineResult, name: str, params: dict, view: str) -> dict:
         )
     measured = learner_report(learner, result.views[name], labels["bb_train"],
                               labels["bb_test"], labels["y_test"])
-    point = {"params": {k: params[k] for k in ("data_fidelity", "n_clauses", "exception_ratio")
+    point = {"params": {k: params[k] for k in ("data_fidelity", "n_clauses", "mdl_weight")
                         if k in params}}
     point.update({k: measured[k] for k in VIEW_KEYS if k in measured})
     return point

@@ -246,7 +246,7 @@ def _tradeoff(report: dict) -> str:
                      f"</summary>{_table(header, rows, numeric=set(range(1, 7)))}</details>")
     return "".join(parts) + (
         '<p class="note">Each point is one learner fitted on the run\'s training rows with '
-        "one setting (IMLI: data_fidelity λ and clauses k; FOLD: exception ratio). "
+        "one setting (IMLI: data_fidelity λ and clauses k; FOLD: mdl_weight). "
         "A point is on the Pareto front when no other setting of that learner is both as "
         "small and at least as faithful. Stars mark this run's own settings.</p>"
     )

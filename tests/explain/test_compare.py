@@ -20,7 +20,7 @@ from explain.pipeline import RunConfig
 ROOT = Path(__file__).resolve().parents[2]
 #: XGBoost's OpenMP threads can stall for many seconds on a busy 2-core machine.
 ONE_THREAD = {**os.environ, "OMP_NUM_THREADS": "1"}
-SWEEP = SweepConfig(data_fidelity=(1.0, 10.0), n_clauses=(1, 2), exception_ratio=(0.2, 0.5, 2.0),
+SWEEP = SweepConfig(data_fidelity=(1.0, 10.0), n_clauses=(1, 2), mdl_weight=(0.2, 0.5, 2.0),
                     imli_time_limit=3.0)
 
 
@@ -70,7 +70,7 @@ def test_sweep_covers_the_grid(compared):
     assert [p["params"] for p in imli] == [
         {"data_fidelity": lam, "n_clauses": k} for k in (1, 2) for lam in (1.0, 10.0)
     ]
-    assert [p["params"] for p in fold] == [{"exception_ratio": r} for r in (0.2, 0.5, 2.0)]
+    assert [p["params"] for p in fold] == [{"mdl_weight": w} for w in (0.2, 0.5, 2.0)]
     for points in (imli, fold):
         assert [p["pareto"] for p in points] == pareto_front(points)
         assert any(p["pareto"] for p in points)
@@ -120,7 +120,7 @@ def test_compare_command_writes_the_full_report(tmp_path):
         [sys.executable, "-m", "explain", "compare", "--data", str(csv), "--target", "target",
          "--out", str(out), "--num-samples", "200", "--n-jobs", "1", "--time-limit", "5",
          "--no-cache", "--sweep-data-fidelity", "1,10", "--sweep-clauses", "1",
-         "--sweep-exception-ratio", "0.5,1", "--sweep-time-limit", "2"],
+         "--sweep-mdl-weight", "0.5,1", "--sweep-time-limit", "2"],
         capture_output=True, text=True, cwd=ROOT, timeout=300, env=ONE_THREAD,
     )
     assert done.returncode == 0, done.stderr

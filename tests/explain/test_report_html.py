@@ -70,7 +70,7 @@ def written(tmp_path_factory):
     config = RunConfig(lime=LimeConfig(num_samples=300, n_jobs=1),
                        imli_params={"time_limit": 5.0})
     sweep = SweepConfig(data_fidelity=(1.0, 10.0), n_clauses=(1, 2),
-                        exception_ratio=(0.25, 1.0), imli_time_limit=3.0)
+                        mdl_weight=(0.25, 1.0), imli_time_limit=3.0)
     result = run_compare(dataset, config, sweep, black_box=box)
     out = prepare_out_dir(tmp_path_factory.mktemp("report"))
     write_run(result, out)
@@ -168,7 +168,7 @@ def test_a_run_without_lime_renders(tmp_path):
     box = wrap_sklearn(model, TableEncoder().fit(dataset.X, dataset.categorical))
     config = RunConfig(train_view="raw", imli_params={"time_limit": 3.0})
     result = run_compare(dataset, config, SweepConfig(data_fidelity=(10.0,), n_clauses=(1,),
-                                                      exception_ratio=(0.5,)), black_box=box)
+                                                      mdl_weight=(0.5,)), black_box=box)
     write_run(result, prepare_out_dir(tmp_path / "out"))
     page = Page((tmp_path / "out" / "report.html").read_text(encoding="utf-8"))
     text = "".join(page.text)
