@@ -54,6 +54,12 @@ def _optimal(summary: dict) -> str:
     return f"{flag['optimal']}/{flag['of']}" if flag else DASH
 
 
+def _default_lime_samples() -> int:
+    from explain.lime_runner import LimeConfig
+
+    return LimeConfig().num_samples
+
+
 def render_header(environment: dict, config: dict | None = None) -> str:
     """The run's machine, versions, date, command and protocol as markdown lines."""
     versions = ", ".join(f"{k} {v}" for k, v in environment["versions"].items() if v)
@@ -66,7 +72,7 @@ def render_header(environment: dict, config: dict | None = None) -> str:
         f"- Command: `{environment['command']}`",
     ]
     if config:
-        samples = config.get("lime_samples") or "LimeConfig default"
+        samples = config.get("lime_samples") or _default_lime_samples()
         lines.append(
             f"- Protocol: stratified {config['folds']}-fold (seed {config['random_state']}); "
             f"black box XGBoost trained on each train fold; LIME ({samples} samples per row) "
