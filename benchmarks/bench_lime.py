@@ -40,8 +40,7 @@ import xgboost as xgb
 from sklearn.datasets import load_breast_cancer
 
 from explain.lime_batch import BatchedLime, ReferenceLime
-from explain.lime_runner import (LimeConfig, batch_size_for, explain_rows, make_explainer,
-                                 seed_for)
+from explain.lime_runner import LimeConfig, explain_rows, make_explainer, seed_for
 
 
 class BoosterProba:

@@ -103,13 +103,12 @@ class BatchedLime:
         # lime: euclidean distance of the 0/1 rows to the all-ones first row
         mismatches = hood.binary.shape[1] - hood.binary.sum(axis=1)
         weights = self.kernel_fn(np.sqrt(mismatches))
-        lasso = None
-        if self.feature_selection == "lasso_path":
-            def lasso(r):
-                return self.base.feature_selection(hood.binary[r].T, y[r], weights[r],
-                                                   self.top_k, "lasso_path")
+        def lasso(r):  # lime's own LARS path, row by row (only for "lasso_path")
+            return self.base.feature_selection(hood.binary[r].T, y[r], weights[r],
+                                               self.top_k, "lasso_path")
+
         return fit_local_models(hood.binary, y, weights, self.top_k, self.feature_selection,
-                                lasso)
+                                lasso if self.feature_selection == "lasso_path" else None)
 
 
 class ReferenceLime:

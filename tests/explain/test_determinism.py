@@ -27,7 +27,7 @@ def _run(out, n_jobs):
 
 def test_two_runs_write_the_same_files(tmp_path):
     first = _run(tmp_path / "a", n_jobs=1)
-    second = _run(tmp_path / "b", n_jobs=2)  # parallelism must not change anything
+    _run(tmp_path / "b", n_jobs=2)  # parallelism must not change anything
     # a fit the time limit cut short could depend on timing; this one must have finished
     assert not first.report["learners"]["imli"]["timed_out"], "the test needs a finished fit"
     a = json.loads((tmp_path / "a" / "report.json").read_text())
