@@ -86,26 +86,19 @@ def test_data_other_than_ground_row_facts_are_refused(cancer, bad):
     assert _temporary_modules() == []
 
 
-def test_row_facts_are_checked_against_the_columns(cancer):
+@pytest.mark.parametrize("text, n_rows, columns, match", [
+    pytest.param("['$row'(1.0)].\n['$row'()].\n", 2, "[num('mean radius')]", "fold_row",
+                 id="row-facts-are-checked-against-the-columns"),
+    pytest.param("['$row'()", 1, "[]", "syntax", id="syntax-errors-in-data-are-errors"),
+    pytest.param("['$row'(1.0)].\n", 1, "[num('undeclared')]", "fold_data_predicate",
+                 id="data-predicates-must-be-declared-by-the-program"),
+    pytest.param("['$row'(1)].\n['$row'(2)].\n", 2, "[cat('size', 'neg_size', ['big'])]",
+                 "fold_row", id="category-numbers-must-name-a-category"),
+])
+def test_malformed_row_data_is_refused(cancer, text, n_rows, columns, match):
     clf, _ = cancer
-    rows = RowFacts(text="['$row'(1.0)].\n['$row'()].\n", n_rows=2, first_id=0,
-                    columns="[num('mean radius')]")
-    with pytest.raises(PrologEngineError, match="fold_row"):
-        get_engine().evaluate(clf.prolog_, rows, timeout=10)
-
-
-def test_syntax_errors_in_data_are_errors(cancer):
-    clf, _ = cancer
-    rows = RowFacts(text="['$row'()", n_rows=1, first_id=0, columns="[]")
-    with pytest.raises(PrologEngineError, match="syntax"):
-        get_engine().evaluate(clf.prolog_, rows, timeout=10)
-
-
-def test_data_predicates_must_be_declared_by_the_program(cancer):
-    clf, _ = cancer
-    rows = RowFacts(text="['$row'(1.0)].\n", n_rows=1, first_id=0,
-                    columns="[num('undeclared')]")
-    with pytest.raises(PrologEngineError, match="fold_data_predicate"):
+    rows = RowFacts(text=text, n_rows=n_rows, first_id=0, columns=columns)
+    with pytest.raises(PrologEngineError, match=match):
         get_engine().evaluate(clf.prolog_, rows, timeout=10)
 
 
@@ -132,14 +125,6 @@ def test_evaluation_result_is_compact_and_fast(cancer):
     result = clf.evaluate_prolog(big)
     assert result.decisions.dtype == np.int64 and len(result.decisions) == len(big)
     assert (result.decisions == python_decisions(clf, big)).all()
-
-
-def test_category_numbers_must_name_a_category(cancer):
-    clf, _ = cancer
-    rows = RowFacts(text="['$row'(1)].\n['$row'(2)].\n", n_rows=2, first_id=0,
-                    columns="[cat('size', 'neg_size', ['big'])]")
-    with pytest.raises(PrologEngineError, match="fold_row"):
-        get_engine().evaluate(clf.prolog_, rows, timeout=10)
 
 
 def test_decisions_follow_the_rows_whatever_their_first_id(cancer):
