@@ -59,16 +59,13 @@ class CliRun:
 
 
 def _number_list(kind):
-    """An argparse type: a comma-separated list of ``kind`` values."""
+    """An argparse type: a comma-separated list of positive ``kind`` values."""
+    one = _number(kind, 0, inclusive=False)
+
     def parse(text: str) -> tuple:
-        try:
-            values = tuple(kind(part) for part in text.split(",") if part.strip())
-        except ValueError:
-            raise argparse.ArgumentTypeError(
-                f"expected comma-separated {kind.__name__} values, got {text!r}"
-            ) from None
-        if not values or any(v <= 0 for v in values):
-            raise argparse.ArgumentTypeError(f"expected positive values, got {text!r}")
+        values = tuple(one(part) for part in text.split(",") if part.strip())
+        if not values:
+            raise argparse.ArgumentTypeError(f"expected comma-separated values, got {text!r}")
         return values
     return parse
 
