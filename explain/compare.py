@@ -82,7 +82,7 @@ def _point(result: PipelineResult, name: str, params: dict, view: str) -> dict:
         warnings.simplefilter("ignore", TimeLimitWarning)
         learner = fit_learner(
             name, X, y, params, report["parameters"]["random_state"], result.columns,
-            tuple(report["dataset"]["class_names"]),
+            tuple(report["dataset"]["class_names"]), distinct_rows=len(labels["bb_train"]),
         )
     measured = learner_report(learner, result.views[name], labels["bb_train"],
                               labels["bb_test"], labels["y_test"])

@@ -273,7 +273,7 @@ def run_pipeline(
         views[name]["train"] = training_view(views[name], config.train_view)
         learner = fit_learner(
             name, views[name]["train"], learn_labels, params, config.random_state, columns,
-            dataset.class_names,
+            dataset.class_names, distinct_rows=len(bb_train),
         )
         fitted[name] = learner
         learner_reports[name] = learner_report(learner, views[name], bb_train, bb_test, y_test)

@@ -1,10 +1,13 @@
 """The whole pipeline on real components: XGBoost, lime, RC2 and SWI-Prolog."""
 
+import math
+
 import numpy as np
 import pandas as pd
 import pytest
 
 from adapters import from_frame, load_dataset
+from explain.learners import FOLD_DEFAULTS, fit_learner
 from explain.lime_runner import LimeConfig
 from explain.pipeline import RunConfig, run_pipeline
 
@@ -117,3 +120,24 @@ def test_default_positive_skips_classes_too_small_to_learn():
     even = binarize_target(from_frame(pd.DataFrame(
         {"x": np.arange(60, dtype=float), "t": np.repeat([0, 1, 2], [25, 15, 20])}), "t"))
     assert even.class_names[1] == "1" and "(the minority)" in even.notes[-1]
+
+
+def test_stacked_view_counts_fold_support_on_the_rows_explained(breast_cancer_run):
+    # the lime+raw view holds each training row twice; a fractional min_support is a share
+    # of the rows, not of their copies
+    report = breast_cancer_run.report
+    train_rows = report["split"]["train_rows"]
+    assert len(breast_cancer_run.views["fold"]["train"]) == 2 * train_rows
+    default = FOLD_DEFAULTS["min_support"]
+    assert report["learners"]["fold"]["params"]["min_support"] == math.ceil(default * train_rows)
+
+
+@pytest.mark.parametrize("given, expected", [(0.01, 5), (0.5, 250), (7, 7)])
+def test_fit_learner_takes_fold_support_from_distinct_rows(given, expected):
+    data = load_dataset("breast_cancer")
+    X = data.X.iloc[:500]
+    y = np.asarray(data.y[:500])
+    stacked = pd.concat([X, X], ignore_index=True)
+    learner = fit_learner("fold", stacked, np.concatenate([y, y]), {"min_support": given}, 0,
+                          [], data.class_names, distinct_rows=500)
+    assert learner.estimator.min_support == expected
