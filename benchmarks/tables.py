@@ -123,9 +123,9 @@ def _fid(m: dict) -> float:
     return m["fidelity_test"]["mean"]
 
 
-def verdicts(methods: dict) -> list[tuple[str, str, str, bool]]:
+def verdicts(methods: dict) -> list[tuple[str, str, str, bool, str]]:
     """The issue's targets on raw-test fidelity (mean) and literals (median), as
-    ``(target, ours, theirs, met)``.
+    ``(target, ours, theirs, met, why)``; ``why`` says what a missed target lacks.
 
     Best of ours vs the best peer: fidelity ≥ and literals ≤. FOLD vs FOLD-R++ and IMLI vs
     RIPPER: fidelity ≥ and strictly fewer literals.
@@ -138,39 +138,55 @@ def verdicts(methods: dict) -> list[tuple[str, str, str, bool]]:
         best = max(ours, key=lambda k: _fid(have[k]))
         # the best peer; among equal fidelity the one with fewer literals
         rival = max(peers, key=lambda k: (_fid(have[k]), -have[k]["rule_size"]))
-        met = (_fid(have[best]) >= _fid(have[rival])
-               and have[best]["rule_size"] <= have[rival]["rule_size"])
-        out.append(("best of ours vs best peer", _who(best, have), _who(rival, have), met))
+        out.append(("best of ours vs best peer", _who(best, have), _who(rival, have),
+                    *_compare(have[best], have[rival], strict=False)))
     for ours_key, peer_key in (("fold", "foldrpp"), ("imli", "ripper")):
         if ours_key in have and peer_key in have:
-            a, b = have[ours_key], have[peer_key]
-            met = _fid(a) >= _fid(b) and a["rule_size"] < b["rule_size"]
             out.append((f"{_label(ours_key)} vs {_label(peer_key)}", _who(ours_key, have),
-                        _who(peer_key, have), met))
+                        _who(peer_key, have), *_compare(have[ours_key], have[peer_key])))
     return out
+
+
+def _compare(a: dict, b: dict, strict: bool = True) -> tuple[bool, str]:
+    """Whether ``a`` meets the target against ``b``, and if not, what it lacks."""
+    fid_a, fid_b = round(_fid(a), 3), round(_fid(b), 3)
+    lit_a, lit_b = a["rule_size"], b["rule_size"]
+    fewer = lit_a < lit_b if strict else lit_a <= lit_b
+    if _fid(a) >= _fid(b) and fewer:
+        return True, ""
+    if fid_a == fid_b and lit_a == lit_b:
+        return False, "tie: equal fidelity and literals"
+    why = []
+    if _fid(a) < _fid(b):
+        why.append(f"fidelity {fid_a - fid_b:+.3f} (fold std {a['fidelity_test']['std']:.3f} "
+                   f"/ {b['fidelity_test']['std']:.3f})")
+    if not fewer:
+        why.append(f"{lit_a:g} vs {lit_b:g} literals")
+    return False, "; ".join(why)
 
 
 def targets(methods: dict) -> str:
     """The line under a dataset's table saying which targets (:func:`verdicts`) are met."""
     parts = []
-    for target, ours, theirs, met in verdicts(methods):
+    for target, ours, theirs, met, why in verdicts(methods):
         if target.startswith("best"):
             target = f"best of ours ({ours}) vs best peer ({theirs})"
-        parts.append(f"{target}: {'met' if met else 'not met'}")
+        parts.append(f"{target}: {'met' if met else f'not met ({why})'}")
     return ("Targets (raw-test fidelity ≥, literals ≤ / <): " + "; ".join(parts) + "."
             if parts else "")
 
 
 def render_summary(results: list[dict]) -> str:
-    """One line per dataset: each target, met or not, with the numbers it compares."""
-    rows = []
+    """One line per dataset: each target, met or not (and why not), with the numbers it
+    compares."""
+    rows, met = [], 0
     for result in results:
-        for target, ours, theirs, met in verdicts(result["summary"]["methods"]):
+        for target, ours, theirs, ok, why in verdicts(result["summary"]["methods"]):
+            met += ok
             rows.append(f"| {result['dataset']['name']} | {target} | {ours} | {theirs} | "
-                        f"{'met' if met else '**not met**'} |")
+                        f"{'met' if ok else f'**not met**: {why}'} |")
     if not rows:
         return ""
-    met = sum(r.endswith("| met |") for r in rows)
     return "\n".join([
         f"### Targets at a glance ({met} of {len(rows)} met)", "",
         "| dataset | target | ours | peer | |", "|---|---|---|---|---|", *rows])

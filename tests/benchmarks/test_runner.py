@@ -105,8 +105,14 @@ def test_targets_line(result):
         "vs best peer (RIPPER 0.910, 12 literals): met; FOLD vs FOLD-R++: met; "
         "IMLI vs RIPPER: met.")
     worse = json.loads(json.dumps(result["summary"]["methods"]))
-    worse["fold"]["rule_size"] = 9.0
-    assert "FOLD vs FOLD-R++: not met" in tables.targets(worse)
+    peer = worse["foldrpp"]
+    worse["fold"]["rule_size"] = peer["rule_size"] + 1
+    assert (f"FOLD vs FOLD-R++: not met ({peer['rule_size'] + 1:g} vs {peer['rule_size']:g} "
+            "literals)") in tables.targets(worse)
+    worse["fold"]["fidelity_test"]["mean"] = peer["fidelity_test"]["mean"] - 0.25
+    assert "FOLD vs FOLD-R++: not met (fidelity -0.250 (fold std" in tables.targets(worse)
+    worse["fold"] = json.loads(json.dumps(peer))
+    assert "FOLD vs FOLD-R++: not met (tie: equal fidelity and literals)" in tables.targets(worse)
 
 
 def test_summary_lists_every_target(result):
@@ -116,7 +122,7 @@ def test_summary_lists_every_target(result):
     worse = json.loads(json.dumps(result))
     worse["summary"]["methods"]["imli"]["rule_size"] = 99.0
     text = tables.render_summary([worse])
-    assert "(1 of 3 met)" in text and text.count("**not met**") == 2
+    assert "(1 of 3 met)" in text and text.count("**not met**: 99 vs") == 2
     assert tables.render_summary([]) == ""
 
 
