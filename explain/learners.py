@@ -115,11 +115,17 @@ def _fit_fold(X: pd.DataFrame, y, params, random_state, class_names, distinct_ro
     names = np.asarray(class_names, dtype=object)[np.asarray(y, dtype=np.int64)]
     settings = {"class_order": [class_names[1], class_names[0]], "random_state": random_state}
     estimator = FOLDClassifier(**{**FOLD_DEFAULTS, **settings, **params})
-    support = estimator.min_support
-    if distinct_rows is not None and not isinstance(support, Integral):
-        # A stacked view holds each row twice (filtered and full): a fractional support is a
-        # share of the rows explained, not of their copies, or stacking would double it.
-        estimator.set_params(min_support=max(1, math.ceil(support * distinct_rows)))
+    if distinct_rows is not None and len(X) != distinct_rows:
+        # A stacked view holds each row explained more than once (filtered and full). Support
+        # and description length count rows explained, not their copies: a fractional support
+        # is a share of the rows, and as every error is made once per copy, the program's
+        # bits weigh as many times more.
+        copies = len(X) / distinct_rows
+        support, weight = estimator.min_support, estimator.mdl_weight
+        if not isinstance(support, Integral):
+            estimator.set_params(min_support=max(1, math.ceil(support * distinct_rows)))
+        if weight is not None:
+            estimator.set_params(mdl_weight=weight * copies)
     estimator.fit(X, names)
     return estimator, {}
 
@@ -144,7 +150,9 @@ def fit_learner(name, X, y, params, random_state, columns, class_names,
         Names of labels 0 and 1.
     distinct_rows : int, optional
         How many training rows ``X`` stands for when it stacks copies of them (the
-        ``lime+raw`` view): FOLD's fractional ``min_support`` is then a share of these.
+        ``lime+raw`` view). FOLD then counts on these: a fractional ``min_support`` is a share
+        of them, and ``mdl_weight`` is multiplied by the copies per row, so that stacking does
+        not make errors cheaper than the program's bits (the effective values are reported).
     """
     class_names = (str(class_names[0]), str(class_names[1]))
     started = time.perf_counter()

@@ -10,6 +10,7 @@ from adapters import from_frame, load_dataset
 from explain.learners import FOLD_DEFAULTS, fit_learner
 from explain.lime_runner import LimeConfig
 from explain.pipeline import RunConfig, run_pipeline
+from fold import FOLDClassifier
 
 FAST_LIME = LimeConfig(num_samples=300, top_k=5, n_jobs=1)
 FAST_IMLI = {"time_limit": 5.0}
@@ -129,15 +130,26 @@ def test_stacked_view_counts_fold_support_on_the_rows_explained(breast_cancer_ru
     train_rows = report["split"]["train_rows"]
     assert len(breast_cancer_run.views["fold"]["train"]) == 2 * train_rows
     default = FOLD_DEFAULTS["min_support"]
-    assert report["learners"]["fold"]["params"]["min_support"] == math.ceil(default * train_rows)
+    params = report["learners"]["fold"]["params"]
+    assert params["min_support"] == math.ceil(default * train_rows)
+    # errors are made once per copy: the program's bits weigh twice RIPPER's 0.5
+    assert params["mdl_weight"] == 2 * FOLDClassifier().mdl_weight
 
 
-@pytest.mark.parametrize("given, expected", [(0.01, 5), (0.5, 250), (7, 7)])
-def test_fit_learner_takes_fold_support_from_distinct_rows(given, expected):
+@pytest.mark.parametrize("given, expected", [
+    ({"min_support": 0.01}, (5, 1.0)), ({"min_support": 0.5, "mdl_weight": 0.2}, (250, 0.4)),
+    ({"min_support": 7, "mdl_weight": None}, (7, None)),
+])
+def test_fit_learner_counts_fold_rows_not_their_copies(given, expected):
     data = load_dataset("breast_cancer")
     X = data.X.iloc[:500]
     y = np.asarray(data.y[:500])
     stacked = pd.concat([X, X], ignore_index=True)
-    learner = fit_learner("fold", stacked, np.concatenate([y, y]), {"min_support": given}, 0,
-                          [], data.class_names, distinct_rows=500)
-    assert learner.estimator.min_support == expected
+    learner = fit_learner("fold", stacked, np.concatenate([y, y]), given, 0, [],
+                          data.class_names, distinct_rows=500)
+    assert (learner.estimator.min_support, learner.estimator.mdl_weight) == expected
+    # without copies nothing changes
+    once = fit_learner("fold", X, y, given, 0, [], data.class_names, distinct_rows=500)
+    default = FOLDClassifier().mdl_weight
+    assert (once.estimator.min_support, once.estimator.mdl_weight) == (
+        given["min_support"], given.get("mdl_weight", default))
