@@ -149,17 +149,18 @@ def verdicts(methods: dict) -> list[tuple[str, str, str, bool, str]]:
 
 def _compare(a: dict, b: dict, strict: bool = True) -> tuple[bool, str]:
     """Whether ``a`` meets the target against ``b``, and if not, what it lacks."""
-    fid_a, fid_b = round(_fid(a), 3), round(_fid(b), 3)
+    gap = _fid(a) - _fid(b)
     lit_a, lit_b = a["rule_size"], b["rule_size"]
     fewer = lit_a < lit_b if strict else lit_a <= lit_b
-    if _fid(a) >= _fid(b) and fewer:
+    if gap >= 0 and fewer:
         return True, ""
-    if fid_a == fid_b and lit_a == lit_b:
+    if abs(gap) < 1e-12 and lit_a == lit_b:
         return False, "tie: equal fidelity and literals"
     why = []
-    if _fid(a) < _fid(b):
-        why.append(f"fidelity {fid_a - fid_b:+.3f} (fold std {a['fidelity_test']['std']:.3f} "
-                   f"/ {b['fidelity_test']['std']:.3f})")
+    if gap < 0:
+        digits = 3 if gap <= -0.0005 else 4
+        why.append(f"fidelity {gap:+.{digits}f}, fold std {a['fidelity_test']['std']:.3f} "
+                   f"/ {b['fidelity_test']['std']:.3f}")
     if not fewer:
         why.append(f"{lit_a:g} vs {lit_b:g} literals")
     return False, "; ".join(why)
