@@ -61,10 +61,13 @@ class _Literals:
     def _block(self, start: int) -> np.ndarray:
         return self.L[start:start + _BLOCK_ROWS].astype(self.dtype)
 
-    def weighted_sums(self, V: np.ndarray) -> np.ndarray:
-        """``V @ L`` for a (families, rows) matrix ``V``, as float64."""
+    def weighted_sums(self, V: np.ndarray, budget: Budget) -> np.ndarray | None:
+        """``V @ L`` for a (families, rows) matrix ``V``, as float64; ``None`` if the budget
+        runs out between two blocks (on millions of rows one product takes seconds)."""
         out = np.zeros((V.shape[0], self.L.shape[1]))
         for b, start in enumerate(range(0, self.L.shape[0], _BLOCK_ROWS)):
+            if b and budget.expired():
+                return None
             block = self.cached[b] if self.cached is not None else self._block(start)
             out += V[:, start:start + _BLOCK_ROWS].astype(self.dtype) @ block
         return out
@@ -161,11 +164,14 @@ def _moves(search: _Search, data: Data, n_clauses: int) -> None:
                       _targets(setting, rule, len(rule)), lambda j: rule + [frozenset({j})])
 
 
-def _best(search: _Search, literals: _Literals) -> tuple[float, Rule] | None:
-    """The lowest-cost move of the step (``None`` if there is none)."""
+def _best(search: _Search, literals: _Literals, budget: Budget) -> tuple[float, Rule] | None:
+    """The lowest-cost move of the step (``None`` if there is none, or if the budget ran out
+    before every move was priced)."""
     p = search.setting.weights.noise
     if search.families:
-        gains = literals.weighted_sums(np.vstack([v for v, *_ in search.families]))
+        gains = literals.weighted_sums(np.vstack([v for v, *_ in search.families]), budget)
+        if gains is None:
+            return None
         for row, (_, base, size, targets, make) in zip(gains, search.families):
             delta = np.where(targets, size + p * (base + row), np.inf)
             j = int(np.argmin(delta))
@@ -188,7 +194,8 @@ def polish(setting: Setting, data: Data, clauses: Clauses, n_clauses: int,
     n_clauses : int
         Most clauses the rule may have.
     budget : Budget
-        Stops between steps once the time limit has passed.
+        Stops once the time limit has passed: between steps, or within a step between two
+        blocks of rows (that step's move is then not made).
 
     Returns
     -------
@@ -203,7 +210,7 @@ def polish(setting: Setting, data: Data, clauses: Clauses, n_clauses: int,
         while not budget.expired():
             search = _Search(setting, data, rule)
             _moves(search, data, n_clauses)
-            found = _best(search, literals)
+            found = _best(search, literals, budget)
             if found is None or found[0] >= 0:
                 break
             rule = found[1]

@@ -124,6 +124,34 @@ def test_stops_when_the_budget_is_spent():
     assert polish(setting_for(6), Data.of(merge_rows(X, y)), (), 3, spent) == ()
 
 
+class _ExpiresAfter(Budget):
+    """A budget that runs out after ``checks`` looks at the clock."""
+
+    def __init__(self, checks: int) -> None:
+        super().__init__(None)
+        self.checks = checks
+
+    def expired(self) -> bool:
+        self.checks -= 1
+        return self.checks < 0
+
+
+def test_stops_within_a_step_between_blocks(monkeypatch):
+    # on millions of rows one step's product takes seconds: the clock is read between blocks
+    rng = np.random.default_rng(2)
+    X = rng.random((200, 6)) < 0.5
+    y = X[:, 0] & X[:, 1]
+    setting, data = setting_for(6, 5.0), Data.of(merge_rows(X, y))
+    monkeypatch.setattr(polish_module, "_BLOCK_ROWS", 16)
+    assert polish(setting, data, (), 3, Budget(None))  # the search does find moves
+    # the step starts (1st check), then the budget runs out after the first block
+    assert polish(setting, data, (), 3, _ExpiresAfter(1)) == ()
+    # with a budget for one whole step, exactly one move is made
+    blocks = -(-len(data.rows) // 16)
+    one_step = polish(setting, data, (), 3, _ExpiresAfter(blocks))
+    assert len(one_step) == 1 and sum(map(len, one_step)) == 1
+
+
 @pytest.fixture(scope="module")
 def noisy():
     rng = np.random.default_rng(3)
