@@ -101,8 +101,39 @@ class CategoricalCells:
 def read_categorical(series: pd.Series, name: str) -> CategoricalCells:
     """Read a categorical column into known values and negations."""
     cells = series.to_numpy(dtype=object)
-    n = len(cells)
     unknown = np.asarray(pd.isna(cells), dtype=bool)
+    fast = _read_distinct(cells, unknown)
+    return fast if fast is not None else _read_cells(series, cells, unknown)
+
+
+def _read_distinct(cells: np.ndarray, unknown: np.ndarray) -> CategoricalCells | None:
+    """The fast reading: look at each distinct cell once, not at every cell.
+
+    Only when every known cell is a ``str`` or a :class:`Negated`: those hash apart exactly
+    (objects like ``1`` and ``True`` would be taken for one value). ``None`` otherwise.
+    """
+    codes, uniques = pd.factorize(cells)
+    kinds = [type(u) for u in uniques]
+    if not all(k is str or k is Negated for k in kinds) or not np.array_equal(codes < 0,
+                                                                               unknown):
+        return None
+    n = len(cells)
+    is_negated = np.zeros(n, dtype=bool)
+    negated: dict[str, np.ndarray] = {}
+    for k in (k for k, kind in enumerate(kinds) if kind is Negated):
+        rows = codes == k
+        is_negated |= rows
+        for value in uniques[k].values:
+            negated[value] = negated[value] | rows if value in negated else rows.copy()
+    known = np.full(n, None, dtype=object)
+    known_rows = ~unknown & ~is_negated
+    known[known_rows] = cells[known_rows]
+    return CategoricalCells(known=known, negated=negated)
+
+
+def _read_cells(series: pd.Series, cells: np.ndarray, unknown: np.ndarray) -> CategoricalCells:
+    """The general reading, cell by cell (any cell type; categories compared as str)."""
+    n = len(cells)
     negated: dict[str, np.ndarray] = {}
     is_negated = np.zeros(n, dtype=bool)
     if series.dtype == object:

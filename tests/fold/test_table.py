@@ -1,0 +1,53 @@
+"""Reading categorical cells: the per-distinct-value reading equals the cell-by-cell one."""
+
+import numpy as np
+import pandas as pd
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from fold import Negated
+from fold.table import _read_cells, _read_distinct, read_categorical
+
+CELLS = st.one_of(
+    st.sampled_from(["a", "b", "x'y", "", "1", "True", "ünï"]),
+    st.sampled_from(["a", "b", "1"]).map(Negated),
+    st.tuples(st.sampled_from(["a", "1"]), st.sampled_from(["b", "True"])).map(
+        lambda t: Negated(*t)),
+    st.sampled_from([None, np.nan, pd.NA]),
+    st.sampled_from([1, True, 1.0, 0, False, np.int64(2)]),
+)
+
+
+def _same(found, expected):
+    assert list(found.known) == list(expected.known)
+    assert found.negated.keys() == expected.negated.keys()
+    for value, mask in expected.negated.items():
+        assert np.array_equal(found.negated[value], mask), value
+
+
+@settings(max_examples=200, deadline=None, derandomize=True)
+@given(st.lists(CELLS, max_size=30))
+def test_reading_equals_cell_by_cell(cells):
+    series = pd.Series(cells, dtype=object)
+    expected = _read_cells(series, series.to_numpy(dtype=object),
+                           np.asarray(pd.isna(series.to_numpy(dtype=object)), dtype=bool))
+    _same(read_categorical(series, "c"), expected)
+
+
+def test_values_that_compare_equal_stay_apart():
+    # 1 == True == 1.0 in Python: the categories are still "1", "True" and "1.0"
+    series = pd.Series(["a", 1, True, 1.0, None], dtype=object)
+    cells = series.to_numpy(dtype=object)
+    assert _read_distinct(cells, np.asarray(pd.isna(cells))) is None  # read cell by cell
+    assert list(read_categorical(series, "c").known) == ["a", "1", "True", "1.0", None]
+
+
+def test_negations_and_unknowns():
+    series = pd.Series(["a", Negated("a", "b"), np.nan, Negated("b"), "b"], dtype=object)
+    cells = series.to_numpy(dtype=object)
+    assert _read_distinct(cells, np.asarray(pd.isna(cells))) is not None  # the fast reading
+    read = read_categorical(series, "c")
+    assert list(read.known) == ["a", None, None, None, "b"]
+    assert read.negated["a"].tolist() == [False, True, False, False, False]
+    assert read.negated["b"].tolist() == [False, True, False, True, False]
+    assert not read.negated_mask("z").any()
