@@ -115,6 +115,7 @@ def _fit_fold(X: pd.DataFrame, y, params, random_state, class_names, distinct_ro
     names = np.asarray(class_names, dtype=object)[np.asarray(y, dtype=np.int64)]
     settings = {"class_order": [class_names[1], class_names[0]], "random_state": random_state}
     estimator = FOLDClassifier(**{**FOLD_DEFAULTS, **settings, **params})
+    estimator._validate_params()  # a bad value is refused as given, not after rescaling
     if distinct_rows is not None and len(X) != distinct_rows:
         # A stacked view holds each row explained more than once (filtered and full). Support
         # and description length count rows explained, not their copies: a fractional support

@@ -153,3 +153,14 @@ def test_fit_learner_counts_fold_rows_not_their_copies(given, expected):
     default = FOLDClassifier().mdl_weight
     assert (once.estimator.min_support, once.estimator.mdl_weight) == (
         given["min_support"], given.get("mdl_weight", default))
+
+
+@pytest.mark.parametrize("bad", [{"min_support": -0.3}, {"min_support": 2.5},
+                                 {"min_support": "many"}, {"mdl_weight": -1.0}])
+def test_fit_learner_refuses_bad_fold_parameters_before_rescaling(bad):
+    data = load_dataset("breast_cancer")
+    X, y = data.X.iloc[:50], np.asarray(data.y[:50])
+    stacked = pd.concat([X, X], ignore_index=True)
+    with pytest.raises(ValueError, match=next(iter(bad))):
+        fit_learner("fold", stacked, np.concatenate([y, y]), bad, 0, [], data.class_names,
+                    distinct_rows=50)
