@@ -11,8 +11,8 @@ from __future__ import annotations
 import json
 from html import escape
 
-from explain.report_md import (LEARNER_COLUMNS, VIEW_KEYS, VIEW_LABELS, fmt, learner_order,
-                               learner_rows, view_rows)
+from explain.report_md import (LEARNER_COLUMNS, VIEW_KEYS, VIEW_LABELS, complement_legend, fmt,
+                               learner_order, learner_rows, view_rows)
 from explain.report_plots import LEARNER_STYLE, features_plot, filtering_plot, tradeoff_plot
 
 __all__ = ["render_html", "SECTIONS"]
@@ -174,11 +174,13 @@ def _rule_card(name: str, entry: dict) -> str:
     table = _table(["rule", "decides", "rows", "coverage", "precision vs BB"], rows,
                    numeric={2, 3}, css="rules") if rows else ""
     size = f"{entry['n_rules']} rules, {entry['rule_size']} literals"
+    legend = complement_legend(name, entry["rules"])
+    legend = f'<p class="note">{_e(legend.replace("`", ""))}</p>' if legend else ""
     return (
         f'<div class="card {_e(name)}"><h3>{_e(_learner_title(name))}</h3>'
         f'<p class="sub">{_e(size)}; fidelity {fmt(entry["fidelity_test"])} on raw test rows'
-        f"</p>{table}<details><summary>as plain text</summary><pre>{_e(entry['rules'])}"
-        "</pre></details></div>"
+        f"</p>{table}{legend}<details><summary>as plain text</summary>"
+        f"<pre>{_e(entry['rules'])}</pre></details></div>"
     )
 
 

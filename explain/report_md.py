@@ -48,6 +48,15 @@ def fmt(value) -> str:
     return str(value)
 
 
+def complement_legend(name: str, rules: str) -> str | None:
+    """How to read IMLI's complemented columns, when its rules use one; else ``None``."""
+    if name != "imli" or "not (" not in rules:
+        return None
+    return ("`not (…)` holds where its column does not: on a full row `not (f <= t)` is "
+            "f > t and `not (f == v)` is f ≠ v; on a LIME-filtered row it also holds when f "
+            "was not among the row's selected features (unknown).")
+
+
 def learner_order(section: dict) -> list[str]:
     """The learners of a report section (``report`` or ``report["sweep"]``...): IMLI, FOLD, others.
 
@@ -143,6 +152,8 @@ def render_markdown(report: dict) -> str:
         entry = report["learners"][name]
         title = "IMLI rules (MaxSAT)" if name == "imli" else "FOLD program (defaults + exceptions)"
         out += ["", f"## {title}", ""] + _fenced(entry["rules"])
+        legend = complement_legend(name, entry["rules"])
+        out += ["", legend] if legend else []
         out += _rule_stats(entry.get("rule_stats", []))
     out += _sweep(report.get("sweep"))
     out += _features(report)

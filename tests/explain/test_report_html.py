@@ -19,6 +19,7 @@ from explain.lime_runner import LimeConfig
 from explain.outputs import prepare_out_dir, write_run
 from explain.pipeline import RunConfig
 from explain.report_html import SECTIONS, render_html
+from explain.report_md import complement_legend, render_markdown
 
 HOSTILE_NAME = "<script>alert(1)</script>"
 HOSTILE_VALUE = "<img src=x onerror=alert(2)>"
@@ -175,3 +176,17 @@ def test_a_run_without_lime_renders(tmp_path):
     assert page.sections == [sid for sid, _ in SECTIONS]
     assert "LIME did not run" in text and "not run" in text
     assert result.report["filtering"]["views"] == ["raw"]
+
+
+def test_complemented_columns_are_explained_where_imli_uses_them(written):
+    out, result = written
+    legend = "on a LIME-filtered row it also holds"
+    written_md = (out / "report.md").read_text(encoding="utf-8")
+    assert (legend in written_md) == ("not (" in result.report["learners"]["imli"]["rules"])
+    report = json.loads(json.dumps(result.report, default=str))
+    report["learners"]["imli"]["rules"] = "yes IF\n  (not (age <= 34.0))\nELSE no"
+    assert legend in render_markdown(report)
+    assert legend in " ".join(Page(render_html(report)).text)
+    assert complement_legend("imli", "(x <= 1) OR not (c == a)")
+    assert complement_legend("imli", "x <= 1") is None
+    assert complement_legend("fold", "not (x)") is None
