@@ -119,8 +119,8 @@ def _fit_fold(X: pd.DataFrame, y, params, random_state, class_names, distinct_ro
     if distinct_rows is not None and len(X) != distinct_rows:
         # A stacked view holds each row explained more than once (filtered and full). Support
         # and description length count rows explained, not their copies: a fractional support
-        # is a share of the rows, and as every error is made once per copy, the program's
-        # bits weigh as many times more.
+        # is a share of the rows, and as errors are counted on every copy, the program's bits
+        # weigh as many times more.
         copies = len(X) / distinct_rows
         support, weight = estimator.min_support, estimator.mdl_weight
         if not isinstance(support, Integral):
