@@ -1,9 +1,12 @@
-"""Running LIME batches in parallel: joblib locally, joblib's Dask backend on a cluster.
+"""Running LIME batches in parallel: joblib locally, dask.distributed on a cluster.
 
-The same task function runs everywhere; only joblib's backend changes. With a Dask
-``Client`` (or a scheduler address) the engine and the black box are scattered to the
-workers once instead of being sent with every batch. Dask is optional: it is imported only
-when asked for, and its absence raises an ImportError naming the ``dask`` extra.
+The same task function runs everywhere. With a Dask ``Client`` (or a scheduler address) the
+engine and the black box are scattered to the workers once, under keys unique to this run,
+instead of being sent with every batch. Content-hashed keys (what joblib's ``dask`` backend
+scatters under) are shared by every run that scatters an equal object, and one run
+releasing them could drop them under another: "lost dependencies". Dask is optional: it is
+imported only when asked for, and its absence raises an ImportError naming the ``dask``
+extra.
 """
 
 from __future__ import annotations
@@ -67,22 +70,34 @@ def run_batches(engine, predict_fn: Callable, batches: list, n_jobs: int = -1,
     n_jobs : int
         joblib's ``n_jobs`` for a local run; 1 runs in this process, in order.
     client : dask.distributed.Client, optional
-        Run on this cluster through joblib's ``dask`` backend, on all its worker threads.
+        Run on this cluster, on all its worker threads.
 
     Yields
     ------
     (int, LocalFits)
         In completion order (any order when parallel).
     """
-    tasks = (joblib.delayed(_task)(engine, predict_fn, i, np.asarray(rows), seeds, labels)
-             for i, (rows, seeds, labels) in enumerate(batches))
     if client is not None:
-        _import_distributed()
-        with joblib.parallel_config(backend="dask", client=client,
-                                    scatter=[engine, predict_fn]):
-            yield from joblib.Parallel(n_jobs=-1, return_as="generator_unordered")(tasks)
-    elif n_jobs == 1 or len(batches) <= 1:
+        yield from _run_on_cluster(engine, predict_fn, batches, client)
+        return
+    if n_jobs == 1 or len(batches) <= 1:
         for i, (rows, seeds, labels) in enumerate(batches):
             yield _task(engine, predict_fn, i, rows, seeds, labels)
-    else:
-        yield from joblib.Parallel(n_jobs=n_jobs, return_as="generator_unordered")(tasks)
+        return
+    tasks = (joblib.delayed(_task)(engine, predict_fn, i, np.asarray(rows), seeds, labels)
+             for i, (rows, seeds, labels) in enumerate(batches))
+    yield from joblib.Parallel(n_jobs=n_jobs, return_as="generator_unordered")(tasks)
+
+
+def _run_on_cluster(engine, predict_fn, batches, client):
+    distributed = _import_distributed()
+    if not batches:
+        return
+    shared = client.scatter([engine, predict_fn], broadcast=True, hash=False)
+    futures = [client.submit(_task, *shared, i, np.asarray(rows), seeds, labels, pure=False)
+               for i, (rows, seeds, labels) in enumerate(batches)]
+    try:
+        for future in distributed.as_completed(futures):
+            yield future.result()
+    finally:
+        client.cancel(futures + shared)

@@ -1,6 +1,7 @@
 """explain_rows around the engines: checkpoints, resume, progress, parallelism, Dask."""
 
 import sys
+import time
 
 import numpy as np
 import pytest
@@ -136,6 +137,38 @@ def test_dask_cluster_gives_the_same_results(engine):
                                       categorical_features=MIXED_CATEGORICAL)
     _same(local, remote)
     _same(local, by_address)
+
+
+class _SlowEcho:
+    """An engine whose batches take a while; equal instances pickle (and hash) alike."""
+
+    def explain(self, rows, seeds, labels, predict_fn):
+        return predict_fn(rows)
+
+
+def _slow_identity(rows):
+    time.sleep(0.05)
+    return rows
+
+
+def test_dask_runs_sharing_a_client_do_not_share_scattered_data():
+    # two runs scattering equal objects: ending one must not drop the other's copies
+    # (content-hashed keys did, and the other run failed with "lost dependencies")
+    distributed = pytest.importorskip("distributed")
+    batches = [(np.full((1, 2), i), [i], [0]) for i in range(12)]
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=2, processes=False,
+                                  dashboard_address=None) as cluster:
+        with distributed.Client(cluster) as client:
+            first = lime_parallel.run_batches(_SlowEcho(), _slow_identity, batches,
+                                              client=client)
+            second = lime_parallel.run_batches(_SlowEcho(), _slow_identity, batches,
+                                               client=client)
+            next(first)
+            done = [next(second)]
+            first.close()
+            done += list(second)
+    assert sorted(i for i, _ in done) == list(range(12))
+    assert all(np.array_equal(rows, np.full((1, 2), i)) for i, rows in done)
 
 
 def test_missing_dask_names_the_extra(monkeypatch):
