@@ -7,7 +7,7 @@
 >>> box.predict_proba_encoded(encoder.transform(ds.X)).shape
 (569, 2)
 """
-from .blackbox import BlackBox
+from .blackbox import BlackBox, relabel_classes
 from .dataset import Dataset
 from .datasets import BUNDLED, from_frame, load_dataset
 from .encoding import TableEncoder
@@ -24,6 +24,7 @@ __all__ = [
     "from_frame",
     "load_dataset",
     "load_xgboost",
+    "relabel_classes",
     "train_xgboost",
     "wrap_callable",
     "wrap_sklearn",

@@ -182,6 +182,88 @@ class EncodedBlackBox:
                 f"features={self.encoder.n_features_in_}>")
 
 
+class RelabeledBlackBox:
+    """A black box whose classes are renumbered or merged: the model's class ``i`` is
+    label ``codes[i]``, and the probabilities of classes given the same label add up.
+
+    Use :func:`relabel_classes` rather than this constructor.
+
+    Parameters
+    ----------
+    black_box : BlackBox
+    codes : sequence of int
+        One label per class of ``black_box``; together they are ``0 .. k-1``.
+
+    Attributes
+    ----------
+    kind : str
+        The wrapped black box's.
+    classes_ : numpy.ndarray of int
+    codes : tuple of int
+    """
+
+    def __init__(self, black_box, codes):
+        self.black_box = black_box
+        self.kind = black_box.kind
+        self.codes = tuple(int(c) for c in codes)
+        self.classes_ = np.arange(max(self.codes) + 1)
+        self._merge = np.zeros((len(self.codes), len(self.classes_)))
+        self._merge[np.arange(len(self.codes)), self.codes] = 1.0
+
+    def predict_proba(self, X):
+        """Probabilities of the labels for the rows of ``X`` (a DataFrame)."""
+        return self.black_box.predict_proba(X) @ self._merge
+
+    def predict(self, X):
+        """The label with the highest probability for each row of ``X``."""
+        return self.classes_[np.argmax(self.predict_proba(X), axis=1)]
+
+    def predict_proba_encoded(self, Z):
+        """Probabilities of the labels for rows in the :class:`TableEncoder` layout."""
+        return self.black_box.predict_proba_encoded(Z) @ self._merge
+
+    def save(self, directory):
+        """Save the wrapped model (its own classes; the mapping is in the run's report)."""
+        return self.black_box.save(directory)
+
+    def __repr__(self):
+        return f"<RelabeledBlackBox codes={self.codes} of {self.black_box!r}>"
+
+
+def relabel_classes(black_box, codes, what="the target"):
+    """``black_box`` with its class ``i`` read as label ``codes[i]``.
+
+    Parameters
+    ----------
+    black_box : BlackBox
+    codes : sequence of int
+        The label of each of the model's classes, covering ``0 .. k-1``.
+    what : str
+        What the labels belong to, for the error message.
+
+    Returns
+    -------
+    BlackBox
+        ``black_box`` itself when ``codes`` is ``0 .. k-1`` in order, else a
+        :class:`RelabeledBlackBox`.
+
+    Raises
+    ------
+    InputError
+        The model has another number of classes than ``codes`` gives labels for.
+    """
+    codes = [int(c) for c in codes]
+    n_classes = len(black_box.classes_)
+    if n_classes != len(codes):
+        raise InputError(f"the {black_box.kind} model gives {n_classes} classes but "
+                         f"{what} has {len(codes)}; give the model trained on this target")
+    if sorted(set(codes)) != list(range(max(codes) + 1)):
+        raise ValueError(f"codes must cover the labels 0 .. k-1, got {codes}")
+    if codes == list(range(n_classes)):
+        return black_box
+    return RelabeledBlackBox(black_box, codes)
+
+
 def output_path(directory, filename):
     """``directory / filename``, creating ``directory`` when needed."""
     directory = Path(directory)

@@ -33,6 +33,11 @@ class Dataset:
     notes : tuple of str, default=()
         What was done to the data: rows and columns dropped, values treated as missing,
         which class is positive.
+    source_labels : tuple of (str, int), default=()
+        The target's labels in the order a model trained on the raw target numbers its
+        classes (sorted, numbers in numeric order, as scikit-learn's ``LabelEncoder``; a
+        bundled dataset's own order), each with its label in ``y``. Empty: the model's
+        classes are the labels of ``y``.
 
     Attributes
     ----------
@@ -55,6 +60,7 @@ class Dataset:
     class_names: tuple
     categorical: tuple
     notes: tuple = ()
+    source_labels: tuple = ()
 
     def __post_init__(self):
         if not isinstance(self.X, pd.DataFrame):
@@ -73,6 +79,8 @@ class Dataset:
         object.__setattr__(self, "class_names", tuple(self.class_names))
         object.__setattr__(self, "categorical", tuple(self.categorical))
         object.__setattr__(self, "notes", tuple(self.notes))
+        object.__setattr__(self, "source_labels",
+                           tuple((str(name), int(code)) for name, code in self.source_labels))
 
     @property
     def numeric(self):

@@ -77,7 +77,8 @@ def from_frame(df, target, positive=None, name="frame", *, binary=False):
         raise InputError(f"target column {quoted(target)} not found; columns are "
                          f"{listing(names)}")
     frame = df.set_axis(names, axis=1)
-    y, class_names, keep, notes = encode_target(frame[target], target, positive, binary)
+    y, class_names, keep, notes, source_labels = encode_target(frame[target], target,
+                                                               positive, binary)
     features = frame.drop(columns=[target])
     if features.shape[1] == 0:
         raise InputError(f"the table has no feature columns besides target "
@@ -88,7 +89,7 @@ def from_frame(df, target, positive=None, name="frame", *, binary=False):
     if X.shape[1] == 0:
         raise InputError(f"no usable feature column is left: {'; '.join(feature_notes)}")
     return Dataset(name=str(name), X=X, y=y, target=target, class_names=class_names,
-                   categorical=categorical, notes=tuple(notes))
+                   categorical=categorical, notes=tuple(notes), source_labels=source_labels)
 
 
 def load_dataset(source, target=None, positive=None, *, binary=False):
@@ -222,6 +223,9 @@ def _load_bundled(name, target, positive, binary):
     frame = bunch.frame.copy()
     frame["target"] = np.asarray(class_names, dtype=object)[bunch.target.to_numpy()]
     dataset = from_frame(frame, "target", positive, name=name, binary=binary)
+    # scikit-learn numbers the classes in target_names' order, not in sorted order
+    codes = dict(dataset.source_labels)
+    dataset = replace(dataset, source_labels=tuple((c, codes[c]) for c in class_names))
     return _with_notes(dataset, notes)
 
 

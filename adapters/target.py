@@ -68,6 +68,10 @@ def encode_target(series, target, positive=None, binary=False):
     keep : numpy.ndarray of bool
         Rows whose target is present.
     notes : list of str
+    source_labels : tuple of (str, int)
+        Every label in sorted order (numbers in numeric order), with its label in ``y``:
+        class ``i`` of a model trained on the raw target (numbered as scikit-learn's
+        ``LabelEncoder`` numbers it) is ``y`` label ``source_labels[i][1]``.
 
     Raises
     ------
@@ -77,9 +81,9 @@ def encode_target(series, target, positive=None, binary=False):
 
     Examples
     --------
-    >>> y, names, keep, notes = encode_target(pd.Series(["a", "b", "b", None]), "t")
-    >>> y.tolist(), names, keep.tolist()
-    ([1, 0, 0], ('b', 'a'), [True, True, True, False])
+    >>> y, names, keep, notes, source = encode_target(pd.Series(["a", "b", "b", None]), "t")
+    >>> y.tolist(), names, keep.tolist(), source
+    ([1, 0, 0], ('b', 'a'), [True, True, True, False], (('a', 1), ('b', 0)))
     """
     labels = label_strings(series)
     keep = ~pd.isna(labels)
@@ -109,14 +113,15 @@ def encode_target(series, target, positive=None, binary=False):
             notes.append(f"one-vs-rest: class 1 is {quoted(chosen)} ({counts[chosen]} of "
                          f"{len(labels)} rows), class 0 the other {len(classes) - 1} "
                          f"classes")
-        return y, names, keep, notes
+        return y, names, keep, notes, _codes(classes, names[1], 1)
     if len(classes) == 2:
         chosen = classes[1] if counts[classes[1]] <= counts[classes[0]] else classes[0]
         other = classes[0] if chosen == classes[1] else classes[1]
         notes.append(f"positive class (1): {quoted(chosen)}, the minority class "
                      f"({counts[chosen]} of {len(labels)} rows); choose another with "
                      f"positive / --positive")
-        return (labels == chosen).astype(np.int64), (other, chosen), keep, notes
+        return ((labels == chosen).astype(np.int64), (other, chosen), keep, notes,
+                _codes(classes, chosen, 1))
     if binary:
         raise InputError(f"target column {quoted(target)} has {len(classes)} classes "
                          f"({listing(classes, 10)}); choose the positive class with "
@@ -128,7 +133,12 @@ def encode_target(series, target, positive=None, binary=False):
     index = {c: i for i, c in enumerate(classes)}
     y = np.array([index[c] for c in labels], dtype=np.int64)
     notes.append(f"multi-class target with {len(classes)} classes")
-    return y, tuple(classes), keep, notes
+    return y, tuple(classes), keep, notes, tuple(index.items())
+
+
+def _codes(classes, chosen, code):
+    """``(label, y label)`` pairs: ``code`` for ``chosen``, ``1 - code`` for the others."""
+    return tuple((c, code if c == chosen else 1 - code) for c in classes)
 
 
 def _number_label(value):

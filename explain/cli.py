@@ -13,14 +13,14 @@ import signal
 import sys
 import warnings
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from rich.console import Console
 from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
-from adapters import InputError, TableEncoder, load_dataset, load_xgboost
+from adapters import InputError, TableEncoder, load_dataset, load_xgboost, relabel_classes
 from explain.compare import SweepConfig, run_compare, view_comparison
 from explain.lime_runner import LimeConfig
 from explain.outputs import prepare_out_dir, write_run
@@ -259,12 +259,18 @@ def _pareto_table(report: dict) -> Table:
 def execute(run: CliRun, console: Console) -> Path:
     """Load the data, run the pipeline, write the directory; return the report's path."""
     dataset = load_dataset(run.data, target=run.target, positive=run.positive)
-    for note in dataset.notes:
-        console.print(f"[dim]note:[/dim] {note}")
-    out = prepare_out_dir(run.out, force=run.force)
     black_box = None
     if run.model is not None:
         black_box = _load_model(run.model, dataset)
+        order = ", ".join(f"{i} = {label!r}" for i, (label, _) in
+                          enumerate(dataset.source_labels))
+        note = (f"the model's classes read as the target's labels, numbered as "
+                f"scikit-learn's LabelEncoder numbers them (sorted; a bundled dataset's "
+                f"own order): {order}")
+        dataset = replace(dataset, notes=dataset.notes + (note,))
+    for note in dataset.notes:
+        console.print(f"[dim]note:[/dim] {note}")
+    out = prepare_out_dir(run.out, force=run.force)
     with Progress(TextColumn("{task.description}"), BarColumn(),
                   TextColumn("{task.completed}/{task.total} {task.fields[unit]}"),
                   TextColumn("{task.fields[rate]}"), TimeRemainingColumn(),
@@ -298,7 +304,10 @@ def execute(run: CliRun, console: Console) -> Path:
 def _load_model(path: Path, dataset):
     # The pipeline encodes with an encoder fitted the same way on the whole table.
     encoder = TableEncoder().fit(dataset.X, dataset.categorical)
-    return load_xgboost(path, encoder)
+    # The model numbers the raw target's labels; the dataset may have re-encoded them
+    # (the positive class as 1, or positive-vs-rest).
+    codes = [code for _, code in dataset.source_labels]
+    return relabel_classes(load_xgboost(path, encoder), codes, f"target {dataset.target!r}")
 
 
 class RunTimeout(BaseException):

@@ -15,7 +15,7 @@ import numpy as np
 import pandas as pd
 from sklearn.model_selection import train_test_split
 
-from adapters import BlackBox, Dataset, InputError, TableEncoder, train_xgboost
+from adapters import BlackBox, Dataset, InputError, TableEncoder, relabel_classes, train_xgboost
 from explain.learners import LEARNERS, FittedLearner, fit_learner
 from explain.lime_input import LimeInput
 from explain.lime_runner import Explanations, LimeConfig, explain_rows
@@ -116,7 +116,8 @@ def binarize_target(dataset: Dataset) -> Dataset:
     among the classes with at least ``MIN_POSITIVE_ROWS`` rows and ``MIN_POSITIVE_SHARE``
     of all rows (the largest class if none has).
 
-    Binary datasets come back unchanged. The choice is stated in the dataset's notes.
+    Binary datasets come back unchanged. The choice is stated in the dataset's notes, and
+    ``source_labels`` follow it.
     """
     classes, counts = np.unique(dataset.y, return_counts=True)
     if len(classes) <= 2:
@@ -136,7 +137,9 @@ def binarize_target(dataset: Dataset) -> Dataset:
         f"{len(classes)} classes: explaining '{name}' ({why}) against the rest; "
         f"choose another with --positive"
     )
-    return replace(dataset, y=y, class_names=(rest, name), notes=dataset.notes + (note,))
+    source = tuple((label, int(code == positive)) for label, code in dataset.source_labels)
+    return replace(dataset, y=y, class_names=(rest, name), notes=dataset.notes + (note,),
+                   source_labels=source)
 
 
 def _split(dataset: Dataset, test_size: float, random_state: int):
@@ -189,7 +192,8 @@ def run_pipeline(
     black_box : BlackBox, optional
         A user's model (from :func:`adapters.load_xgboost`, :func:`adapters.wrap_sklearn`,
         :func:`adapters.wrap_callable`); by default an XGBoost model is trained on the
-        training rows.
+        training rows. Its classes are the labels of ``dataset.y``; when a multi-class
+        target is explained positive-vs-rest, its other classes' probabilities add up.
     split : (train_indices, test_indices), optional
         Row positions of a given split (the benchmarks' folds); by default a stratified,
         seeded split of ``config.test_size``.
@@ -208,7 +212,15 @@ def run_pipeline(
     unknown = set(config.learners) - set(LEARNERS)
     if unknown:
         raise InputError(f"unknown learner(s) {sorted(unknown)}; choose from {list(LEARNERS)}")
-    dataset = binarize_target(dataset)
+    binary = binarize_target(dataset)
+    if black_box is not None:
+        # A given black box gives the classes of ``dataset.y``: merge them as the labels were.
+        codes = list(range(dataset.n_classes))
+        if binary is not dataset:
+            positive = dataset.class_names.index(binary.class_names[1])
+            codes = [int(c == positive) for c in codes]
+        black_box = relabel_classes(black_box, codes, f"dataset {dataset.name!r}")
+    dataset = binary
     train_idx, test_idx = split if split is not None else _split(
         dataset, config.test_size, config.random_state
     )

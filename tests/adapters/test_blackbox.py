@@ -12,7 +12,8 @@ from sklearn.linear_model import LogisticRegression
 from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import OneHotEncoder
 
-from adapters import BlackBox, InputError, load_xgboost, wrap_callable, wrap_sklearn
+from adapters import (BlackBox, InputError, load_xgboost, relabel_classes, wrap_callable,
+                      wrap_sklearn)
 from adapters.blackbox import check_probabilities
 
 
@@ -172,3 +173,28 @@ def test_one_dimensional_output_only_for_two_classes(mixed):
 def test_check_probabilities_tolerance():
     P = check_probabilities([[0.5, 0.5004], [1.0 + 1e-12, -1e-12]], 2, 2)
     assert P.min() == 0.0 and P.max() == 1.0
+
+
+def test_relabel_classes_renumbers_and_merges(mixed):
+    ds, encoder, _ = mixed
+    def thirds(X):
+        p = 1 / (1 + np.exp(-X["x"].fillna(0).to_numpy()))
+        return np.column_stack([0.5 * p, 0.5 * (1 - p), 0.5 * np.ones(len(p))])
+
+    three = wrap_callable(thirds, encoder, n_classes=3)
+    assert relabel_classes(three, [0, 1, 2]) is three
+    P = three.predict_proba(ds.X)
+    merged = relabel_classes(three, [1, 0, 1])
+    assert isinstance(merged, BlackBox) and merged.classes_.tolist() == [0, 1]
+    expected = np.column_stack([P[:, 1], P[:, 0] + P[:, 2]])
+    np.testing.assert_allclose(merged.predict_proba(ds.X), expected)
+    np.testing.assert_allclose(merged.predict_proba_encoded(encoder.transform(ds.X)), expected)
+    assert merged.predict(ds.X).tolist() == expected.argmax(axis=1).tolist()
+    swapped = relabel_classes(wrap_callable(_rule, encoder), [1, 0])
+    np.testing.assert_allclose(swapped.predict_proba(ds.X)[:, 0], _rule(ds.X))
+
+
+def test_relabel_classes_refuses_another_number_of_classes(mixed):
+    ds, encoder, _ = mixed
+    with pytest.raises(InputError, match="gives 2 classes but target 't' has 3"):
+        relabel_classes(wrap_callable(_rule, encoder), [0, 1, 0], "target 't'")

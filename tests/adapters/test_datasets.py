@@ -122,6 +122,24 @@ def test_multiclass_frame_numeric_order():
     ds = from_frame(df, "t")
     assert ds.class_names == ("2", "3", "10")
     assert ds.y.tolist() == [2, 0, 0, 2, 1, 1]
+    assert ds.source_labels == (("2", 0), ("3", 1), ("10", 2))
+
+
+@pytest.mark.parametrize("positive, names, source", [
+    (None, ("b", "a"), (("a", 1), ("b", 0))),  # the minority is class 1
+    ("b", ("a", "b"), (("a", 0), ("b", 1))),
+])
+def test_source_labels_map_a_models_classes_to_y(positive, names, source):
+    df = pd.DataFrame({"x": np.arange(5.0), "t": ["b", "a", "b", "b", "a"]})
+    ds = from_frame(df, "t", positive=positive)
+    assert ds.class_names == names and ds.source_labels == source
+
+
+def test_bundled_source_labels_follow_scikit_learns_numbering():
+    ds = load_dataset("breast_cancer")  # target 0 is malignant, the positive class
+    assert ds.source_labels == (("malignant", 1), ("benign", 0))
+    assert load_dataset("wine", positive="class_2").source_labels == (
+        ("class_0", 0), ("class_1", 0), ("class_2", 1))
 
 
 def test_non_string_column_names_become_strings():

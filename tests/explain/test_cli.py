@@ -68,6 +68,58 @@ def test_refuses_to_overwrite_without_force(mixed_csv, tmp_path):
     assert run_cli(*args, "--force").returncode == 0
 
 
+@pytest.fixture(scope="module")
+def own_models(tmp_path_factory):
+    """A three-class table, and XGBoost models trained on it as scikit-learn numbers the
+    labels (sorted): one on all three classes, one on 'lo' against the rest."""
+    import xgboost as xgb
+
+    rng = np.random.default_rng(3)
+    frame = pd.DataFrame({"x": rng.normal(size=300), "z": rng.normal(size=300)})
+    frame["label"] = np.where(frame.x > 0.6, "hi", np.where(frame.x < -0.6, "lo", "mid"))
+    directory = tmp_path_factory.mktemp("models")
+    frame.to_csv(directory / "three.csv", index=False)
+    codes = frame["label"].map({"hi": 0, "lo": 1, "mid": 2})
+    xgb.XGBClassifier(n_estimators=20).fit(frame[["x", "z"]], codes).save_model(
+        directory / "three.ubj")
+    frame.assign(label=np.where(frame.label == "lo", "lo", "other")).to_csv(
+        directory / "two.csv", index=False)
+    xgb.XGBClassifier(n_estimators=20).fit(frame[["x", "z"]], frame.label != "lo").save_model(
+        directory / "two.ubj")
+    return directory
+
+
+@pytest.mark.parametrize("data, model, positive", [
+    ("two", "two", "other"),     # class 1 of the model ('other') is the majority
+    ("two", "two", "lo"),
+    ("three", "three", "mid"),   # the model's three classes, 'mid' against the rest
+    ("three", "three", None),
+])
+def test_own_model_classes_are_read_as_the_targets_labels(own_models, tmp_path, data,
+                                                          model, positive):
+    out = tmp_path / "run"
+    args = ["--positive", positive] if positive else []
+    done = run_cli("run", "--data", str(own_models / f"{data}.csv"), "--target", "label",
+                   "--model", str(own_models / f"{model}.ubj"), "--out", str(out),
+                   "--learners", "fold", *args, *FAST)
+    assert done.returncode == 0, done.stderr
+    report = json.loads((out / "report.json").read_text())
+    assert report["black_box"]["accuracy_test"] >= 0.9  # a swapped class would be near 0
+    assert report["learners"]["fold"]["fidelity_test"] >= 0.9
+    reading = {"two": "0 = 'lo', 1 = 'other'", "three": "0 = 'hi', 1 = 'lo', 2 = 'mid'"}[data]
+    assert any(reading in note for note in report["dataset"]["notes"])
+    head = report["dataset"]["positive_class"]
+    assert f"'{head}'(X) :-" in (out / "fold.pl").read_text()
+
+
+def test_own_model_with_other_classes_is_one_line_exit_2(own_models, tmp_path):
+    done = run_cli("run", "--data", str(own_models / "two.csv"), "--target", "label",
+                   "--model", str(own_models / "three.ubj"), "--out", str(tmp_path / "o"),
+                   *FAST)
+    assert done.returncode == 2 and "Traceback" not in done.stderr
+    assert "gives 3 classes but target 'label' has 2" in done.stderr.strip().splitlines()[-1]
+
+
 @pytest.mark.parametrize("args, words", [
     (["--target", "nope"], "nope"),
     ([], "--target"),

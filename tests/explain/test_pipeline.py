@@ -6,7 +6,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from adapters import from_frame, load_dataset
+from adapters import InputError, from_frame, load_dataset
 from explain.learners import FOLD_DEFAULTS, fit_learner
 from explain.lime_runner import LimeConfig
 from explain.pipeline import RunConfig, run_pipeline
@@ -93,6 +93,26 @@ def test_multiclass_is_explained_one_vs_rest():
     report = run_pipeline(load_dataset("iris"), RunConfig(lime=FAST_LIME, learners=("fold",))).report
     assert report["dataset"]["class_names"][1] in ("setosa", "versicolor", "virginica")
     assert any("against the rest" in note for note in report["dataset"]["notes"])
+
+
+def test_a_given_multiclass_black_box_is_merged_one_vs_rest():
+    from sklearn.linear_model import LogisticRegression
+
+    from adapters import TableEncoder, wrap_sklearn
+
+    ds = load_dataset("wine")
+    model = LogisticRegression(max_iter=5000).fit(ds.X, ds.y)
+    box = wrap_sklearn(model, TableEncoder().fit(ds.X, ds.categorical))
+    config = RunConfig(lime=FAST_LIME, learners=("fold",))
+    result = run_pipeline(ds, config, black_box=box)
+    positive = ds.class_names.index(result.report["dataset"]["positive_class"])
+    expected = (model.predict(ds.X) == positive).astype(int)
+    np.testing.assert_array_equal(result.black_box.predict(ds.X), expected)
+    assert result.report["black_box"]["accuracy_test"] >= 0.9
+    two = wrap_sklearn(LogisticRegression(max_iter=5000).fit(ds.X, (ds.y == 0).astype(int)),
+                       TableEncoder().fit(ds.X, ds.categorical))
+    with pytest.raises(InputError, match="gives 2 classes but dataset 'wine' has 3"):
+        run_pipeline(ds, config, black_box=two)
 
 
 @pytest.mark.parametrize("mode", ["fast", "exact"])
