@@ -76,11 +76,24 @@ class XGBoostBlackBox(EncodedBlackBox):
                 codes[present] = table[codes[present].astype(np.intp)]
         return self.booster.inplace_predict(Z, iteration_range=self.iteration_range)
 
+    @property
+    def class_names(self):
+        """The names of classes ``0 .. k-1`` when the model records them (trained here with
+        ``class_names``, or loaded from such a file), else ``None``."""
+        try:
+            names = json.loads(self.booster.attributes().get("class_names") or "null")
+        except ValueError:
+            return None  # another tool's attribute of the same name: not ours to read
+        if (not isinstance(names, list) or len(names) != len(self.classes_)
+                or not all(isinstance(n, str) for n in names)):
+            return None
+        return tuple(names)
+
     def save(self, directory):
         """Write the model as ``directory/black_box.ubj`` (XGBoost's binary JSON).
 
-        The file holds the trees, the column names and types, the categories and the
-        early-stopping iteration; :func:`load_xgboost` reads it back with the same encoder.
+        The file holds the trees, the column names and types, the categories, the
+        early-stopping iteration and the class names when known; :func:`load_xgboost` reads it back with the same encoder.
 
         Parameters
         ----------
@@ -99,7 +112,7 @@ class XGBoostBlackBox(EncodedBlackBox):
         return write_atomically(output_path(directory, MODEL_FILE), data)
 
 
-def train_xgboost(X, y, encoder, categorical, random_state=0, **params):
+def train_xgboost(X, y, encoder, categorical, random_state=0, class_names=None, **params):
     """Train an XGBoost classifier as the black box.
 
     Uses ``tree_method="hist"``; categorical columns are given to XGBoost natively (pandas
@@ -119,6 +132,9 @@ def train_xgboost(X, y, encoder, categorical, random_state=0, **params):
         The categorical columns; must agree with a fitted encoder.
     random_state : int, default=0
         Seeds the validation split and XGBoost.
+    class_names : sequence of str, optional
+        The names of labels ``0 .. k-1`` (``Dataset.class_names``), kept in the model and
+        in its saved file (:attr:`XGBoostBlackBox.class_names`).
     **params
         XGBClassifier parameters overriding :data:`DEFAULT_PARAMS`, and
         ``validation_fraction`` (default 0.2) and ``early_stopping_rounds`` (default 20;
@@ -181,8 +197,13 @@ def train_xgboost(X, y, encoder, categorical, random_state=0, **params):
         if rounds:
             info["note"] = ("too few rows per class for a validation split; trained "
                             "without early stopping")
-    return XGBoostBlackBox(model.get_booster(), encoder, n_classes, iteration_range,
-                           info=info)
+    booster = model.get_booster()
+    if class_names is not None:
+        if len(class_names) != n_classes:
+            raise InputError(f"class_names names {len(class_names)} classes, y has "
+                             f"{n_classes}")
+        booster.set_attr(class_names=json.dumps([str(c) for c in class_names]))
+    return XGBoostBlackBox(booster, encoder, n_classes, iteration_range, info=info)
 
 
 def load_xgboost(path, encoder):

@@ -21,6 +21,7 @@ from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
 from adapters import InputError, TableEncoder, load_dataset, load_xgboost, relabel_classes
+from adapters.errors import listing
 from explain.compare import SweepConfig, run_compare, view_comparison
 from explain.lime_runner import LimeConfig
 from explain.outputs import prepare_out_dir, write_run
@@ -261,13 +262,7 @@ def execute(run: CliRun, console: Console) -> Path:
     dataset = load_dataset(run.data, target=run.target, positive=run.positive)
     black_box = None
     if run.model is not None:
-        black_box = _load_model(run.model, dataset)
-        order = ", ".join(f"{i} = {label!r}" for i, (label, _) in
-                          enumerate(dataset.source_labels))
-        note = (f"the model's classes read as the target's labels, numbered as "
-                f"scikit-learn's LabelEncoder numbers them (sorted; a bundled dataset's "
-                f"own order): {order}")
-        dataset = replace(dataset, notes=dataset.notes + (note,))
+        black_box, dataset = _load_model(run, dataset)
     for note in dataset.notes:
         console.print(f"[dim]note:[/dim] {note}")
     out = prepare_out_dir(run.out, force=run.force)
@@ -301,13 +296,34 @@ def execute(run: CliRun, console: Console) -> Path:
     return written["report_json"]
 
 
-def _load_model(path: Path, dataset):
+def _load_model(run: CliRun, dataset):
+    """The user's model with its classes read as ``dataset``'s labels, and the dataset (with
+    a note saying how the classes were read)."""
     # The pipeline encodes with an encoder fitted the same way on the whole table.
-    encoder = TableEncoder().fit(dataset.X, dataset.categorical)
-    # The model numbers the raw target's labels; the dataset may have re-encoded them
-    # (the positive class as 1, or positive-vs-rest).
-    codes = [code for _, code in dataset.source_labels]
-    return relabel_classes(load_xgboost(path, encoder), codes, f"target {dataset.target!r}")
+    box = load_xgboost(run.model, TableEncoder().fit(dataset.X, dataset.categorical))
+    names = box.class_names
+    if names is None:
+        # Trained elsewhere: class i is the raw target's i-th label as LabelEncoder numbers
+        # them; the dataset may have re-encoded them (the positive class as 1, one-vs-rest).
+        codes = [code for _, code in dataset.source_labels]
+        labels = [label for label, _ in dataset.source_labels]
+        how = ("numbered as scikit-learn's LabelEncoder numbers them (sorted; a bundled "
+               "dataset's own order)")
+    else:
+        # Trained here: the file names its classes, perhaps one class against the rest.
+        rest = len(names) == 2 and names[0] == f"not {names[1]}"
+        if rest and run.positive is None and names[1] in dict(dataset.source_labels):
+            dataset = load_dataset(run.data, target=run.target, positive=names[1])
+        if sorted(names) != sorted(dataset.class_names):
+            hint = f"; run with --positive {names[1]!r}" if rest else ""
+            raise InputError(f"the model's classes {listing(names)} are not the target's "
+                             f"{listing(dataset.class_names)}{hint}")
+        codes = [dataset.class_names.index(name) for name in names]
+        labels, how = names, "as the model file names them"
+    order = ", ".join(f"{i} = {label!r}" for i, label in enumerate(labels))
+    note = f"the model's classes read as the target's labels, {how}: {order}"
+    box = relabel_classes(box, codes, f"target {dataset.target!r}")
+    return box, replace(dataset, notes=dataset.notes + (note,))
 
 
 class RunTimeout(BaseException):

@@ -233,7 +233,8 @@ def run_pipeline(
     started = time.perf_counter()
     if black_box is None:
         black_box = train_xgboost(
-            X_train, y_train, encoder, dataset.categorical, random_state=config.random_state
+            X_train, y_train, encoder, dataset.categorical, random_state=config.random_state,
+            class_names=dataset.class_names,
         )
     bb_seconds = time.perf_counter() - started
     bb_train = black_box.predict(X_train)

@@ -6,7 +6,7 @@ import pandas as pd
 import pytest
 import xgboost as xgb
 
-from adapters import InputError, TableEncoder, load_xgboost, train_xgboost
+from adapters import InputError, TableEncoder, load_dataset, load_xgboost, train_xgboost
 from adapters.xgboost_box import MODEL_FILE, XGBoostBlackBox
 
 from .conftest import mixed_frame
@@ -199,3 +199,21 @@ def test_column_names_xgboost_refuses_are_handled(tmp_path):
     path = box.save(tmp_path)
     again = load_xgboost(path, enc)
     assert np.allclose(box.predict_proba(ds.X), again.predict_proba(ds.X))
+
+
+def test_class_names_are_kept_in_the_saved_model(tmp_path):
+    ds = load_dataset("breast_cancer")
+    enc = TableEncoder().fit(ds.X, ds.categorical)
+    named = train_xgboost(ds.X, ds.y, enc, ds.categorical, n_estimators=5,
+                          class_names=ds.class_names)
+    assert named.class_names == ("benign", "malignant")
+    assert load_xgboost(named.save(tmp_path / "named"), enc).class_names == ds.class_names
+    plain = train_xgboost(ds.X, ds.y, enc, ds.categorical, n_estimators=5)
+    assert plain.class_names is None
+    assert load_xgboost(plain.save(tmp_path / "plain"), enc).class_names is None
+    for foreign in ("not json", '["one name"]', '{"a": 1}'):  # another tool's attribute
+        plain.booster.set_attr(class_names=foreign)
+        assert plain.class_names is None
+    with pytest.raises(InputError, match="class_names names 3 classes"):
+        train_xgboost(ds.X, ds.y, enc, ds.categorical, n_estimators=5,
+                      class_names=("a", "b", "c"))

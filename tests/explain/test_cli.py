@@ -112,6 +112,40 @@ def test_own_model_classes_are_read_as_the_targets_labels(own_models, tmp_path, 
     assert f"'{head}'(X) :-" in (out / "fold.pl").read_text()
 
 
+def test_a_model_saved_by_a_run_is_read_back_by_its_class_names(own_models, tmp_path):
+    # 'lo' is the minority, so class 1 here, but it sorts first: LabelEncoder order would
+    # read the saved model's classes the wrong way round
+    data = ("--data", str(own_models / "two.csv"), "--target", "label", "--learners", "fold")
+    assert run_cli("run", *data, "--out", str(tmp_path / "first"), *FAST).returncode == 0
+    saved = str(tmp_path / "first" / "black_box.ubj")
+    for positive in ([], ["--positive", "other"]):
+        out = tmp_path / f"again{len(positive)}"
+        done = run_cli("run", *data, "--model", saved, "--out", str(out), *positive, *FAST)
+        assert done.returncode == 0, done.stderr
+        report = json.loads((out / "report.json").read_text())
+        assert report["black_box"]["accuracy_test"] >= 0.9
+        assert any("as the model file names them: 0 = 'other', 1 = 'lo'" in note
+                   for note in report["dataset"]["notes"])
+
+
+def test_a_saved_one_vs_rest_model_explains_its_class_again(own_models, tmp_path):
+    data = ("--data", str(own_models / "three.csv"), "--target", "label", "--learners", "fold")
+    first = tmp_path / "first"
+    assert run_cli("run", *data, "--out", str(first), *FAST).returncode == 0
+    positive = json.loads((first / "report.json").read_text())["dataset"]["positive_class"]
+    saved = str(first / "black_box.ubj")
+    again = run_cli("run", *data, "--model", saved, "--out", str(tmp_path / "again"), *FAST)
+    assert again.returncode == 0, again.stderr
+    report = json.loads((tmp_path / "again" / "report.json").read_text())
+    assert report["dataset"]["positive_class"] == positive
+    assert report["black_box"]["accuracy_test"] >= 0.9
+    other = next(c for c in ("hi", "lo", "mid") if c != positive)
+    refused = run_cli("run", *data, "--model", saved, "--positive", other, "--out",
+                      str(tmp_path / "other"), *FAST)
+    assert refused.returncode == 2 and "Traceback" not in refused.stderr
+    assert f"run with --positive '{positive}'" in refused.stderr.strip().splitlines()[-1]
+
+
 def test_own_model_with_other_classes_is_one_line_exit_2(own_models, tmp_path):
     done = run_cli("run", "--data", str(own_models / "two.csv"), "--target", "label",
                    "--model", str(own_models / "three.ubj"), "--out", str(tmp_path / "o"),
