@@ -156,6 +156,14 @@ def _sorted_labels(labels):
         return sorted(labels)
 
 
+def _as_number(text):
+    """``float(text)``, or None when ``text`` is not a number."""
+    try:
+        return float(text)
+    except ValueError:
+        return None
+
+
 def _match(positive, classes, target):
     """The label that ``positive`` names."""
     if isinstance(positive, (bool, np.bool_)):
@@ -169,5 +177,9 @@ def _match(positive, classes, target):
     folded = [c for c in classes if c.casefold() == wanted.casefold()]
     if len(folded) == 1:
         return folded[0]
+    number = _as_number(wanted)  # "0.0" names the label 0, "1" names "1.0"
+    same = [c for c in classes if number is not None and _as_number(c) == number]
+    if len(same) == 1:
+        return same[0]
     raise InputError(f"positive class {quoted(wanted)} is not a value of target "
                      f"{quoted(target)}; its values are {listing(classes, 10)}")

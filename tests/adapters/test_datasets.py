@@ -105,10 +105,14 @@ def test_positive_tie_takes_later_label():
 
 def test_positive_matched_as_string():
     df = pd.DataFrame({"x": [1.0, 2.0, 3.0, 4.0], "t": [0, 1, 1, 1]})
-    for positive in (1, "1", 1.0, " 1 "):
+    for positive in (1, "1", 1.0, " 1 ", "1.0", "1e0"):
         ds = from_frame(df, "t", positive=positive)
         assert ds.class_names == ("0", "1") and ds.y.tolist() == [0, 1, 1, 1]
     assert from_frame(df, "t", positive=0).y.tolist() == [1, 0, 0, 0]
+    as_text = pd.DataFrame({"x": [1.0, 2.0, 3.0], "t": ["0.0", "1.0", "2.5"]})
+    assert from_frame(as_text, "t", positive="1").class_names == ("not 1.0", "1.0")
+    with pytest.raises(InputError, match="not a value"):
+        from_frame(df, "t", positive="2.0")
 
 
 def test_float_target_with_missing_prints_as_integers():
