@@ -97,7 +97,8 @@ def _run_on_cluster(engine, predict_fn, batches, client):
     futures = [client.submit(_task, *shared, i, np.asarray(rows), seeds, labels, pure=False)
                for i, (rows, seeds, labels) in enumerate(batches)]
     try:
-        for future in distributed.as_completed(futures):
+        # the loop of this client: it need not be the default one (the CLI opens its own)
+        for future in distributed.as_completed(futures, loop=client.loop):
             yield future.result()
     finally:
         client.cancel(futures + shared)

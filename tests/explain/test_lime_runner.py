@@ -128,7 +128,7 @@ def test_dask_cluster_gives_the_same_results(engine):
                          categorical_features=MIXED_CATEGORICAL)
     with distributed.LocalCluster(n_workers=1, threads_per_worker=2, processes=False,
                                   dashboard_address=None) as cluster:
-        with distributed.Client(cluster) as client:
+        with distributed.Client(cluster, set_as_default=False) as client:
             remote = explain_rows(X, X[:9], predict, LimeConfig(**config),
                                   categorical_features=MIXED_CATEGORICAL, client=client)
             by_address = explain_rows(X, X[:9], predict,
@@ -158,7 +158,7 @@ def test_dask_runs_sharing_a_client_do_not_share_scattered_data():
     batches = [(np.full((1, 2), i), [i], [0]) for i in range(12)]
     with distributed.LocalCluster(n_workers=1, threads_per_worker=2, processes=False,
                                   dashboard_address=None) as cluster:
-        with distributed.Client(cluster) as client:
+        with distributed.Client(cluster, set_as_default=False) as client:
             first = lime_parallel.run_batches(_SlowEcho(), _slow_identity, batches,
                                               client=client)
             second = lime_parallel.run_batches(_SlowEcho(), _slow_identity, batches,
