@@ -223,7 +223,8 @@ class RelabeledBlackBox:
         return self.black_box.predict_proba_encoded(Z) @ self._merge
 
     def save(self, directory):
-        """Save the wrapped model (its own classes; the mapping is in the run's report)."""
+        """Save the wrapped model, with its own classes (a run's notes say how they were
+        read)."""
         return self.black_box.save(directory)
 
     def __repr__(self):

@@ -93,7 +93,8 @@ class XGBoostBlackBox(EncodedBlackBox):
         """Write the model as ``directory/black_box.ubj`` (XGBoost's binary JSON).
 
         The file holds the trees, the column names and types, the categories, the
-        early-stopping iteration and the class names when known; :func:`load_xgboost` reads it back with the same encoder.
+        early-stopping iteration and the class names when known; :func:`load_xgboost`
+        reads it back with the same encoder.
 
         Parameters
         ----------
