@@ -210,8 +210,9 @@ def run_pipeline(
     if config.train_view not in TRAIN_VIEWS:
         raise InputError(f"unknown train_view {config.train_view!r}; choose from {TRAIN_VIEWS}")
     unknown = set(config.learners) - set(LEARNERS)
-    if unknown:
-        raise InputError(f"unknown learner(s) {sorted(unknown)}; choose from {list(LEARNERS)}")
+    if unknown or not config.learners:
+        what = f"unknown learner(s) {sorted(unknown)}" if unknown else "no learner chosen"
+        raise InputError(f"{what}; choose from {list(LEARNERS)}")
     binary = binarize_target(dataset)
     if black_box is not None:
         # A given black box gives the classes of ``dataset.y``: merge them as the labels were.

@@ -157,6 +157,8 @@ def test_own_model_with_other_classes_is_one_line_exit_2(own_models, tmp_path):
 @pytest.mark.parametrize("args, words", [
     (["--target", "nope"], "nope"),
     ([], "--target"),
+    (["--target", "target", "--learners", ""], "no learner chosen"),
+    (["--target", "target", "--learners", "imli,ripper"], "unknown learner(s) ['ripper']"),
 ])
 def test_bad_input_is_one_line_exit_2(mixed_csv, tmp_path, args, words):
     done = run_cli("run", "--data", str(mixed_csv), "--out", str(tmp_path / "o"), *args, *FAST)
