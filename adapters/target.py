@@ -113,7 +113,7 @@ def encode_target(series, target, positive=None, binary=False):
             notes.append(f"one-vs-rest: class 1 is {quoted(chosen)} ({counts[chosen]} of "
                          f"{len(labels)} rows), class 0 the other {len(classes) - 1} "
                          f"classes")
-        return y, names, keep, notes, _codes(classes, names[1], 1)
+        return y, names, keep, notes, _codes(classes, names[1])
     if len(classes) == 2:
         chosen = classes[1] if counts[classes[1]] <= counts[classes[0]] else classes[0]
         other = classes[0] if chosen == classes[1] else classes[1]
@@ -121,7 +121,7 @@ def encode_target(series, target, positive=None, binary=False):
                      f"({counts[chosen]} of {len(labels)} rows); choose another with "
                      f"positive / --positive")
         return ((labels == chosen).astype(np.int64), (other, chosen), keep, notes,
-                _codes(classes, chosen, 1))
+                _codes(classes, chosen))
     if binary:
         raise InputError(f"target column {quoted(target)} has {len(classes)} classes "
                          f"({listing(classes, 10)}); choose the positive class with "
@@ -136,9 +136,9 @@ def encode_target(series, target, positive=None, binary=False):
     return y, tuple(classes), keep, notes, tuple(index.items())
 
 
-def _codes(classes, chosen, code):
-    """``(label, y label)`` pairs: ``code`` for ``chosen``, ``1 - code`` for the others."""
-    return tuple((c, code if c == chosen else 1 - code) for c in classes)
+def _codes(classes, chosen):
+    """``(label, y label)`` pairs: 1 for ``chosen``, 0 for the others."""
+    return tuple((c, int(c == chosen)) for c in classes)
 
 
 def _number_label(value):
