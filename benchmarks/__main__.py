@@ -52,6 +52,7 @@ QUICK_IMLI_TIME_LIMIT = 10.0
 def _add_run(subparsers: argparse._SubParsersAction) -> None:
     from benchmarks.peers import PEERS
     from benchmarks.runner import DEFAULT_DATASETS, LIME_CACHE_DIR, QUICK_DATASETS, RESULTS_DIR
+    from explain.lime_runner import DISCRETIZERS
 
     parser = subparsers.add_parser(
         "run", help="run the benchmark protocol and write the result tables",
@@ -75,6 +76,9 @@ def _add_run(subparsers: argparse._SubParsersAction) -> None:
                              f"{QUICK_LIME_SAMPLES} with --quick)")
     parser.add_argument("--lime-jobs", type=int, default=-1,
                         help="LIME worker processes (default -1: all cores; 1: in process)")
+    parser.add_argument("--discretizer", choices=DISCRETIZERS, default=None,
+                        help="LIME's discretizer, which also gives IMLI its threshold columns "
+                             "(default: the pipeline's, quartile)")
     parser.add_argument("--imli-time-limit", type=float, default=None, metavar="SECONDS",
                         help="IMLI's MaxSAT time limit per fit; a fit that reaches it keeps its "
                              "best rule, flagged not optimal (default: the pipeline's; "
@@ -122,7 +126,8 @@ def _run(args: argparse.Namespace) -> int:
         positive[name] = cls
     config = runner.BenchConfig(
         datasets=tuple(datasets), folds=folds, random_state=args.seed,
-        lime_samples=lime_samples, lime_jobs=args.lime_jobs, peers=tuple(args.peers), ablation=not args.no_ablation,
+        lime_samples=lime_samples, lime_jobs=args.lime_jobs, discretizer=args.discretizer,
+        peers=tuple(args.peers), ablation=not args.no_ablation,
         imli_params=imli_params, positive=positive,
         out_dir=args.out, cache_dir=None if args.no_cache else args.cache_dir,
         data_dir=args.data_dir)

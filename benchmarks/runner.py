@@ -72,6 +72,9 @@ class BenchConfig:
         LIME perturbations per row; ``None`` keeps ``LimeConfig``'s default.
     lime_jobs : int, default=-1
         LIME worker processes (``LimeConfig.n_jobs``; -1 = all cores, 1 = in process).
+    discretizer : str, optional
+        LIME's discretizer (``LimeConfig.discretizer``); ``None`` keeps the pipeline's. It
+        sets LIME's bins and so IMLI's threshold columns.
     peers : tuple of str
         Peers to run (:data:`benchmarks.peers.PEERS`).
     ablation : bool, default=True
@@ -94,6 +97,7 @@ class BenchConfig:
     random_state: int = 0
     lime_samples: int | None = None
     lime_jobs: int = -1
+    discretizer: str | None = None
     peers: tuple[str, ...] = PEERS
     ablation: bool = True
     imli_params: dict = field(default_factory=dict)
@@ -163,6 +167,8 @@ def _run_config(config: BenchConfig):
     lime = LimeConfig(random_state=config.random_state, n_jobs=config.lime_jobs)
     if config.lime_samples is not None:
         lime = replace(lime, num_samples=config.lime_samples)
+    if config.discretizer is not None:
+        lime = replace(lime, discretizer=config.discretizer)
     return RunConfig(random_state=config.random_state, lime=lime, learners=OURS,
                      imli_params=dict(config.imli_params), fold_params=dict(config.fold_params))
 

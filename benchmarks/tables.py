@@ -54,10 +54,10 @@ def _optimal(summary: dict) -> str:
     return f"{flag['optimal']}/{flag['of']}" if flag else DASH
 
 
-def _default_lime_samples() -> int:
+def _lime_default(field: str):
     from explain.lime_runner import LimeConfig
 
-    return LimeConfig().num_samples
+    return getattr(LimeConfig(), field)
 
 
 def render_header(environment: dict, config: dict | None = None) -> str:
@@ -72,10 +72,12 @@ def render_header(environment: dict, config: dict | None = None) -> str:
         f"- Command: `{environment['command']}`",
     ]
     if config:
-        samples = config.get("lime_samples") or _default_lime_samples()
+        samples = config.get("lime_samples") or _lime_default("num_samples")
+        discretizer = config.get("discretizer") or _lime_default("discretizer")
         lines.append(
             f"- Protocol: stratified {config['folds']}-fold (seed {config['random_state']}); "
-            f"black box XGBoost trained on each train fold; LIME ({samples} samples per row) "
+            f"black box XGBoost trained on each train fold; LIME ({samples} samples per row, "
+            f"{discretizer} bins) "
             "on train and test rows; every surrogate learns the black box's train-fold labels"
             + (f"; IMLI time limit {config['imli_params']['time_limit']:g} s per fit"
                if config.get("imli_params", {}).get("time_limit") else "") + ". "

@@ -23,7 +23,7 @@ from rich.table import Table
 from adapters import InputError, TableEncoder, load_dataset, load_xgboost, relabel_classes
 from adapters.errors import listing
 from explain.compare import SweepConfig, run_compare, view_comparison
-from explain.lime_runner import LimeConfig
+from explain.lime_runner import DISCRETIZERS, LimeConfig
 from explain.outputs import prepare_out_dir, write_run
 from explain.pipeline import TRAIN_VIEWS, RunConfig, run_pipeline
 from explain.report_md import LEARNER_COLUMNS, fmt, learner_rows
@@ -147,8 +147,7 @@ def _parser() -> argparse.ArgumentParser:
         p.add_argument("--test-size", type=_number(float, 0, 1, inclusive=False), default=0.25)
         p.add_argument("--top-k", type=_number(int, 1), default=5, help="LIME features kept per row")
         p.add_argument("--num-samples", type=_number(int, 2), default=5000, help="LIME samples per row")
-        p.add_argument("--discretizer", choices=("quartile", "decile", "entropy"),
-                       default="quartile")
+        p.add_argument("--discretizer", choices=DISCRETIZERS, default="quartile")
         p.add_argument("--lime-engine", choices=("batched", "reference"), default="batched")
         p.add_argument("--lime-mode", choices=("fast", "exact"), default="fast")
         p.add_argument("--lime-pool-rows", type=_number(int, 1), default=32,

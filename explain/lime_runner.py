@@ -42,9 +42,10 @@ from explain.lime_fit import LocalFits
 from explain.lime_parallel import dask_client, n_workers, run_batches
 
 __all__ = ["LimeConfig", "Explanations", "seed_for", "make_explainer", "discretizer_edges",
-           "explain_rows", "batch_size_for", "pool_batches"]
+           "explain_rows", "batch_size_for", "pool_batches", "DISCRETIZERS"]
 
-_DISCRETIZERS = ("quartile", "decile", "entropy")
+#: LIME's discretizers; each gives the bins LIME explains with and IMLI's threshold columns.
+DISCRETIZERS = ("quartile", "decile", "entropy")
 _SELECTIONS = ("auto", "forward_selection", "highest_weights", "lasso_path", "none")
 _EXECUTION_ONLY = ("n_jobs", "batch_size", "memory_budget_mb", "scheduler")
 _ARRAYS_PER_SAMPLE = 4  # float64 (samples x features) arrays per row of a batch (3.2 measured)
@@ -110,7 +111,7 @@ class LimeConfig:
     scheduler: str | None = None
 
     def __post_init__(self):
-        choices = {"discretizer": _DISCRETIZERS, "feature_selection": _SELECTIONS,
+        choices = {"discretizer": DISCRETIZERS, "feature_selection": _SELECTIONS,
                    "engine": ("batched", "reference"), "mode": ("fast", "exact")}
         for name, allowed in choices.items():
             if getattr(self, name) not in allowed:

@@ -134,7 +134,8 @@ def test_render_header_and_document(result):
     assert "- Machine: Test CPU, 2 cores available (4 total), Linux" in text
     assert "- Python 3.11.7; numpy 2.0; SWI-Prolog version 9" in text
     assert "- Command: `python -m benchmarks run --quick`" in text
-    assert "stratified 3-fold (seed 0)" in text and "(500 samples per row)" in text
+    assert "stratified 3-fold (seed 0)" in text
+    assert "LIME (500 samples per row, quartile bins)" in text
     assert "; IMLI time limit 10 s per fit." in text
     assert "### Targets at a glance" in text
     assert tables.render([]) == "No results.\n"
@@ -166,7 +167,20 @@ def test_run_command_line_options():
     args = build_parser().parse_args(["run", "--quick", "--datasets", "iris", "--peers",
                                       "tree3", "--no-ablation"])
     assert args.quick and args.datasets == ["iris"] and args.peers == ["tree3"]
-    assert args.no_ablation and args.folds is None
+    assert args.no_ablation and args.folds is None and args.discretizer is None
+    args = build_parser().parse_args(["run", "--discretizer", "entropy"])
+    assert args.discretizer == "entropy"
+    with pytest.raises(SystemExit):
+        build_parser().parse_args(["run", "--discretizer", "mdl"])
+
+
+def test_discretizer_reaches_lime_and_the_header(result):
+    from benchmarks.runner import _run_config
+
+    assert _run_config(BenchConfig()).lime.discretizer == "quartile"
+    assert _run_config(BenchConfig(discretizer="decile")).lime.discretizer == "decile"
+    result["config"]["discretizer"] = "entropy"
+    assert "LIME (500 samples per row, entropy bins)" in tables.render([result])
 
 
 def test_positive_option_is_checked_before_any_work(capsys):
