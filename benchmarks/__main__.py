@@ -78,7 +78,7 @@ def _add_run(subparsers: argparse._SubParsersAction) -> None:
                         help="LIME worker processes (default -1: all cores; 1: in process)")
     parser.add_argument("--discretizer", choices=DISCRETIZERS, default=None,
                         help="LIME's discretizer, which also gives IMLI its threshold columns "
-                             "(default: the pipeline's, quartile)")
+                             "(default: the pipeline's, entropy)")
     parser.add_argument("--imli-time-limit", type=float, default=None, metavar="SECONDS",
                         help="IMLI's MaxSAT time limit per fit; a fit that reaches it keeps its "
                              "best rule, flagged not optimal (default: the pipeline's; "

@@ -113,6 +113,7 @@ class BenchConfig:
         for key in ("out_dir", "cache_dir", "data_dir"):
             out[key] = None if out[key] is None else str(out[key])
         out["datasets"], out["peers"] = list(self.datasets), list(self.peers)
+        out["discretizer"] = _run_config(self).lime.discretizer
         return out
 
 

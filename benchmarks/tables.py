@@ -54,10 +54,10 @@ def _optimal(summary: dict) -> str:
     return f"{flag['optimal']}/{flag['of']}" if flag else DASH
 
 
-def _lime_default(field: str):
+def _default_lime_samples() -> int:
     from explain.lime_runner import LimeConfig
 
-    return getattr(LimeConfig(), field)
+    return LimeConfig().num_samples
 
 
 def render_header(environment: dict, config: dict | None = None) -> str:
@@ -72,8 +72,9 @@ def render_header(environment: dict, config: dict | None = None) -> str:
         f"- Command: `{environment['command']}`",
     ]
     if config:
-        samples = config.get("lime_samples") or _lime_default("num_samples")
-        discretizer = config.get("discretizer") or _lime_default("discretizer")
+        samples = config.get("lime_samples") or _default_lime_samples()
+        # results saved before the setting existed were run with quartile bins
+        discretizer = config.get("discretizer", "quartile")
         lines.append(
             f"- Protocol: stratified {config['folds']}-fold (seed {config['random_state']}); "
             f"black box XGBoost trained on each train fold; LIME ({samples} samples per row, "

@@ -147,7 +147,10 @@ def _parser() -> argparse.ArgumentParser:
         p.add_argument("--test-size", type=_number(float, 0, 1, inclusive=False), default=0.25)
         p.add_argument("--top-k", type=_number(int, 1), default=5, help="LIME features kept per row")
         p.add_argument("--num-samples", type=_number(int, 2), default=5000, help="LIME samples per row")
-        p.add_argument("--discretizer", choices=DISCRETIZERS, default="quartile")
+        p.add_argument("--discretizer", choices=DISCRETIZERS, default="entropy",
+                       help="how LIME bins numeric features (IMLI's thresholds too): entropy "
+                            "cuts where the black box's labels change; quartile, decile at "
+                            "quantiles (default: entropy)")
         p.add_argument("--lime-engine", choices=("batched", "reference"), default="batched")
         p.add_argument("--lime-mode", choices=("fast", "exact"), default="fast")
         p.add_argument("--lime-pool-rows", type=_number(int, 1), default=32,

@@ -21,6 +21,13 @@ neighbourhood. Two engines (``LimeConfig.engine``):
 ``reference``
     Stock ``LimeTabularExplainer.explain_instance`` row by row.
 
+Numeric features are discretized by ``LimeConfig.discretizer``. The default, ``entropy``, is
+supervised: lime fits a depth-3 entropy tree per feature on the black box's labels of the
+training rows (up to 7 cut points where the model's decision changes), in the spirit of the
+MDL discretization of the LIME-FOLD paper. ``quartile`` (lime's own default) and ``decile``
+cut at quantiles, blind to the model. The bins are also IMLI's threshold columns
+(BENCHMARKS.md compares the three).
+
 Which class is explained: ``LimeConfig.label`` if set; else class 1 of a binary black box
 (weights toward class 1); else (multi-class) each row's predicted class. ``explain_rows``'s
 ``labels`` argument overrides both, per row.
@@ -45,7 +52,7 @@ __all__ = ["LimeConfig", "Explanations", "seed_for", "make_explainer", "discreti
            "explain_rows", "batch_size_for", "pool_batches", "DISCRETIZERS"]
 
 #: LIME's discretizers; each gives the bins LIME explains with and IMLI's threshold columns.
-DISCRETIZERS = ("quartile", "decile", "entropy")
+DISCRETIZERS = ("entropy", "quartile", "decile")
 _SELECTIONS = ("auto", "forward_selection", "highest_weights", "lasso_path", "none")
 _EXECUTION_ONLY = ("n_jobs", "batch_size", "memory_budget_mb", "scheduler")
 _ARRAYS_PER_SAMPLE = 4  # float64 (samples x features) arrays per row of a batch (3.2 measured)
@@ -61,8 +68,10 @@ class LimeConfig:
         Perturbed samples per row.
     top_k : int, default=5
         Features kept per row (lime's ``num_features``).
-    discretizer : {"quartile", "decile", "entropy"}, default="quartile"
-        Lime's discretizer; ``entropy`` needs ``training_labels``.
+    discretizer : {"entropy", "quartile", "decile"}, default="entropy"
+        Lime's discretizer. ``entropy`` cuts each numeric feature where the black box's
+        labels of the training rows change (a depth-3 entropy tree, up to 7 cuts);
+        ``quartile`` and ``decile`` cut at quantiles.
     feature_selection : {"auto", "forward_selection", "highest_weights", "lasso_path", \
 "none"}, default="auto"
         Lime's feature selection. With ``none`` the ``top_k`` largest ``|weight|`` of the
@@ -96,7 +105,7 @@ class LimeConfig:
 
     num_samples: int = 5000
     top_k: int = 5
-    discretizer: str = "quartile"
+    discretizer: str = "entropy"
     feature_selection: str = "auto"
     kernel_width: float | None = None
     engine: str = "batched"
@@ -320,7 +329,8 @@ def explain_rows(training_data, rows, predict_fn: Callable, config: LimeConfig |
         Lime's ``categorical_names`` (display only).
     feature_names : sequence of str, optional
     training_labels : array-like, optional
-        Labels of the training rows, required by the entropy discretizer.
+        Labels of the training rows, for the entropy discretizer; by default the black
+        box's (the most probable class of each training row under ``predict_fn``).
     cache_dir : path, optional
         Checkpoint directory: finished batches are saved as they complete and reused.
     row_ids : array-like of int, optional
@@ -344,6 +354,9 @@ def explain_rows(training_data, rows, predict_fn: Callable, config: LimeConfig |
     training_data, rows, categorical, row_ids = _check_inputs(
         training_data, rows, categorical_features, row_ids)
     n, d = rows.shape
+    if config.discretizer == "entropy" and training_labels is None:
+        training_labels = np.argmax(
+            check_probabilities(predict_fn(training_data), len(training_data)), axis=1)
     explainer = make_explainer(training_data, config, categorical, categorical_names,
                                feature_names, training_labels)
     disc = explainer.discretizer

@@ -135,7 +135,9 @@ def test_render_header_and_document(result):
     assert "- Python 3.11.7; numpy 2.0; SWI-Prolog version 9" in text
     assert "- Command: `python -m benchmarks run --quick`" in text
     assert "stratified 3-fold (seed 0)" in text
-    assert "LIME (500 samples per row, quartile bins)" in text
+    assert "LIME (500 samples per row, entropy bins)" in text  # the default, saved
+    del result["config"]["discretizer"]  # saved before the setting existed: quartile
+    assert "LIME (500 samples per row, quartile bins)" in tables.render([result])
     assert "; IMLI time limit 10 s per fit." in text
     assert "### Targets at a glance" in text
     assert tables.render([]) == "No results.\n"
@@ -177,10 +179,10 @@ def test_run_command_line_options():
 def test_discretizer_reaches_lime_and_the_header(result):
     from benchmarks.runner import _run_config
 
-    assert _run_config(BenchConfig()).lime.discretizer == "quartile"
+    assert _run_config(BenchConfig()).lime.discretizer == "entropy"
     assert _run_config(BenchConfig(discretizer="decile")).lime.discretizer == "decile"
-    result["config"]["discretizer"] = "entropy"
-    assert "LIME (500 samples per row, entropy bins)" in tables.render([result])
+    result["config"]["discretizer"] = "decile"
+    assert "LIME (500 samples per row, decile bins)" in tables.render([result])
 
 
 def test_positive_option_is_checked_before_any_work(capsys):

@@ -87,7 +87,7 @@ def test_exact_with_zero_width_fix_equals_lime_without_such_bins():
 def test_truncnorm_ppf_reproduces_scipy_bit_for_bit(data):
     X, y, _ = data()
     cat = MIXED_CATEGORICAL if data is mixed else ()
-    tables = SamplingTables.from_explainer(make_explainer(X, LimeConfig(), cat))
+    tables = SamplingTables.from_explainer(make_explainer(X, LimeConfig(), cat, training_labels=y))
     ppf = ExactTruncnormPPF(tables.a, tables.b)
     assert ppf.reproduces_scipy
     live = np.flatnonzero(tables.a < tables.b)

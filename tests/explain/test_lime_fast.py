@@ -43,7 +43,7 @@ def test_fast_agrees_with_lime_as_well_as_lime_with_itself():
 def test_fast_samples_lime_distribution(data):
     X, y, _ = data()
     cat = MIXED_CATEGORICAL if data is mixed else ()
-    tables = SamplingTables.from_explainer(make_explainer(X, LimeConfig(), cat))
+    tables = SamplingTables.from_explainer(make_explainer(X, LimeConfig(), cat, training_labels=y))
     row = X[:1]
     exact = sample_neighbourhoods(tables, row, [11], 20000, "exact").inverse[1:]
     fast = sample_neighbourhoods(tables, row, [11], 20000, "fast").inverse[1:]
@@ -63,7 +63,7 @@ def test_fast_samples_lime_distribution(data):
 
 def test_zero_width_bin_gets_its_value():
     X, y, predict = mixed()
-    explainer = make_explainer(X, LimeConfig(), MIXED_CATEGORICAL)
+    explainer = make_explainer(X, LimeConfig(discretizer="quartile"), MIXED_CATEGORICAL)
     assert explainer.discretizer.mins[HOURS][0] == explainer.discretizer.maxs[HOURS][0] == 5.0
     seen = []
 
@@ -116,7 +116,7 @@ def test_engine_batches_one_black_box_call():
         calls.append(len(Z))
         return predict(Z)
 
-    engine = BatchedLime(make_explainer(X, LimeConfig()), 200, 5, "auto", "fast")
+    engine = BatchedLime(make_explainer(X, LimeConfig(), training_labels=y), 200, 5, "auto", "fast")
     fits = engine.explain(X[:6], [seed_for(0, i) for i in range(6)], [1] * 6, counting)
     assert calls == [6 * 200]
     assert fits.features.shape == (6, 5) and (np.abs(fits.weights[:, 0]) > 0).all()

@@ -16,7 +16,7 @@ CONFIG = LimeConfig(num_samples=200, top_k=3, batch_size=4, n_jobs=1)
 def _explain(predict, cache_dir=None, config=CONFIG, **kwargs):
     X, y, _ = mixed()
     return explain_rows(X, X[:14], predict, config, categorical_features=MIXED_CATEGORICAL,
-                        cache_dir=cache_dir, **kwargs)
+                        training_labels=y, cache_dir=cache_dir, **kwargs)
 
 
 def _same(a, b):
@@ -197,16 +197,17 @@ def test_rows_of_a_pool_share_one_neighbourhood():
     X, y, predict = mixed()
     config = LimeConfig(num_samples=200, top_k=3, n_jobs=1, pool_rows=8)
     pooled = Counting(predict)
-    exp = explain_rows(X, X[:16], pooled, config, categorical_features=MIXED_CATEGORICAL)
+    exp = explain_rows(X, X[:16], pooled, config, categorical_features=MIXED_CATEGORICAL,
+                       training_labels=y)
     assert pooled.rows == 16 + 2 * 199  # ids 0-7 and 8-15: two pools, their samples once
     for i in (0, 5, 9, 15):  # each row alone, seeded by its pool, gets the same explanation
-        alone = explain_rows(X, X[i:i + 1], predict, config,
+        alone = explain_rows(X, X[i:i + 1], predict, config, training_labels=y,
                              categorical_features=MIXED_CATEGORICAL, row_ids=[i])
         assert np.array_equal(alone.features[0], exp.features[i])
         assert np.abs(alone.weights[0] - exp.weights[i]).max() < 1e-12
     single = Counting(predict)
     own = explain_rows(X, X[:16], single, LimeConfig(**{**config.__dict__, "pool_rows": 1}),
-                       categorical_features=MIXED_CATEGORICAL)
+                       categorical_features=MIXED_CATEGORICAL, training_labels=y)
     assert single.rows == 16 * 200  # pool_rows=1: a neighbourhood per row
     assert not np.array_equal(own.weights, exp.weights)
 
@@ -225,3 +226,27 @@ def test_pool_batches_keep_pools_whole():
 def test_pool_rows_must_be_a_positive_int(value):
     with pytest.raises(ValueError, match="pool_rows"):
         LimeConfig(pool_rows=value)
+
+
+def test_entropy_bins_cut_where_the_black_box_decides():
+    """The default discretizer is supervised by the black box: on a feature the model
+    thresholds at 0.3, a cut falls at 0.3 (quartiles of a uniform feature do not); without
+    training labels, explain_rows uses the black box's own labels of the training rows."""
+    rng = np.random.RandomState(0)
+    X = rng.uniform(0, 1, size=(400, 3))
+
+    def predict(Z):
+        p = np.clip(0.5 + 4 * (Z[:, 0] - 0.3), 0.02, 0.98)
+        return np.column_stack([1 - p, p])
+
+    labels = np.argmax(predict(X), axis=1)
+    config = LimeConfig(num_samples=200, top_k=2, n_jobs=1)
+    assert config.discretizer == "entropy"
+    derived = explain_rows(X, X[:8], predict, config)
+    given = explain_rows(X, X[:8], predict, config, training_labels=labels)
+    _same(derived, given)
+    assert np.abs(derived.edges[0] - 0.3).min() < 0.01
+    quartile = explain_rows(X, X[:8], predict, LimeConfig(num_samples=200, top_k=2, n_jobs=1,
+                                                          discretizer="quartile"))
+    assert np.abs(quartile.edges[0] - 0.3).min() > 0.05
+    assert (derived.features[:, 0] == 0).all()  # the feature the model uses comes first

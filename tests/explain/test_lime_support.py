@@ -14,7 +14,7 @@ import xgboost as xgb
 from sklearn.datasets import load_breast_cancer, load_wine
 from sklearn.ensemble import RandomForestClassifier
 
-from explain.lime_runner import Explanations, LimeConfig, explain_rows, seed_for
+from explain.lime_runner import Explanations, LimeConfig, explain_rows, make_explainer, seed_for
 
 MIXED_CATEGORICAL = (1, 4)
 HOURS = 2  # mixed-table column with a zero-width lowest bin at 5.0
@@ -100,7 +100,7 @@ def test_inputs_are_checked():
     with pytest.raises(ValueError, match="same number of columns"):
         explain_rows(X, X[:3, :5], predict, config)
     with pytest.raises(ValueError, match="training_labels"):
-        explain_rows(X, X[:3], predict, LimeConfig(discretizer="entropy", num_samples=50))
+        make_explainer(X, LimeConfig(discretizer="entropy"))
     with pytest.raises(ValueError, match="integer codes"):
         explain_rows(X, X[:3], predict, config, categorical_features=[0])
     with pytest.raises(ValueError, match="n_classes"):
