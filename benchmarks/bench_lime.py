@@ -40,7 +40,7 @@ import xgboost as xgb
 from sklearn.datasets import load_breast_cancer
 
 from explain.lime_batch import BatchedLime, ReferenceLime
-from explain.lime_runner import LimeConfig, explain_rows, make_explainer, seed_for
+from explain.lime_runner import DISCRETIZERS, LimeConfig, explain_rows, make_explainer, seed_for
 
 
 class BoosterProba:
@@ -160,9 +160,11 @@ def compare_engines(name, X, categorical, predict, args, rounds=5):
     other = pooled_seeds(1, len(rows), pool)
     n_ref, n_batched = args.rows_reference // rounds, args.rows_batched // rounds
     for top_k in (5, 10):
-        config = LimeConfig(num_samples=args.num_samples, top_k=top_k)
+        config = LimeConfig(num_samples=args.num_samples, top_k=top_k,
+                            discretizer=args.discretizer)
+        labels = np.argmax(predict(X), axis=1) if args.discretizer == "entropy" else None
         start = time.perf_counter()
-        explainer = make_explainer(X, config, categorical)
+        explainer = make_explainer(X, config, categorical, training_labels=labels)
         build = time.perf_counter() - start
         batch = n_batched  # a round is one batch: whole pools when n_batched % pool == 0
         engines = {"reference": (ReferenceLime(explainer, args.num_samples, top_k), n_ref,
@@ -248,7 +250,8 @@ class ProcessMonitor:
 
 def full_run(name, X, categorical, predict, rates, args):
     config = LimeConfig(num_samples=args.num_samples, top_k=5, mode="fast",
-                        n_jobs=args.n_jobs, pool_rows=args.pool_rows)
+                        n_jobs=args.n_jobs, pool_rows=args.pool_rows,
+                        discretizer=args.discretizer)
     rows = X[: args.full_rows]
     last = [0.0]
 
@@ -293,6 +296,9 @@ def main(argv=None):
     parser.add_argument("--rows-batched", type=int, default=320)
     parser.add_argument("--pool-rows", type=int, default=LimeConfig().pool_rows,
                         help="rows sharing one neighbourhood (explain_rows' pool_rows)")
+    parser.add_argument("--discretizer", choices=DISCRETIZERS, default="quartile",
+                        help="lime's bins (default quartile, stock lime's own default; the "
+                             "pipeline's is entropy)")
     parser.add_argument("--full-rows", type=int, default=30_000)
     parser.add_argument("--n-jobs", type=int, default=2)
     parser.add_argument("--skip-full", action="store_true")
