@@ -116,7 +116,8 @@ def test_engine_batches_one_black_box_call():
         calls.append(len(Z))
         return predict(Z)
 
-    engine = BatchedLime(make_explainer(X, LimeConfig(), training_labels=y), 200, 5, "auto", "fast")
+    explainer = make_explainer(X, LimeConfig(), training_labels=y)
+    engine = BatchedLime(explainer, 200, 5, "auto", "fast")
     fits = engine.explain(X[:6], [seed_for(0, i) for i in range(6)], [1] * 6, counting)
     assert calls == [6 * 200]
     assert fits.features.shape == (6, 5) and (np.abs(fits.weights[:, 0]) > 0).all()
