@@ -27,7 +27,7 @@ from .learner import FoldLearner, LearnerSettings
 from .program import write_program
 from .rules import Rule
 from .search import EncodedTable
-from .table import NUMERIC, ColumnView, Schema, column_kind
+from .table import NUMERIC, ColumnView, Schema, check_column_types, column_kind
 
 __all__ = ["FOLDClassifier"]
 
@@ -173,6 +173,8 @@ class FOLDClassifier(ClassifierMixin, BaseEstimator):
     def _frame(self, X, reset: bool) -> pd.DataFrame:
         # A DataFrame is 2-D and dense: its dtypes are checked on one row, as converting a
         # mixed frame to one object array costs ~0.3 s per million rows.
+        if isinstance(X, pd.DataFrame):
+            check_column_types(X)
         sample = X.iloc[:1] if isinstance(X, pd.DataFrame) and len(X) else X
         check_array(sample, dtype=None, ensure_all_finite="allow-nan", ensure_min_samples=1)
         validate_data(self, X, reset=reset, skip_check_array=True)
@@ -218,7 +220,8 @@ class FOLDClassifier(ClassifierMixin, BaseEstimator):
         ----------
         X : DataFrame of shape (n_samples, n_features)
             Numeric and categorical (str/object) columns; NaN = unknown;
-            :class:`~fold.Negated` cells for classical negations.
+            :class:`~fold.Negated` cells for classical negations. Date, time-span,
+            period, interval and complex columns are refused: convert them first.
         y : array-like of shape (n_samples,)
             Labels of any kind (str, int, bool), two classes or more.
 

@@ -68,6 +68,20 @@ def _is_unknown(cell: object) -> bool:
     return isinstance(cell, float | np.floating) and np.isnan(cell)
 
 
+def check_column_types(frame: pd.DataFrame) -> None:
+    """Refuse columns that are neither numbers nor categories (dates, complex numbers).
+
+    Their values would become one category each (dates) or lose a part (complex), so
+    the rules would be silently wrong; the caller converts them first.
+    """
+    for name, dtype in frame.dtypes.items():
+        if (pd.api.types.is_complex_dtype(dtype) or dtype.kind in "mM"
+                or isinstance(dtype, pd.PeriodDtype | pd.IntervalDtype)):
+            raise FoldInputError(
+                f"column {name!r} has dtype {dtype}, which FOLD cannot compare; convert it to "
+                "real numbers (e.g. days since a date) or to strings first")
+
+
 def column_kind(series: pd.Series) -> str:
     """Return ``"numeric"`` or ``"categorical"`` for a column (bool is categorical)."""
     if pd.api.types.is_bool_dtype(series.dtype):

@@ -21,6 +21,20 @@ from .predicates import Predicate, format_value
 __all__ = ["Binarizer"]
 
 
+def check_column_types(frame: pd.DataFrame) -> None:
+    """Refuse columns that are neither numbers nor categories (dates, complex numbers).
+
+    Each date would become a category of its own and a complex number would lose its
+    imaginary part: silently wrong rules. The caller converts such columns first.
+    """
+    for name, dtype in frame.dtypes.items():
+        if (pd.api.types.is_complex_dtype(dtype) or dtype.kind in "mM"
+                or isinstance(dtype, pd.PeriodDtype | pd.IntervalDtype)):
+            raise ValueError(
+                f"column {name!r} has dtype {dtype}, which IMLI cannot threshold; convert it "
+                "to real numbers (e.g. days since a date) or to strings first.")
+
+
 def _is_binary(values: pd.Series) -> bool:
     if values.dtype == bool:
         return True
@@ -102,6 +116,7 @@ class Binarizer(TransformerMixin, BaseEstimator):
     def _frame(self, X: object, reset: bool) -> pd.DataFrame:
         """Check the table; DataFrames keep their column types, arrays must be numeric."""
         if isinstance(X, pd.DataFrame):
+            check_column_types(X)
             validate_data(self, X, skip_check_array=True, reset=reset)
             frame = X
         else:

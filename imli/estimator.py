@@ -256,7 +256,8 @@ class IMLIClassifier(ClassifierMixin, BaseEstimator):
         ----------
         X : {array-like, DataFrame} of shape (n_samples, n_features)
             A 0/1 matrix or DataFrame of boolean columns (used as is), or any numeric or
-            mixed table (binarized first by :class:`Binarizer`).
+            mixed table (binarized first by :class:`Binarizer`). Date, time-span, period,
+            interval and complex columns are refused: convert them first.
         y : array-like of shape (n_samples,)
             Labels of any kind (two classes, or more for the decision modes).
         column_specs : list of (Predicate or None), optional

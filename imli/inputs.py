@@ -7,7 +7,7 @@ import pandas as pd
 from sklearn.utils import assert_all_finite, check_consistent_length, column_or_1d
 from sklearn.utils.validation import validate_data
 
-from .binarize import Binarizer
+from .binarize import Binarizer, check_column_types
 from .literals import LiteralSpace
 from .predicates import Predicate
 
@@ -30,6 +30,7 @@ def binary_input(est, X, y=None, column_specs=None, reset=True):
     :class:`Binarizer` fitted here (``est.binarizer_``; ``reset=True`` in ``fit``).
     """
     if isinstance(X, pd.DataFrame):
+        check_column_types(X)
         target = y if reset else "no_validation"
         validate_data(est, X, target, skip_check_array=True, reset=reset)
         if X.shape[0] == 0 or X.shape[1] == 0:

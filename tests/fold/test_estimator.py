@@ -59,6 +59,28 @@ def test_input_problems_have_clear_errors():
         FOLDClassifier().fit(pd.DataFrame([[1.0, 2.0]], columns=["a", "a"]), [0])
 
 
+UNCOMPARABLE = {
+    "datetime": pd.date_range("2024-01-01", periods=6),
+    "datetime_tz": pd.date_range("2024-01-01", periods=6, tz="UTC"),
+    "timedelta": pd.to_timedelta(np.arange(6), unit="D"),
+    "period": pd.period_range("2024-01", periods=6, freq="M"),
+    "interval": pd.interval_range(0, 6),
+    "complex": np.arange(6) + 1j,
+}
+
+
+@pytest.mark.parametrize("kind", sorted(UNCOMPARABLE))
+def test_uncomparable_columns_are_refused_on_fit_and_predict(kind):
+    # one category per date, or a dropped imaginary part, would give silently wrong rules
+    y = [0, 1, 0, 1, 1, 0]
+    bad = pd.DataFrame({"x": np.arange(6.0), "c": UNCOMPARABLE[kind]})
+    with pytest.raises(FoldInputError, match=r"column 'c' has dtype .*convert it"):
+        FOLDClassifier().fit(bad, y)
+    clf = FOLDClassifier().fit(bad.assign(c=np.arange(6.0)), y)
+    with pytest.raises(FoldInputError, match="column 'c'"):
+        clf.predict(bad)
+
+
 def test_attributes():
     X = pd.DataFrame({"a": [1.0, 2.0, 3.0, 4.0], "b": ["x", "y", "x", "y"]})
     clf = FOLDClassifier(min_support=1).fit(X, ["n", "n", "p", "p"])

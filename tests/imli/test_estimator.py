@@ -204,3 +204,22 @@ def test_bad_input_messages():
         clf.predict([[0, 2]])
     with pytest.raises(TypeError, match="Predicate"):
         IMLIClassifier().fit([[0, 1], [1, 0]], [0, 1], column_specs=["a", "b"])
+
+
+@pytest.mark.parametrize("values", [
+    pd.date_range("2024-01-01", periods=6, tz="UTC"),
+    pd.to_timedelta(np.arange(6), unit="D"),
+    pd.period_range("2024-01", periods=6, freq="M"),
+    np.arange(6) + 1j,
+], ids=["datetime", "timedelta", "period", "complex"])
+def test_uncomparable_columns_are_refused(values):
+    # each date would be a category of its own; a complex number would lose a part
+    y = [0, 1, 0, 1, 1, 0]
+    bad = pd.DataFrame({"x": np.arange(6.0), "c": values})
+    with pytest.raises(ValueError, match=r"column 'c' has dtype .*convert it"):
+        IMLIClassifier().fit(bad, y)
+    with pytest.raises(ValueError, match="column 'c'"):
+        Binarizer().fit(bad)
+    clf = IMLIClassifier().fit(bad.assign(c=np.arange(6.0)), y)
+    with pytest.raises(ValueError, match="column 'c'"):
+        clf.predict(bad)
