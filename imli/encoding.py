@@ -270,8 +270,11 @@ def encode(
     wght.extend((weights.noise * rows.weights).tolist())
 
     if prune and k > 0:
-        for a, c in redundant_pairs(G, groups, prev_lits):
-            hard.extend([[-int(b[l, a]), -int(b[l, c])] for l in range(k)])
+        pairs = redundant_pairs(G, groups, prev_lits)
+        if len(pairs):
+            # ¬b[l,a] ∨ ¬b[l,c] for each pair (a, c), then each clause l
+            both = np.stack([-b[:, pairs[:, 0]], -b[:, pairs[:, 1]]], axis=-1)
+            hard.extend(both.transpose(1, 0, 2).reshape(-1, 2).tolist())
     _constraints(constraints, groups, b, pool, hard, soft, wght, weights)
     if symmetry_breaking and k > 1 and len(groups) > 0:
         for l in range(k - 1):

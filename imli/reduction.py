@@ -25,14 +25,13 @@ def group_literals(L: np.ndarray, candidates: np.ndarray, feature_of: np.ndarray
     packed = np.ascontiguousarray(packed)
     keys = packed.view(np.dtype((np.void, packed.shape[1]))).ravel()
     _, first, inverse = np.unique(keys, return_index=True, return_inverse=True)
-    inverse = inverse.ravel()
-    order = np.argsort(first, kind="stable")
-    groups = [[] for _ in order]
-    rank = np.empty_like(order)
-    rank[order] = np.arange(order.size)
-    for pos, g in enumerate(inverse):
-        groups[rank[g]].append(candidates[pos])
-    return [np.array(g, dtype=np.int64) for g in groups]
+    # groups in order of their first candidate, members in candidate order
+    rank = np.empty_like(first)
+    rank[np.argsort(first, kind="stable")] = np.arange(first.size)
+    group = rank[inverse.ravel()]
+    members = np.argsort(group, kind="stable")
+    splits = np.cumsum(np.bincount(group, minlength=first.size))[:-1]
+    return np.split(np.asarray(candidates, dtype=np.int64)[members], splits)
 
 
 def undominated(L, labels, groups, preferred, feature_of):
@@ -48,22 +47,53 @@ def undominated(L, labels, groups, preferred, feature_of):
     if len(groups) < 2:
         return groups
     reps = np.array([g[0] for g in groups], dtype=np.int64)
-    G = L[:, reps].astype(np.float32)
-    P, N = G[labels], G[~labels]
-    # lost[b, a]: positive rows where b holds and a does not; gained[a, b]: negative rows
-    # where a holds and b does not
-    lost = P.T @ (1.0 - P)
-    gained = N.T @ (1.0 - N)
-    dominates = (lost.T == 0) & (gained == 0)  # [a, b]: a dominates b
-    np.fill_diagonal(dominates, False)
-    if feature_of is not None:
+    G = L[:, reps].astype(bool)
+    # the rows where a literal is right: true on a positive, false on a negative; a
+    # dominates b exactly when its right rows are a strict superset of b's
+    right = np.where(np.asarray(labels, dtype=bool)[:, None], G, ~G)
+    keep = np.ones(len(groups), dtype=bool)
+    if feature_of is None:
+        keep = ~_strictly_contained(right)
+    else:
         fid = feature_of[reps]
-        dominates &= fid[:, None] == fid[None, :]
-    keep = ~dominates.any(axis=0)
+        order = np.argsort(fid, kind="stable")
+        starts = np.flatnonzero(np.r_[True, fid[order][1:] != fid[order][:-1]])
+        for block in np.split(order, starts[1:]):
+            keep[block] = ~_strictly_contained(right[:, block])
     for g, members in enumerate(groups):
         if not keep[g] and preferred.intersection(members.tolist()):
             keep[g] = True
     return [g for g, k in zip(groups, keep) if k]
+
+
+def _strictly_contained(sets: np.ndarray, chunk: int = 512) -> np.ndarray:
+    """For each column of the boolean ``sets`` (rows x n), whether another column holds it.
+
+    Columns are packed into 64-bit words and visited from the largest set down, a chunk
+    at a time; a chunk is compared only with the uncontained columns seen so far and with
+    itself (a strict superset is larger, and whatever holds a superset holds the set).
+    """
+    n = sets.shape[1]
+    contained = np.zeros(n, dtype=bool)
+    if n < 2:
+        return contained
+    packed = np.packbits(sets, axis=0)
+    pad = -packed.shape[0] % 8
+    words = np.ascontiguousarray(
+        np.pad(packed, ((0, pad), (0, 0))).T).view(np.uint64)  # n x words
+    sizes = sets.sum(axis=0)
+    order = np.argsort(-sizes, kind="stable")
+    maximal = np.zeros(0, dtype=np.int64)
+    for lo in range(0, n, chunk):
+        part = order[lo:lo + chunk]
+        against = np.concatenate([maximal, part])
+        b = words[part][:, None, :]
+        holds = ((words[against][None, :, :] & b) == b).all(axis=2)  # [b, a]: a holds b
+        holds &= sizes[against][None, :] > sizes[part][:, None]  # strictly
+        inside = holds.any(axis=1)
+        contained[part] = inside
+        maximal = np.concatenate([maximal, part[~inside]])
+    return contained
 
 
 def redundant_pairs(G, groups, preferred):
@@ -74,10 +104,11 @@ def redundant_pairs(G, groups, preferred):
     clause is always true and costs more than leaving it out. Either way no optimum holds
     both, and the hard clause ``¬b[l,a] ∨ ¬b[l,b]`` lets the solver skip those rules
     (RC2 turns such at-most-one groups into cheaper cores). Preferred groups are exempt.
+    Returns the pairs ``(a, b)``, ``a < b``, as an ``(n_pairs, 2)`` array.
     """
     n = len(groups)
     if n < 2:
-        return []
+        return np.zeros((0, 2), dtype=np.int64)
     F = G.astype(np.float32)
     implies = (F.T @ (1.0 - F)) == 0  # [a, b]: no row with a and not b
     cover = ((1.0 - F).T @ (1.0 - F)) == 0  # [a, b]: no row with neither
@@ -85,4 +116,4 @@ def redundant_pairs(G, groups, preferred):
     if preferred:
         free = np.array([not preferred.intersection(g.tolist()) for g in groups])
         pairs &= free[:, None] & free[None, :]
-    return np.argwhere(pairs).tolist()
+    return np.argwhere(pairs)
