@@ -10,7 +10,9 @@ Variables come from an :class:`~pysat.formula.IDPool` keyed by meaning:
 * ``("lex", l, g)`` — clause-symmetry breaking: clauses ``l`` and ``l+1`` agree on the
   first ``g+1`` literal groups;
 * ``("u", l, f)`` / ``("r", f)`` — feature ``f`` used in clause ``l`` / its at-most-one-clause
-  constraint relaxed (interpretability constraints).
+  constraint relaxed (interpretability constraints);
+* ``("t", l, f)`` — clause ``l`` uses feature ``f`` that an earlier clause took (soft
+  disjointness when clauses are learned one at a time).
 
 Literals whose columns are identical on the query's rows form one group with one ``b``
 variable per clause (the optimum is unchanged; decoding picks the group's first literal).
@@ -24,7 +26,7 @@ literals weight ``q`` as positive soft clauses instead of negative ones.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import Sequence
 
@@ -90,12 +92,32 @@ class Constraints:
         Each feature in at most one clause (soft: each violation costs one literal).
     feature_of : ndarray of int, shape (2m,), optional
         Feature index of each literal (needed by ``required`` and ``disjoint``).
+    taken : tuple of int
+        With ``disjoint``, features that clauses learned earlier already use (clause-by-
+        clause learning, see :meth:`after`): their literals are left out (hard), or a
+        clause using one is charged one literal per such feature (soft).
     """
 
     allowed: np.ndarray | None = None
     required: tuple[np.ndarray, ...] = ()
     disjoint: str | None = None
     feature_of: np.ndarray | None = field(default=None, repr=False)
+    taken: tuple[int, ...] = ()
+
+    def after(self, clauses: Sequence[frozenset[int]]) -> Constraints:
+        """The constraints of a clause learned after ``clauses`` (each feature in one)."""
+        if self.disjoint is None or self.feature_of is None or not clauses:
+            return self
+        used = {int(self.feature_of[j]) for clause in clauses for j in clause}
+        return replace(self, taken=tuple(sorted(used.union(self.taken))))
+
+    def usable(self, n_literals: int, charged_too: bool = False) -> np.ndarray:
+        """Literals a clause may use: allowed, and not of a taken feature under hard
+        disjointness (or under soft too, with ``charged_too``)."""
+        usable = np.ones(n_literals, bool) if self.allowed is None else self.allowed.copy()
+        if self.taken and (self.disjoint == "hard" or charged_too):
+            usable &= ~np.isin(self.feature_of, self.taken)
+        return usable
 
     @property
     def by_feature(self) -> bool:
@@ -195,9 +217,8 @@ def encode(
     k = int(n_clauses)
     L = literal_matrix(rows.X)
     n_lit = L.shape[1]
-    allowed = np.ones(n_lit, bool) if constraints.allowed is None else constraints.allowed
     prev_lits = set().union(*previous) if previous else set()
-    keep = allowed.copy()
+    keep = constraints.usable(n_lit)
     if not constraints.required:
         # a literal false on every row only costs, unless the previous rule prefers it
         useless = ~L.any(axis=0)
@@ -303,6 +324,14 @@ def _constraints(constraints, groups, b, pool, hard, soft, wght, weights) -> Non
             )
         for l in range(k):
             hard.append(b[l, mine].tolist())
+    if constraints.disjoint == "soft":
+        for f in constraints.taken:
+            mine = np.flatnonzero(group_feature == f)
+            for l in range(k if mine.size else 0):
+                charged = pool.id(("t", l, f))
+                hard.extend([[-int(v), charged] for v in b[l, mine]])
+                soft.append([-charged])
+                wght.append(weights.literal)
     if constraints.disjoint is None or k < 2:
         return
     for f in np.unique(group_feature).tolist():

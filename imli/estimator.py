@@ -86,7 +86,11 @@ class IMLIClassifier(ClassifierMixin, BaseEstimator):
     include_features : list of str or None, default=None
         Features that must appear in every clause.
     disjoint_features : {"hard", "soft"} or None, default=None
-        Each feature in at most one clause; ``"soft"`` charges one literal per violation.
+        Each feature in at most one clause (in the decision modes, one rule); ``"soft"``
+        charges one literal per violation. When clauses are learned one at a time
+        (``"iterative"``, decision lists and sets), a feature an earlier clause uses is
+        left out of the later ones, or charged. The greedy fallback and the polish never
+        add a violation, even when soft. Not with ``include_features`` when hard.
     symmetry_breaking : bool, default=True
         Order the interchangeable clauses in the MaxSAT query.
     n_thresholds : int, default=9
@@ -204,6 +208,12 @@ class IMLIClassifier(ClassifierMixin, BaseEstimator):
         return literal_space(self, m, column_specs)
 
     def _setting(self, space: LiteralSpace) -> Setting:
+        if self.include_features and self.disjoint_features == "hard" and self.n_clauses > 1:
+            raise ValueError(
+                "include_features puts a feature in every clause and "
+                "disjoint_features='hard' in at most one; with n_clauses > 1 use "
+                "disjoint_features='soft' or leave one of them out."
+            )
         allowed = np.ones(space.n_literals, dtype=bool)
         if self.exclude_features:
             allowed[space.literals_of(list(self.exclude_features))] = False

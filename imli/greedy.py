@@ -22,6 +22,7 @@ def greedy_cnf(
     n_clauses: int,
     weights: Weights,
     allowed: np.ndarray | None = None,
+    disjoint_of: np.ndarray | None = None,
 ) -> tuple[frozenset[int], ...]:
     """Greedily learn at most ``n_clauses`` clauses (CNF form: ``True`` rows satisfy it).
 
@@ -32,6 +33,8 @@ def greedy_cnf(
     weights : Weights
     allowed : ndarray of bool, shape (2m,), optional
         Literals that may be used.
+    disjoint_of : ndarray of int, shape (2m,), optional
+        The feature of each literal, when each feature may appear in one clause only.
 
     Returns
     -------
@@ -46,6 +49,7 @@ def greedy_cnf(
     pos_ok = rows.labels.copy()  # positives still predicted correctly
     neg_open = ~rows.labels  # negatives not yet rejected by a clause
     clauses: list[frozenset[int]] = []
+    open_ = np.ones(cand.size, dtype=bool)  # candidates whose feature no clause holds yet
     for _ in range(n_clauses):
         if not neg_open.any():
             break
@@ -54,6 +58,7 @@ def greedy_cnf(
         while True:
             vec = weights.noise * w * ((pos_ok & ~sat).astype(float) - (neg_open & ~sat))
             gains = vec @ F - weights.literal
+            gains[~open_] = -np.inf
             if chosen:
                 gains[chosen] = -np.inf
             best = int(np.argmax(gains))
@@ -66,6 +71,8 @@ def greedy_cnf(
         if benefit - weights.literal * len(chosen) <= 0:
             break
         clauses.append(frozenset(int(cand[j]) for j in chosen))
+        if disjoint_of is not None:
+            open_ &= ~np.isin(disjoint_of[cand], disjoint_of[cand[chosen]])
         pos_ok &= sat
         neg_open &= sat
     return tuple(clauses)

@@ -8,7 +8,7 @@ frozensets of literal indices (see :mod:`imli.literals`).
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
@@ -172,7 +172,11 @@ def run_query(
 
 def greedy(setting: Setting, data: Data, n_clauses: int) -> Result:
     """The greedy incumbent (see :mod:`imli.greedy`)."""
-    clauses = greedy_cnf(data.rows, n_clauses, setting.weights, setting.constraints.allowed)
+    c = setting.constraints
+    # soft disjointness is kept as if hard: the fallback never pays for a violation
+    disjoint_of = c.feature_of if c.disjoint is not None else None
+    clauses = greedy_cnf(data.rows, n_clauses, setting.weights,
+                         c.usable(data.L.shape[1], charged_too=True), disjoint_of)
     clauses = simplify(clauses, setting.space, data.L, "OR")
     return Result(clauses, False, cost(setting, clauses, data))
 
@@ -261,10 +265,11 @@ def iterative(
         if data.rows.labels[index].all():
             break  # no negative row left to reject
         sub = data.subset(index)
+        step = replace(setting, constraints=setting.constraints.after(clauses))
         if batch_size is None:
-            found, _ = run_query(setting, sub, 1, budget)
+            found, _ = run_query(step, sub, 1, budget)
         else:
-            result = minibatch(setting, sub, 1, budget, batch_size, n_passes, rng)
+            result = minibatch(step, sub, 1, budget, batch_size, n_passes, rng)
             found = None if result is None else result.clauses
         if not found:
             break  # time-out, or no clause improves the objective

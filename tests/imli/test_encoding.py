@@ -155,3 +155,22 @@ def test_disjoint_features_soft_costs_at_most_the_hard_version():
         costs[kind] = _solve(X, y, 2, constraints=cons)[1].cost
     free = _solve(X, y, 2)[1].cost
     assert free <= costs["soft"] <= costs["hard"]
+
+
+def test_a_taken_feature_is_left_out_when_hard_and_charged_one_literal_when_soft():
+    # y = x0 exactly; an earlier clause (learned one at a time) already holds feature 0
+    X = np.array([[1, 0], [1, 1], [0, 1], [0, 0], [1, 0], [0, 0]], bool)
+    y = X[:, 0].copy()
+    feature_of = np.array([0, 1, 0, 1])
+    earlier = [frozenset({0})]
+    hard = Constraints(disjoint="hard", feature_of=feature_of).after(earlier)
+    soft = Constraints(disjoint="soft", feature_of=feature_of).after(earlier)
+    assert hard.taken == soft.taken == (0,)
+    _, solution, clauses = _solve(X, y, 1, constraints=hard)
+    assert not {0, 2} & set().union(*clauses)  # x0 / ¬x0 are out
+    assert solution.cost == 10 * 3  # x1 cannot pay for itself: three errors
+    _, solution, clauses = _solve(X, y, 1, constraints=soft)
+    assert clauses == (frozenset({0}),)
+    assert solution.cost == 1 + 1  # the literal, and one more for reusing feature 0
+    unconstrained = Constraints(feature_of=feature_of).after(earlier)
+    assert unconstrained.taken == ()

@@ -223,3 +223,47 @@ def test_uncomparable_columns_are_refused(values):
     clf = IMLIClassifier().fit(bad.assign(c=np.arange(6.0)), y)
     with pytest.raises(ValueError, match="column 'c'"):
         clf.predict(bad)
+
+
+@pytest.fixture(scope="module")
+def shared_feature():
+    # (f0 > 0 OR f2 > 1) AND (f1 < 0.5 OR f2 > 1): the natural CNF uses f2 twice
+    rng = np.random.default_rng(0)
+    X = pd.DataFrame(rng.normal(size=(150, 5)), columns=[f"f{i}" for i in range(5)])
+    y = ((X.f0 > 0) & (X.f1 < 0.5) | (X.f2 > 1)).to_numpy().astype(int)
+    return X, y
+
+
+def _features_per_clause(rule):
+    return [{l.predicate.feature for l in c.literals} for c in rule.clauses]
+
+
+@pytest.mark.parametrize("kwargs", [{}, {"batch_size": None}, {"batch_size": None,
+                                                                "time_limit": 1e-3}])
+def test_disjoint_features_hold_in_every_mode(shared_feature, kwargs):
+    # the default clause-by-clause mode, the joint query and the time-out fallback
+    X, y = shared_feature
+    free = _features_per_clause(IMLIClassifier(**kwargs).fit(X, y).rules_)
+    assert len(free) < 2 or free[0] & free[1] or kwargs.get("time_limit")
+    clf = IMLIClassifier(disjoint_features="hard", **kwargs).fit(X, y)
+    seen = _features_per_clause(clf.rules_)
+    assert all(not (a & b) for i, a in enumerate(seen) for b in seen[i + 1:])
+    assert len(seen) == 2 and clf.score(X, y) >= 0.85  # the majority class is 0.55
+
+
+def test_included_features_cannot_be_hard_disjoint(shared_feature):
+    X, y = shared_feature
+    with pytest.raises(ValueError, match="include_features puts a feature in every clause"):
+        IMLIClassifier(include_features=["f0"], disjoint_features="hard").fit(X, y)
+    soft = IMLIClassifier(include_features=["f0"], disjoint_features="soft").fit(X, y)
+    assert all("f0" in features for features in _features_per_clause(soft.rules_))
+
+
+def test_disjoint_features_hold_across_decision_rules(shared_feature):
+    X, y = shared_feature
+    for mode in ("decision_list", "decision_set"):
+        rules = IMLIClassifier(mode=mode, n_clauses=3, disjoint_features="hard").fit(X, y)
+        seen = [{l.predicate.feature for l in r.term.literals} for r in rules.rules_.rules]
+        assert all(not (a & b) for i, a in enumerate(seen) for b in seen[i + 1:])
+        assert all(seen)  # a rule that always fires is the default, not a rule
+        assert rules.score(X, y) >= 0.85
