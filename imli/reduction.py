@@ -29,9 +29,19 @@ def group_literals(L: np.ndarray, candidates: np.ndarray, feature_of: np.ndarray
     rank = np.empty_like(first)
     rank[np.argsort(first, kind="stable")] = np.arange(first.size)
     group = rank[inverse.ravel()]
-    members = np.argsort(group, kind="stable")
-    splits = np.cumsum(np.bincount(group, minlength=first.size))[:-1]
-    return np.split(np.asarray(candidates, dtype=np.int64)[members], splits)
+    members = np.asarray(candidates, dtype=np.int64)[np.argsort(group, kind="stable")]
+    ends = np.cumsum(np.bincount(group, minlength=first.size)).tolist()
+    return [members[a:b] for a, b in zip([0] + ends[:-1], ends)]
+
+
+def _preferred(groups, preferred) -> np.ndarray:
+    """Whether each group holds a preferred literal (one of the previous rule's)."""
+    held = np.zeros(len(groups), dtype=bool)
+    if preferred and groups:
+        members = np.concatenate(groups)
+        owner = np.repeat(np.arange(len(groups)), [len(g) for g in groups])
+        held[owner[np.isin(members, list(preferred))]] = True
+    return held
 
 
 def undominated(L, labels, groups, preferred, feature_of):
@@ -60,9 +70,7 @@ def undominated(L, labels, groups, preferred, feature_of):
         starts = np.flatnonzero(np.r_[True, fid[order][1:] != fid[order][:-1]])
         for block in np.split(order, starts[1:]):
             keep[block] = ~_strictly_contained(right[:, block])
-    for g, members in enumerate(groups):
-        if not keep[g] and preferred.intersection(members.tolist()):
-            keep[g] = True
+    keep |= _preferred(groups, preferred)
     return [g for g, k in zip(groups, keep) if k]
 
 
@@ -114,6 +122,6 @@ def redundant_pairs(G, groups, preferred):
     cover = ((1.0 - F).T @ (1.0 - F)) == 0  # [a, b]: no row with neither
     pairs = np.triu(implies | implies.T | cover, k=1)
     if preferred:
-        free = np.array([not preferred.intersection(g.tolist()) for g in groups])
+        free = ~_preferred(groups, preferred)
         pairs &= free[:, None] & free[None, :]
     return np.argwhere(pairs)
