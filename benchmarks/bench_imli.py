@@ -19,7 +19,6 @@ the issue's targets are stated for it on breast_cancer and Adult.
 from __future__ import annotations
 
 import argparse
-import os
 import statistics
 import sys
 import time
@@ -29,7 +28,7 @@ from dataclasses import dataclass, field
 from sklearn.model_selection import train_test_split
 
 from benchmarks.datasets import load
-from benchmarks.machine import environment
+from benchmarks.machine import header
 from imli import Binarizer, IMLIClassifier, TimeLimitWarning
 
 #: Quantile thresholds per numeric feature, per dataset.
@@ -110,11 +109,7 @@ def main(argv: list[str] | None = None) -> int:
                         help="datasets to run (default: all of the configurations')")
     args = parser.parse_args(argv)
     names = args.datasets or list(dict.fromkeys(c.dataset for c in CONFIGS))
-    env = environment("python -m benchmarks.bench_imli " + " ".join(argv or sys.argv[1:]))
-    print(f"Machine: {env['cpu']}, {env['cores_available']}/{env['cores']} cores, "
-          f"{env['platform']}, Python {env['python']}, load average "
-          f"{os.getloadavg()[0]:.2f} at start; {env['date']}")
-    print("Versions: " + ", ".join(f"{k} {v}" for k, v in env["versions"].items() if v))
+    print(header("python -m benchmarks.bench_imli " + " ".join(argv or sys.argv[1:])))
     print()
     print("| dataset | configuration | fit s (median) | test accuracy (median) | rule size "
           "(median) | proven optimal | timed out | target |")

@@ -9,7 +9,7 @@ from datetime import datetime, timezone
 from importlib import metadata
 from pathlib import Path
 
-__all__ = ["VERSIONED", "environment"]
+__all__ = ["VERSIONED", "environment", "header"]
 
 #: Distributions whose versions are recorded with every result.
 VERSIONED = ("numpy", "pandas", "scikit-learn", "xgboost", "lime", "python-sat", "pyswip",
@@ -43,6 +43,16 @@ def environment(command: str) -> dict:
         "date": datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
         "command": command,
     }
+
+
+def header(command: str) -> str:
+    """Two lines for a benchmark's printed results: the machine (with the load average at
+    start and the date), then the versions."""
+    env = environment(command)
+    return (f"Machine: {env['cpu']}, {env['cores_available']}/{env['cores']} cores, "
+            f"{env['platform']}, Python {env['python']}, load average "
+            f"{os.getloadavg()[0]:.2f} at start; {env['date']}\n"
+            "Versions: " + ", ".join(f"{k} {v}" for k, v in env["versions"].items() if v))
 
 
 def _cpu_model() -> str:
