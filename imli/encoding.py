@@ -327,7 +327,9 @@ def _constraints(constraints, groups, b, pool, hard, soft, wght, weights) -> Non
     if constraints.disjoint == "soft":
         for f in constraints.taken:
             mine = np.flatnonzero(group_feature == f)
-            for l in range(k if mine.size else 0):
+            if not mine.size:
+                continue
+            for l in range(k):
                 charged = pool.id(("t", l, f))
                 hard.extend([[-int(v), charged] for v in b[l, mine]])
                 soft.append([-charged])

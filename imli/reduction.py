@@ -74,12 +74,13 @@ def undominated(L, labels, groups, preferred, feature_of):
     return [g for g, k in zip(groups, keep) if k]
 
 
-def _strictly_contained(sets: np.ndarray, chunk: int = 512) -> np.ndarray:
+def _strictly_contained(sets: np.ndarray, cells: int = 1 << 22) -> np.ndarray:
     """For each column of the boolean ``sets`` (rows x n), whether another column holds it.
 
     Columns are packed into 64-bit words and visited from the largest set down, a chunk
     at a time; a chunk is compared only with the uncontained columns seen so far and with
     itself (a strict superset is larger, and whatever holds a superset holds the set).
+    A chunk's comparison holds at most ``cells`` words (32 MB by default).
     """
     n = sets.shape[1]
     contained = np.zeros(n, dtype=bool)
@@ -92,8 +93,11 @@ def _strictly_contained(sets: np.ndarray, chunk: int = 512) -> np.ndarray:
     sizes = sets.sum(axis=0)
     order = np.argsort(-sizes, kind="stable")
     maximal = np.zeros(0, dtype=np.int64)
-    for lo in range(0, n, chunk):
-        part = order[lo:lo + chunk]
+    lo = 0
+    while lo < n:
+        step = max(1, min(512, cells // ((maximal.size + 512) * words.shape[1])))
+        part = order[lo:lo + step]
+        lo += step
         against = np.concatenate([maximal, part])
         b = words[part][:, None, :]
         holds = ((words[against][None, :, :] & b) == b).all(axis=2)  # [b, a]: a holds b

@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from imli.reduction import group_literals, undominated
+from imli.reduction import _strictly_contained, group_literals, undominated
 
 
 def dominated_by_definition(L, labels, groups, feature_of):
@@ -44,3 +44,13 @@ def test_undominated_drops_exactly_the_dominated_groups(rows, n_literals, by_fea
                 if i not in dominated or preferred.intersection(g.tolist())]
     assert 0 < len(dominated) < len(groups)
     assert [g.tolist() for g in kept] == [g.tolist() for g in expected]
+
+
+def test_containment_does_not_depend_on_the_chunk_size():
+    rng = np.random.default_rng(1)
+    sets = rng.random((130, 700)) < 0.5
+    sets[:, :300] |= sets[:, 300:600]  # the first 300 hold the next 300
+    whole = _strictly_contained(sets)
+    assert whole[300:600].all() and whole.sum() >= 300
+    for cells in (1, 3000, 1 << 30):  # one column at a time ... everything at once
+        assert np.array_equal(_strictly_contained(sets, cells=cells), whole)
