@@ -40,7 +40,9 @@ def _preferred(groups, preferred) -> np.ndarray:
     if preferred and groups:
         members = np.concatenate(groups)
         owner = np.repeat(np.arange(len(groups)), [len(g) for g in groups])
-        held[owner[np.isin(members, list(preferred))]] = True
+        marked = np.zeros(max(int(members.max()), max(preferred)) + 1, dtype=bool)
+        marked[list(preferred)] = True
+        held[owner[marked[members]]] = True
     return held
 
 
