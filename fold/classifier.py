@@ -182,7 +182,9 @@ class FOLDClassifier(ClassifierMixin, BaseEstimator):
             frame = X
         else:
             array = np.asarray(X)
+            # an object array's columns get their own types (numbers stay numbers)
             frame = pd.DataFrame(array, columns=[f"x{i}" for i in range(array.shape[1])])
+            frame = frame.infer_objects()
         if not all(isinstance(c, str) for c in frame.columns):
             frame = frame.set_axis([str(c) for c in frame.columns], axis=1)
         return frame.reset_index(drop=True)

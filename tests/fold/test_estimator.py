@@ -59,6 +59,16 @@ def test_input_problems_have_clear_errors():
         FOLDClassifier().fit(pd.DataFrame([[1.0, 2.0]], columns=["a", "a"]), [0])
 
 
+def test_object_array_columns_keep_their_types():
+    rng = np.random.default_rng(0)
+    value, colour = rng.normal(size=120), rng.choice(["red", "blue"], 120)
+    X = np.array([[c, float(v)] for c, v in zip(colour, value)], dtype=object)
+    y = (value > 0.3).astype(int)
+    clf = FOLDClassifier().fit(X, y)
+    assert clf.schema_.kinds == ("categorical", "numeric")
+    assert clf.score(X, y) == 1.0
+
+
 UNCOMPARABLE = {
     "datetime": pd.date_range("2024-01-01", periods=6),
     "datetime_tz": pd.date_range("2024-01-01", periods=6, tz="UTC"),
