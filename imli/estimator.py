@@ -197,6 +197,7 @@ class IMLIClassifier(ClassifierMixin, BaseEstimator):
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
         tags.classifier_tags.multi_class = self.mode in ("decision_list", "decision_set")
+        tags.input_tags.string = True  # an array with text is read as a mixed table
         return tags
 
     # ------------------------------------------------------------------ data
@@ -266,8 +267,9 @@ class IMLIClassifier(ClassifierMixin, BaseEstimator):
         ----------
         X : {array-like, DataFrame} of shape (n_samples, n_features)
             A 0/1 matrix or DataFrame of boolean columns (used as is), or any numeric or
-            mixed table (binarized first by :class:`Binarizer`). Date, time-span, period,
-            interval and complex columns are refused: convert them first.
+            mixed table (binarized first by :class:`Binarizer`); an array holding text is
+            read as a mixed table with inferred column types, named ``x0, x1, ...``. Date,
+            time-span, period, interval and complex columns are refused: convert them first.
         y : array-like of shape (n_samples,)
             Labels of any kind (two classes, or more for the decision modes).
         column_specs : list of (Predicate or None), optional

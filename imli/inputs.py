@@ -39,12 +39,18 @@ def binary_input(est, X, y=None, column_specs=None, reset=True):
                 "required."
             )
         frame = X
-    elif reset:
-        X, y = validate_data(est, X, y)
-        frame = None
     else:
-        X = validate_data(est, X, reset=False)
+        # text in an array: a table of mixed columns, read as a DataFrame would be
+        text = np.asarray(X).dtype.kind in "OUS"
+        checks = {"dtype": None, "ensure_all_finite": "allow-nan"} if text else {}
+        if reset:
+            X, y = validate_data(est, X, y, **checks)
+        else:
+            X = validate_data(est, X, reset=False, **checks)
         frame = None
+        if text:
+            frame = pd.DataFrame(X, columns=[f"x{i}" for i in range(X.shape[1])])
+            frame = frame.infer_objects()
     if reset:
         y = column_or_1d(y, warn=True)
         if y.dtype.kind in "fc":

@@ -267,3 +267,14 @@ def test_disjoint_features_hold_across_decision_rules(shared_feature):
         assert all(not (a & b) for i, a in enumerate(seen) for b in seen[i + 1:])
         assert all(seen)  # a rule that always fires is the default, not a rule
         assert rules.score(X, y) >= 0.85
+
+
+def test_an_array_with_text_is_read_as_a_mixed_table():
+    rng = np.random.default_rng(0)
+    value, colour = rng.normal(size=200), rng.choice(["red", "blue"], 200)
+    X = np.array([[c, float(v)] for c, v in zip(colour, value)], dtype=object)
+    y = (value > 0.3) & (colour == "red")
+    clf = IMLIClassifier().fit(X, y)
+    used = {l.predicate.feature for l in clf.rules_.literals}
+    assert used == {"x0", "x1"}  # the colour as a category, the value by thresholds
+    assert clf.score(X, y) >= 0.95
