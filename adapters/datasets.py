@@ -130,6 +130,8 @@ def load_dataset(source, target=None, positive=None, *, binary=False):
     if isinstance(source, str) and source in BUNDLED:
         return _load_bundled(source, target, positive, binary)
     path = Path(source)
+    if path.is_dir():
+        raise InputError(f"{quoted(str(source))} is a directory; give the path of a CSV file")
     if not path.is_file():
         hint = "" if path.suffix else f", or a bundled dataset: {', '.join(BUNDLED)}"
         raise InputError(f"no such file: {quoted(str(source))}; give a CSV path{hint}")

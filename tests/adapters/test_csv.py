@@ -94,5 +94,5 @@ def test_missing_file_and_unknown_name(tmp_path):
         load_dataset(tmp_path / "nope.csv", target="t")
     with pytest.raises(InputError, match="breast_cancer, wine, iris"):
         load_dataset("titanic")
-    with pytest.raises(InputError, match="no such file"):
+    with pytest.raises(InputError, match="is a directory"):
         load_dataset(tmp_path, target="t")
