@@ -23,6 +23,7 @@ def greedy_cnf(
     weights: Weights,
     allowed: np.ndarray | None = None,
     disjoint_of: np.ndarray | None = None,
+    required: tuple[np.ndarray, ...] = (),
 ) -> tuple[frozenset[int], ...]:
     """Greedily learn at most ``n_clauses`` clauses (CNF form: ``True`` rows satisfy it).
 
@@ -35,6 +36,9 @@ def greedy_cnf(
         Literals that may be used.
     disjoint_of : ndarray of int, shape (2m,), optional
         The feature of each literal, when each feature may appear in one clause only.
+    required : tuple of ndarray
+        Literal indices of each feature every clause must contain: a clause the greedy
+        search leaves without one gets that feature's best literal.
 
     Returns
     -------
@@ -50,6 +54,7 @@ def greedy_cnf(
     neg_open = ~rows.labels  # negatives not yet rejected by a clause
     clauses: list[frozenset[int]] = []
     open_ = np.ones(cand.size, dtype=bool)  # candidates whose feature no clause holds yet
+    need = [np.flatnonzero(np.isin(cand, group)) for group in required]
     for _ in range(n_clauses):
         if not neg_open.any():
             break
@@ -66,6 +71,12 @@ def greedy_cnf(
                 break
             chosen.append(best)
             sat |= L[:, cand[best]]
+        for group in need:
+            if group.size and not np.isin(group, chosen).any():
+                vec = weights.noise * w * ((pos_ok & ~sat).astype(float) - (neg_open & ~sat))
+                best = int(group[np.argmax(vec @ F[:, group])])
+                chosen.append(best)
+                sat |= L[:, cand[best]]
         # benefit of adding the clause: rejected negatives minus lost positives
         benefit = weights.noise * (w[neg_open & ~sat].sum() - w[pos_ok & ~sat].sum())
         if benefit - weights.literal * len(chosen) <= 0:

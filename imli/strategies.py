@@ -176,7 +176,7 @@ def greedy(setting: Setting, data: Data, n_clauses: int) -> Result:
     # soft disjointness is kept as if hard: the fallback never pays for a violation
     disjoint_of = c.feature_of if c.disjoint is not None else None
     clauses = greedy_cnf(data.rows, n_clauses, setting.weights,
-                         c.usable(data.L.shape[1], charged_too=True), disjoint_of)
+                         c.usable(data.L.shape[1], charged_too=True), disjoint_of, c.required)
     clauses = simplify(clauses, setting.space, data.L, "OR")
     return Result(clauses, False, cost(setting, clauses, data))
 

@@ -251,6 +251,16 @@ def test_disjoint_features_hold_in_every_mode(shared_feature, kwargs):
     assert len(seen) == 2 and clf.score(X, y) >= 0.85  # the majority class is 0.55
 
 
+@pytest.mark.parametrize("kwargs", [{}, {"batch_size": None}, {"time_limit": 1e-3},
+                                    {"batch_size": None, "time_limit": 1e-3}])
+def test_included_features_hold_in_every_mode(shared_feature, kwargs):
+    # f3 plays no part in the label; the time-out fallback must still put it in each clause
+    X, y = shared_feature
+    clf = IMLIClassifier(include_features=["f3"], **kwargs).fit(X, y)
+    seen = _features_per_clause(clf.rules_)
+    assert seen and all("f3" in features for features in seen)
+
+
 def test_included_features_cannot_be_hard_disjoint(shared_feature):
     X, y = shared_feature
     with pytest.raises(ValueError, match="include_features puts a feature in every clause"):
