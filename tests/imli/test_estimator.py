@@ -1,5 +1,7 @@
 """IMLIClassifier: modes, printing, duality, redundancy, constraints, determinism."""
 
+import contextlib
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -8,7 +10,8 @@ from sklearn.datasets import load_breast_cancer, load_iris
 from sklearn.model_selection import GridSearchCV
 from sklearn.pipeline import make_pipeline
 
-from imli import (CNF, DNF, Binarizer, DecisionList, DecisionSet, IMLIClassifier, Predicate)
+from imli import (CNF, DNF, Binarizer, DecisionList, DecisionSet, IMLIClassifier, Predicate,
+                  TimeLimitWarning)
 from imli.literals import LiteralSpace, literal_matrix
 from imli.redundancy import simplify
 
@@ -238,14 +241,23 @@ def _features_per_clause(rule):
     return [{l.predicate.feature for l in c.literals} for c in rule.clauses]
 
 
+def _time_limit_strikes(kwargs):
+    """Expect the time limit to strike (the greedy fallback answers) when one is set."""
+    if "time_limit" in kwargs:
+        return pytest.warns(TimeLimitWarning, match="time_limit")
+    return contextlib.nullcontext()
+
+
 @pytest.mark.parametrize("kwargs", [{}, {"batch_size": None}, {"batch_size": None,
                                                                 "time_limit": 1e-3}])
 def test_disjoint_features_hold_in_every_mode(shared_feature, kwargs):
     # the default clause-by-clause mode, the joint query and the time-out fallback
     X, y = shared_feature
-    free = _features_per_clause(IMLIClassifier(**kwargs).fit(X, y).rules_)
-    assert len(free) < 2 or free[0] & free[1] or kwargs.get("time_limit")
-    clf = IMLIClassifier(disjoint_features="hard", **kwargs).fit(X, y)
+    with _time_limit_strikes(kwargs):
+        free = _features_per_clause(IMLIClassifier(**kwargs).fit(X, y).rules_)
+        clf = IMLIClassifier(disjoint_features="hard", **kwargs).fit(X, y)
+    if "time_limit" not in kwargs:
+        assert free[0] & free[1]  # unconstrained, both clauses use f2
     seen = _features_per_clause(clf.rules_)
     assert all(not (a & b) for i, a in enumerate(seen) for b in seen[i + 1:])
     assert len(seen) == 2 and clf.score(X, y) >= 0.85  # the majority class is 0.55
@@ -256,7 +268,8 @@ def test_disjoint_features_hold_in_every_mode(shared_feature, kwargs):
 def test_included_features_hold_in_every_mode(shared_feature, kwargs):
     # f3 plays no part in the label; the time-out fallback must still put it in each clause
     X, y = shared_feature
-    clf = IMLIClassifier(include_features=["f3"], **kwargs).fit(X, y)
+    with _time_limit_strikes(kwargs):
+        clf = IMLIClassifier(include_features=["f3"], **kwargs).fit(X, y)
     seen = _features_per_clause(clf.rules_)
     assert seen and all("f3" in features for features in seen)
 
