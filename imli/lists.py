@@ -16,8 +16,6 @@ overall majority class.
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 import numpy as np
 
 from .literals import literal_matrix
@@ -69,11 +67,6 @@ def learn_term(
     if not clauses:
         return None  # the CNF is "true": the term never fires
     return frozenset(setting.space.negate(j) for j in clauses[0])
-
-
-def _after(setting: Setting, rules: list) -> Setting:
-    """The setting of the next rule: disjoint features stay out of the rules so far."""
-    return replace(setting, constraints=setting.constraints.after([t for t, _ in rules]))
 
 
 def _fires(term: Term, L: np.ndarray) -> np.ndarray:
@@ -135,8 +128,8 @@ def decision_list(
         live = remaining.sum(axis=1) > 0
         target = remaining[live, v]
         other = remaining[live].sum(axis=1) - target
-        term = learn_term(_after(setting, rules), X[live], target, other, budget, batch_size,
-                          n_passes, rng)
+        term = learn_term(setting.after([t for t, _ in rules]), X[live], target, other, budget,
+                          batch_size, n_passes, rng)
         if term is None:
             break
         if not term:  # fires on every row left: that is the default rule
@@ -175,8 +168,8 @@ def decision_set(
         other = remaining.sum(axis=1) - target + covered
         live = (target + other) > 0
         term = learn_term(
-            _after(setting, rules), X[live], target[live], other[live], budget, batch_size,
-            n_passes, rng
+            setting.after([t for t, _ in rules]), X[live], target[live], other[live], budget,
+            batch_size, n_passes, rng
         )
         if term is None:
             break

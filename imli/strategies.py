@@ -82,6 +82,11 @@ class Setting:
     solver: SolverConfig = field(default_factory=SolverConfig)
     symmetry_breaking: bool = True
 
+    def after(self, clauses) -> Setting:
+        """The setting of a clause (or rule) learned after ``clauses``
+        (see :meth:`Constraints.after`)."""
+        return replace(self, constraints=self.constraints.after(clauses))
+
 
 @dataclass(frozen=True)
 class Data:
@@ -271,7 +276,7 @@ def iterative(
         if data.rows.labels[index].all():
             break  # no negative row left to reject
         sub = data.subset(index)
-        step = replace(setting, constraints=setting.constraints.after(clauses))
+        step = setting.after(clauses)
         if batch_size is None:
             found, _ = run_query(step, sub, 1, budget)
         else:
