@@ -5,7 +5,11 @@ The rules, applied column by column (each change is reported as a note):
 * a bool column is categorical (``"True"`` / ``"False"``); a pandas ``category`` column is
   categorical; any other numeric dtype is numeric;
 * text (object / string) values are stripped; ``""``, ``"?"``, ``"NA"``, ``"N/A"``,
-  ``"NaN"``, ``"null"`` and ``"None"`` (any case) are missing;
+  ``"NaN"``, ``"null"``, ``"None"`` (any case) and pandas' other missing-value words
+  (``"#N/A"``, ``"<NA>"``, ...) are missing, noted with a count when a column held such a
+  word;
+* a text column whose values are numbers written with thousands separators, a decimal
+  comma, ``%`` or a currency sign stays categorical, with a note saying so;
 * a text column whose non-missing values all parse as numbers is numeric; one where at
   least :data:`NUMERIC_SHARE` of them do is numeric too, the other values becoming missing
   (noted with examples); otherwise it is categorical and keeps its strings;
@@ -26,7 +30,10 @@ import pandas as pd
 
 from .errors import quoted
 
-MISSING_TOKENS = frozenset({"", "?", "na", "n/a", "nan", "null", "none"})
+MISSING_TOKENS = frozenset({"", "?", "na", "n/a", "nan", "null", "none", "#n/a", "#n/a n/a",
+                            "#na", "<na>", "-nan", "-1.#ind", "-1.#qnan", "1.#ind",
+                            "1.#qnan"})
+_NUMBER_DRESSING = re.compile(r"[\s,%$€£¥]")
 NUMERIC_SHARE = 0.9
 MAX_CATEGORIES = 100
 ID_MIN_DISTINCT = 10
@@ -108,18 +115,18 @@ def _typed(name, series):
     """``(kind, values, notes)``: the column as float64 or as object strings."""
     dtype = series.dtype
     if pd.api.types.is_bool_dtype(dtype) or isinstance(dtype, pd.CategoricalDtype):
-        return "categorical", as_strings(series), []
+        text = as_strings(series)
+        return "categorical", text, _missing_words(name, series, text)
     if pd.api.types.is_numeric_dtype(dtype) and not pd.api.types.is_complex_dtype(dtype):
         values, notes = _finite(name, series.to_numpy(dtype="float64", na_value=np.nan))
         return "numeric", values, notes
     text = as_strings(series)
+    notes = _missing_words(name, series, text)
     present = ~pd.isna(text)
-    parsed = pd.to_numeric(pd.Series(text[present], dtype=object), errors="coerce")
-    parsed = parsed.to_numpy(dtype="float64", na_value=np.nan)
+    parsed = _numbers(text[present])
     parses = ~np.isnan(parsed)
     if not present.any() or parses.mean() < NUMERIC_SHARE:
-        return "categorical", text, []
-    notes = []
+        return "categorical", text, notes + _dressed_numbers(name, text[present])
     if not parses.all():
         bad = pd.unique(text[present][~parses])
         notes.append(f"column {quoted(name)}: {int((~parses).sum())} non-numeric values "
@@ -129,6 +136,37 @@ def _typed(name, series):
     values[present] = parsed
     values, inf_notes = _finite(name, values)
     return "numeric", values, notes + inf_notes
+
+
+def _numbers(text):
+    """``text`` parsed as floats, NaN where a value is not a number."""
+    parsed = pd.to_numeric(pd.Series(text, dtype=object), errors="coerce")
+    return parsed.to_numpy(dtype="float64", na_value=np.nan)
+
+
+def _missing_words(name, series, text):
+    """A note counting the words (``"NA"``, ``"?"``, ...) that became missing values."""
+    raw = series.to_numpy(dtype=object, na_value=np.nan)
+    words = raw[pd.isna(text) & ~pd.isna(raw)]
+    words = [w.strip() for w in words.astype(str) if w.strip()]
+    if not words:
+        return []
+    shown = ", ".join(quoted(w) for w in pd.unique(np.asarray(words, dtype=object))[:3])
+    return [f"column {quoted(name)}: {len(words)} values {shown} read as missing"]
+
+
+def _dressed_numbers(name, text):
+    """A note when categorical ``text`` is numbers with separators, ``%`` or currency."""
+    dressed = np.array([bool(_NUMBER_DRESSING.search(t)) for t in text], dtype=bool)
+    if not dressed.any():
+        return []
+    parses = ~np.isnan(_numbers([_NUMBER_DRESSING.sub("", t) for t in text]))
+    if parses.mean() < NUMERIC_SHARE:
+        return []
+    return [f"column {quoted(name)} holds numbers written as text (e.g. "
+            f"{quoted(text[dressed][0])}), read as categories; write them with a '.' "
+            f"decimal point and no thousands separators, '%' or currency to use them as "
+            f"numbers"]
 
 
 def _finite(name, values):

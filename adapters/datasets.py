@@ -173,19 +173,52 @@ def read_csv(path):
         raise InputError(f"{quoted(str(path))} is empty; give a CSV file with a header "
                          f"row and data rows")
     delimiter, names = _sniff_header(text)
+    # A semicolon separates fields where the comma is the decimal mark (spreadsheets in
+    # much of Europe); numbers with a decimal point still parse (adapters.columns).
+    decimal = "," if delimiter == ";" else "."
     if delimiter != ",":
-        notes.append(f"read {path.name} with delimiter {delimiter!r}")
+        comma = " (a decimal comma reads as a decimal point)" if decimal == "," else ""
+        notes.append(f"read {path.name} with delimiter {delimiter!r}{comma}")
     _check_unique([n.strip() for n in names if n.strip()])
+    if _extra_empty_fields(text, delimiter, len(names), path):
+        notes.append(f"ignored the empty field after the last delimiter of {path.name}'s "
+                     f"data rows (the header has {len(names)} fields)")
     try:
+        # Missing-value words are left to adapters.columns, which notes them; no index
+        # column is inferred, so a delimiter ending every data row shifts no column.
         frame = pd.read_csv(io.StringIO(text), sep=delimiter, skipinitialspace=True,
-                            low_memory=False)
+                            low_memory=False, index_col=False, keep_default_na=False,
+                            na_values=[""], decimal=decimal)
     except (pd.errors.ParserError, pd.errors.EmptyDataError, ValueError) as err:
-        reason = " ".join(str(err).split())
-        raise InputError(f"could not parse {quoted(str(path))} as CSV ({reason}); check "
-                         f"the delimiter, quoting and that every row has the header's "
-                         f"number of fields") from None
+        raise _unparsable(path, " ".join(str(err).split())) from None
     frame.columns = [str(c).strip() for c in frame.columns]
     return frame, notes
+
+
+def _unparsable(path, reason):
+    return InputError(f"could not parse {quoted(str(path))} as CSV ({reason}); check the "
+                      f"delimiter, quoting and that every row has the header's number of "
+                      f"fields")
+
+
+def _extra_empty_fields(text, delimiter, n_fields, path):
+    """Whether some data row has more fields than the header, all of them empty.
+
+    Raises :class:`InputError` when an extra field holds a value (pandas would drop it).
+    """
+    rows = csv.reader(io.StringIO(text), delimiter=delimiter, skipinitialspace=True)
+    next(rows, None)
+    extra = False
+    try:
+        for line, row in enumerate(rows, start=2):
+            if len(row) > n_fields:
+                if any(field.strip() for field in row[n_fields:]):
+                    raise _unparsable(path, f"line {line} has {len(row)} fields, the "
+                                            f"header {n_fields}")
+                extra = True
+    except csv.Error:
+        return False  # pandas reports the quoting problem
+    return extra
 
 
 def _check_unique(names):

@@ -92,6 +92,10 @@ def encode_target(series, target, positive=None, binary=False):
         notes.append(f"dropped {int((~keep).sum())} rows with a missing value in target "
                      f"{quoted(target)}")
     labels = labels[keep]
+    labels, merged = _merge_equal_numbers(labels)
+    if merged:
+        notes.append(f"target {quoted(target)}: labels written differently for the same "
+                     f"number are one class ({'; '.join(merged)})")
     if len(labels) == 0:
         raise InputError(f"target column {quoted(target)} has no values; choose a column "
                          f"that holds the class labels")
@@ -136,6 +140,23 @@ def encode_target(series, target, positive=None, binary=False):
     return y, tuple(classes), keep, notes, tuple(index.items())
 
 
+def _merge_equal_numbers(labels):
+    """Labels with ``"1.0"`` and ``"1"`` (all numbers) as one label, and what was merged."""
+    distinct = pd.unique(labels)
+    numbers = [_as_number(v) for v in distinct]
+    if any(n is None or not np.isfinite(n) for n in numbers):
+        return labels, []
+    spellings = {}
+    for text, number in zip(distinct, numbers):
+        spellings.setdefault(number, []).append(text)
+    merged = [" = ".join(quoted(t) for t in texts) for texts in spellings.values()
+              if len(texts) > 1]
+    if not merged:
+        return labels, []
+    canonical = {t: _number_label(n) for t, n in zip(distinct, numbers)}
+    return np.array([canonical[v] for v in labels], dtype=object), merged
+
+
 def _codes(classes, chosen):
     """``(label, y label)`` pairs: 1 for ``chosen``, 0 for the others."""
     return tuple((c, int(c == chosen)) for c in classes)
@@ -177,6 +198,10 @@ def _match(positive, classes, target):
     folded = [c for c in classes if c.casefold() == wanted.casefold()]
     if len(folded) == 1:
         return folded[0]
+    if folded:
+        raise InputError(f"positive class {quoted(wanted)} matches {listing(folded)} of "
+                         f"target {quoted(target)} when case is ignored; give one of "
+                         f"them exactly")
     number = _as_number(wanted)  # "0.0" names the label 0, "1" names "1.0"
     same = [c for c in classes if number is not None and _as_number(c) == number]
     if len(same) == 1:

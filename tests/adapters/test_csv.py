@@ -75,6 +75,50 @@ def test_saved_index_column_dropped(tmp_path):
     assert list(ds.X.columns) == ["x"]
 
 
+def test_delimiter_ending_each_data_row_shifts_no_column(tmp_path):
+    text = "x,c,label\n" + "".join(f"{i}.5,{'ab'[i % 2]},{'yn'[i % 3 == 0]},\n"
+                                    for i in range(12))
+    ds = load_dataset(_write(tmp_path, text), target="label")
+    assert list(ds.X.columns) == ["x", "c"] and ds.X["x"][1] == 1.5
+    assert set(ds.class_names) == {"y", "n"} and ds.X["c"][1] == "b"
+    assert any("empty field after the last delimiter" in n for n in ds.notes)
+
+
+def test_extra_field_with_a_value_is_refused(tmp_path):
+    text = "x,c,label\n1,a,y,\n2,b,n,7\n3,a,y,\n"
+    with pytest.raises(InputError, match="line 3 has 4 fields, the header 3"):
+        load_dataset(_write(tmp_path, text), target="label")
+
+
+def test_missing_value_words_are_noted(tmp_path):
+    text = "alley,n,t\n" + "".join(f"{w},{v},{i % 2}\n" for i, (w, v) in enumerate(
+        [("None", "1"), ("Pave", "NA"), ("Grvl", "3"), ("None", "#N/A"), ("Pave", "5"),
+         ("", "6")]))
+    ds = load_dataset(_write(tmp_path, text), target="t")
+    assert ds.X["alley"].isna().sum() == 3 and ds.X["n"].isna().sum() == 2
+    assert "column 'alley': 2 values 'None' read as missing" in ds.notes
+    assert "column 'n': 2 values 'NA', '#N/A' read as missing" in ds.notes
+    assert ds.numeric == ("n",)
+
+
+def test_semicolon_file_with_decimal_commas(tmp_path):
+    text = "temp;dose;t\n38,2;1.5;a\n36,9;2.5;b\n37,5;0.5;a\n39,1;3;b\n"
+    ds = load_dataset(_write(tmp_path, text), target="t")
+    assert ds.numeric == ("temp", "dose")
+    assert ds.X["temp"].tolist() == [38.2, 36.9, 37.5, 39.1]
+    assert ds.X["dose"].tolist() == [1.5, 2.5, 0.5, 3.0]
+
+
+@pytest.mark.parametrize("values", [["1,200", "3,400", "2,100", "900"],
+                                    ["12%", "40%", "7.5%", "3%"],
+                                    ["$12", "$40", "$7.5", "$3"]])
+def test_numbers_written_as_text_are_noted(tmp_path, values):
+    text = "amount,t\n" + "".join(f'"{v}",{i % 2}\n' for i, v in enumerate(values))
+    ds = load_dataset(_write(tmp_path, text), target="t")
+    assert ds.categorical == ("amount",)
+    assert any("'amount' holds numbers written as text" in n for n in ds.notes)
+
+
 @pytest.mark.parametrize("content, match", [
     ("a,b,t\n1,2,0\n3,4,5,6,7\n", "could not parse"),
     ('a,b,t\n1,"2,0\n', "could not parse"),

@@ -115,6 +115,22 @@ def test_positive_matched_as_string():
         from_frame(df, "t", positive="2.0")
 
 
+def test_one_number_spelled_two_ways_is_one_class():
+    df = pd.DataFrame({"x": np.arange(6.0), "t": ["1", "1.0", "0", "0.0", "1", "0"]})
+    ds = from_frame(df, "t")
+    assert set(ds.class_names) == {"0", "1"} and ds.y.tolist() == [1, 1, 0, 0, 1, 0]
+    assert any("'1' = '1.0'" in n and "one class" in n for n in ds.notes)
+    assert from_frame(df, "t", positive="1").y.tolist() == [1, 1, 0, 0, 1, 0]
+    distinct = pd.DataFrame({"x": np.arange(4.0), "t": ["01", "02", "01", "02"]})
+    assert from_frame(distinct, "t").class_names == ("01", "02")   # spelled once: kept
+
+
+def test_positive_matching_several_labels_by_case_is_refused():
+    df = pd.DataFrame({"x": np.arange(6.0), "t": ["Yes", "yes", "no", "no", "Yes", "no"]})
+    with pytest.raises(InputError, match="matches 'Yes', 'yes'.*give one of them exactly"):
+        from_frame(df, "t", positive="YES")
+
+
 def test_float_target_with_missing_prints_as_integers():
     df = pd.DataFrame({"x": [1.0, 2.0, 3.0, 4.0, 5.0], "t": [0, 1, None, 1, 0]})
     ds = from_frame(df, "t", positive="1")
