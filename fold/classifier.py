@@ -222,6 +222,8 @@ class FOLDClassifier(ClassifierMixin, BaseEstimator):
         ----------
         X : DataFrame of shape (n_samples, n_features)
             Numeric and categorical (str/object) columns; NaN = unknown;
+            categories compare by text, numbers by value (``1`` and ``1.0`` are
+            one category; :func:`fold.table.category`);
             :class:`~fold.Negated` cells for classical negations. Date, time-span,
             period, interval and complex columns are refused: convert them first.
         y : array-like of shape (n_samples,)

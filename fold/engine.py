@@ -94,9 +94,12 @@ class PrologEngine:
             ) from exc
         self._prolog = Prolog
         self._core = core
-        self._reserved: frozenset | None = None
         with resources.as_file(resources.files("fold") / "runtime.pl") as path:
             self._call("system", "use_module", [("atom", str(path))], 0)
+        # Read at start-up, so that what the process loads later cannot change it.
+        (text,) = self._call(_RUNTIME, "fold_reserved", [], 1)
+        self._reserved = frozenset((name, int(arity)) for arity, _, name in
+                                   (line.partition("\t") for line in text.splitlines()))
 
     @classmethod
     def instance(cls) -> PrologEngine:
@@ -221,14 +224,14 @@ class PrologEngine:
         return text
 
     def reserved_predicates(self) -> frozenset:
-        """``(name, arity)`` of every SWI-Prolog built-in (module system)."""
-        if self._reserved is None:
-            (text,) = self._call(_RUNTIME, "fold_reserved", [], 1)
-            pairs = set()
-            for line in text.splitlines():
-                arity, _, name = line.partition("\t")
-                pairs.add((name, int(arity)))
-            self._reserved = frozenset(pairs)
+        """``(name, arity)`` of every predicate a program must not define.
+
+        SWI-Prolog's built-ins (module ``system``) and the hooks of module
+        ``user`` (``portray/1``, ``term_expansion/2``, ...; ``fold_reserved/1``
+        in ``runtime.pl``), as the engine found them when it started: plain
+        ``swipl`` loads the program into ``user``, where such a clause would
+        change how Prolog prints, loads or reports.
+        """
         return self._reserved
 
 

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .quoting import printable
 from .rules import Literal, Rule, Theory
 from .table import NUMERIC, ColumnView
 
@@ -59,7 +60,8 @@ def _first_failure(rule: Rule, view: ColumnView, row: int) -> str:
     """Why ``rule`` does not fire on ``row``."""
     for literal in rule.literals:
         if not literal.covers(view)[row]:
-            return f"{literal} fails ({literal.feature} is {_cell(view, literal, row)})"
+            return (f"{literal} fails ({printable(literal.feature)} is "
+                    f"{_cell(view, literal, row)})")
     for exception in rule.exceptions:
         if exception.covers(view)[row]:
             return f"its exception [{exception}] holds"
@@ -67,7 +69,7 @@ def _first_failure(rule: Rule, view: ColumnView, row: int) -> str:
 
 
 def _holds(rule: Rule, view: ColumnView, row: int, indent: str) -> list:
-    lines = [f"{indent}{lit}   ({lit.feature} is {_cell(view, lit, row)})"
+    lines = [f"{indent}{lit}   ({printable(lit.feature)} is {_cell(view, lit, row)})"
              for lit in rule.literals] or [f"{indent}true (the rule has no condition)"]
     for exception in rule.exceptions:
         lines.append(f"{indent}and not the exception [{exception}]: "

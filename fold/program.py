@@ -12,10 +12,12 @@ exactly the learned model. Its data are facts, one per known cell:
 
 Every name and value is written by :func:`~fold.quoting.quote_atom` or
 :func:`~fold.quoting.format_number` (facts: :func:`fold.facts.write_facts`).
-The query is ``'label'(Id, Class)``.
-Predicate names that would clash (with each other or with SWI-Prolog's
-built-ins) get a ``_1``, ``_2``... suffix; the mapping is kept in
-:class:`PrologProgram`.
+The query is ``'label'(Id, Class)``. ``row/1`` and ``label/2`` are named
+first, so they keep their names; any other predicate name that would clash
+(with them, with each other, with SWI-Prolog's built-ins or with the hooks of
+module ``user``, such as ``portray/1``) gets a ``_1``, ``_2``... suffix. The
+mapping is kept in :class:`PrologProgram`, and the program's header names the
+predicates of every column whose predicates were renamed.
 """
 
 from __future__ import annotations
@@ -66,7 +68,7 @@ class PrologProgram:
 
 
 class _Names:
-    """Allocate predicate names: distinct, and never a built-in."""
+    """Allocate predicate names: distinct, and never a reserved one."""
 
     def __init__(self, reserved: frozenset) -> None:
         self.reserved = reserved
@@ -91,11 +93,11 @@ def _class_base(label: object) -> str:
 class _Writer:
     def __init__(self, schema: Schema, names: _Names) -> None:
         self.names = names
+        self.row = names.take("row", 1)
+        self.label = names.take("label", 2)
         self.features = {f: names.take(f, 2) for f in schema.names}
         self.negations = {f: names.take(f"neg_{f}", 2)
                           for f, kind in zip(schema.names, schema.kinds) if kind != NUMERIC}
-        self.row = names.take("row", 1)
-        self.label = names.take("label", 2)
         self.clauses: dict[str, list[str]] = {}
         self.n_ab = 0
 
@@ -125,6 +127,21 @@ class _Writer:
         self.clauses.setdefault(head, []).append(f"{quote_atom(head)}(X) :-\n    {body}.")
 
 
+def _renamed_columns(schema: Schema, writer: _Writer) -> list:
+    """Header lines naming the predicates of each column that were renamed."""
+    lines = []
+    for feature in schema.names:
+        preds = [(writer.features[feature], feature)]
+        if feature in writer.negations:
+            preds.append((writer.negations[feature], f"neg_{feature}"))
+        if any(pred != wanted for pred, wanted in preds):
+            facts = ", ".join(f"{quote_atom(pred)}(Id, Value)" for pred, _ in preds)
+            lines.append(f"% Column {quote_atom(feature)}: {facts}.")
+    if lines:
+        lines.insert(0, "% Columns whose predicates are renamed to avoid a clash:")
+    return lines
+
+
 def write_program(theory: Theory, schema: Schema, reserved: frozenset) -> PrologProgram:
     """Write ``theory`` as SWI-Prolog source.
 
@@ -134,7 +151,8 @@ def write_program(theory: Theory, schema: Schema, reserved: frozenset) -> Prolog
     schema : Schema
         The columns the theory was learned on (all are declared dynamic).
     reserved : frozenset of (str, int)
-        Predicate indicators that must not be defined (SWI-Prolog built-ins).
+        Predicate indicators that must not be defined (SWI-Prolog built-ins
+        and hooks, :meth:`~fold.engine.PrologEngine.reserved_predicates`).
 
     Returns
     -------
@@ -151,14 +169,16 @@ def write_program(theory: Theory, schema: Schema, reserved: frozenset) -> Prolog
             writer.rule(pred, rule)
     label_terms = tuple(format_term(label) for label in theory.labels)
 
+    row, label = quote_atom(writer.row), quote_atom(writer.label)
     lines = [
         "% Learned by fold.FOLDClassifier: default rules with exceptions (FOLD).",
-        "% Facts: row(Id) for every row; Feature(Id, Value) for every known",
+        f"% Facts: {row}(Id) for every row; Feature(Id, Value) for every known",
         "% cell (unknown cells have none); neg_Feature(Id, Value) when the value",
         "% is known not to be Value (classical negation).",
-        "% Query: label(Id, Class).",
+        *_renamed_columns(schema, writer),
+        f"% Query: {label}(Id, Class).",
         "",
-        f":- dynamic({quote_atom(writer.row)}/1).",
+        f":- dynamic({row}/1).",
     ]
     for feature in schema.names:
         lines.append(f":- dynamic({quote_atom(writer.features[feature])}/2).")
@@ -172,8 +192,8 @@ def write_program(theory: Theory, schema: Schema, reserved: frozenset) -> Prolog
         lines.append("")
     branches = [f"{quote_atom(p)}(X) -> Label = {t}" for p, t in zip(class_preds, label_terms)]
     branches.append(f"Label = {label_terms[-1]}")
-    lines.append(f"{quote_atom(writer.label)}(X, Label) :-")
-    lines.append(f"    {quote_atom(writer.row)}(X),")
+    lines.append(f"{label}(X, Label) :-")
+    lines.append(f"    {row}(X),")
     lines.append("    (   " + "\n    ;   ".join(branches) + "\n    ).")
     return PrologProgram(
         text="\n".join(lines) + "\n",

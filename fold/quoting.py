@@ -12,7 +12,7 @@ import numbers
 
 import numpy as np
 
-__all__ = ["quote_atom", "format_number", "format_numbers", "format_term"]
+__all__ = ["quote_atom", "format_number", "format_numbers", "format_term", "printable"]
 
 _ESCAPES = {
     "\\": "\\\\",
@@ -39,6 +39,27 @@ def _escape_char(ch: str) -> str:
         return f"\\U{code:08X}"
     # ISO escape: backslash, x, hex digits, closing backslash.
     return f"\\x{code:x}\\"
+
+
+def printable(text: object) -> str:
+    """``text`` for people to read: characters that do not print are escaped.
+
+    Control characters, line breaks and invisible format characters (such as
+    the right-to-left override U+202E, which reorders what follows it on
+    screen) are shown as Python escapes, so a name or value from the data
+    cannot break a rule over lines or disguise it.
+
+    Examples
+    --------
+    >>> printable("a\nb"), printable("x\u202eb"), printable("Zürich")
+    ('a\\nb', 'x\\u202eb', 'Zürich')
+    """
+    text = str(text)
+    if text.isprintable():
+        return text
+    return "".join(ch if ch == " " or ch.isprintable()
+                   else ch.encode("unicode_escape", "backslashreplace").decode("ascii")
+                   for ch in text)
 
 
 def quote_atom(text: str) -> str:

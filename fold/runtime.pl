@@ -140,14 +140,53 @@ data_predicates(Views, Data) :-
 
 %!  fold_reserved(-Text) is det.
 %
-%   One line "Arity<TAB>Name" per predicate of module system: names a
-%   program must not define.
+%   One line "Arity<TAB>Name" per predicate a program must not define, as
+%   plain swipl loads it into module user: the predicates of module system,
+%   the hooks declared multifile in module user (by SWI-Prolog and the
+%   libraries loaded so far) and the hooks of user_hook/2.
 
 fold_reserved(Text) :-
-    findall(A-N, ( current_predicate(system:N/A) ), Pairs0),
+    findall(A-N, reserved(N, A), Pairs0),
     sort(Pairs0, Pairs),
     with_output_to(string(Text),
                    forall(member(A-N, Pairs), format("~d\t~w~n", [A, N]))).
+
+reserved(N, A) :-
+    current_predicate(system:N/A).
+reserved(N, A) :-
+    predicate_property(user:Head, multifile),
+    \+ predicate_property(user:Head, imported_from(_)),
+    functor(Head, N, A).
+reserved(N, A) :-
+    user_hook(N, A).
+
+%   Hooks SWI-Prolog or its libraries call in module user (manual: "hooks"),
+%   declared there or not: a clause of one, loaded into user, changes how
+%   Prolog prints, loads, expands or reports (portray/1, term_expansion/2 ...).
+
+user_hook(portray, 1).
+user_hook(exception, 3).
+user_hook(message_hook, 3).
+user_hook(thread_message_hook, 3).
+user_hook(message_property, 2).
+user_hook(term_expansion, 2).
+user_hook(term_expansion, 4).
+user_hook(goal_expansion, 2).
+user_hook(goal_expansion, 4).
+user_hook(file_search_path, 2).
+user_hook(library_directory, 1).
+user_hook(prolog_file_type, 2).
+user_hook(prolog_load_file, 2).
+user_hook(expand_query, 4).
+user_hook(expand_answer, 2).
+user_hook(resource, 2).
+user_hook(resource, 3).
+user_hook(prolog_list_goal, 1).
+user_hook(prolog_predicate_name, 2).
+user_hook(prolog_clause_name, 2).
+user_hook(prolog_trace_interception, 4).
+user_hook(prolog_exception_hook, 4).
+user_hook(url_path, 2).
 
 %   Loading -------------------------------------------------------------
 

@@ -5,16 +5,19 @@ Prolog facts):
 
 * numeric column (any numeric dtype except bool): a finite number, or NaN
   for *unknown*;
-* categorical column (every other dtype): a category, compared as
-  ``str(value)``; NaN/None for *unknown*; or a :class:`Negated` marker for a
-  value known *not* to be some categories (LIME's negative one-hot weights,
-  written ``-thal(A,3)`` in the LIME-FOLD paper).
+* categorical column (every other dtype): a category, compared as its text
+  (:func:`category`: ``str(value)``, but a number by value, so ``1``, ``1.0``
+  and ``np.int64(1)`` are all the category ``"1"``); NaN/None for *unknown*;
+  or a :class:`Negated` marker for a value known *not* to be some categories
+  (LIME's negative one-hot weights, written ``-thal(A,3)`` in the LIME-FOLD
+  paper).
 
 An unknown cell satisfies no literal, neither a test nor its negation.
 """
 
 from __future__ import annotations
 
+import numbers
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -22,10 +25,40 @@ import pandas as pd
 
 from .errors import FoldInputError
 
-__all__ = ["Negated", "Schema", "ColumnView", "NUMERIC", "CATEGORICAL"]
+__all__ = ["Negated", "Schema", "ColumnView", "category", "NUMERIC", "CATEGORICAL"]
 
 NUMERIC = "numeric"
 CATEGORICAL = "categorical"
+
+
+def category(value: object) -> str:
+    """The category a cell stands for: its text, a whole number as an integer.
+
+    Numbers equal in value are one category: ``1``, ``1.0`` and
+    ``np.int64(1)`` are all ``"1"`` (pandas turns a column of integers with a
+    NaN into floats). Booleans stay ``"True"`` / ``"False"``; other values,
+    ``1.5`` and strings included, are ``str(value)``. A string is never read
+    as a number: ``"1.0"`` is not the category ``"1"``.
+
+    Parameters
+    ----------
+    value : object
+        A known cell.
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> category(1.0), category(2.5), category(True), category("01")
+    ('1', '2.5', 'True', '01')
+    """
+    if isinstance(value, bool | np.bool_) or not isinstance(value, numbers.Real):
+        return str(value)
+    if isinstance(value, numbers.Integral) or float(value).is_integer():
+        return str(int(value))
+    return str(value)
 
 
 @dataclass(frozen=True, init=False)
@@ -41,7 +74,7 @@ class Negated:
     Parameters
     ----------
     *values : object
-        One or more categories (compared as ``str``).
+        One or more categories (compared as :func:`category` text).
 
     Examples
     --------
@@ -56,7 +89,7 @@ class Negated:
     def __init__(self, *values: object) -> None:
         if not values:
             raise FoldInputError("Negated needs at least one value")
-        object.__setattr__(self, "values", frozenset(str(v) for v in values))
+        object.__setattr__(self, "values", frozenset(category(v) for v in values))
 
     def __repr__(self) -> str:
         return "Negated(" + ", ".join(repr(v) for v in sorted(self.values)) + ")"
@@ -146,7 +179,7 @@ def _read_distinct(cells: np.ndarray, unknown: np.ndarray) -> CategoricalCells |
 
 
 def _read_cells(series: pd.Series, cells: np.ndarray, unknown: np.ndarray) -> CategoricalCells:
-    """The general reading, cell by cell (any cell type; categories compared as str)."""
+    """The general reading, cell by cell (any cell type, read by :func:`category`)."""
     n = len(cells)
     negated: dict[str, np.ndarray] = {}
     is_negated = np.zeros(n, dtype=bool)
@@ -162,7 +195,7 @@ def _read_cells(series: pd.Series, cells: np.ndarray, unknown: np.ndarray) -> Ca
     known = np.full(n, None, dtype=object)
     values = cells[known_rows]
     if not all(type(v) is str for v in values):
-        values = np.array([str(v) for v in values], dtype=object)
+        values = np.array([category(v) for v in values], dtype=object)
     known[known_rows] = values
     return CategoricalCells(known=known, negated=negated)
 

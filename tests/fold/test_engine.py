@@ -1,5 +1,8 @@
 """The SWI-Prolog engine and the written program: exact, clean, safe, limited."""
 
+import shutil
+import subprocess
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -146,3 +149,52 @@ def test_justify_proves_the_row_it_names(cancer):
         assert "$row" not in proof
     with pytest.raises(PrologEngineError, match="not among the rows"):
         get_engine().justify(clf.prolog_, rows, 45, timeout=10)
+
+
+def _swipl(goal: str, *files) -> str:
+    """Run ``goal`` in a plain ``swipl`` that has loaded ``files``; its output."""
+    done = subprocess.run([shutil.which("swipl"), "-q", "-g", goal, "-t", "halt",
+                           *map(str, files)],
+                          capture_output=True, text=True, timeout=120, encoding="utf-8")
+    assert done.returncode == 0 and done.stderr == "", done.stderr
+    return done.stdout
+
+
+@pytest.mark.parametrize("hook", ["portray", "library_directory", "prolog_list_goal"])
+def test_names_of_user_hooks_are_renamed(hook, tmp_path):
+    # Loaded into module user, 'portray'(X) :- ... would change how every term prints.
+    x = np.arange(40.0)
+    X = pd.DataFrame({"x": x, "term_expansion": x % 3, "file_search_path": x % 5})
+    y = np.where(x < 20, hook, "other")
+    clf = FOLDClassifier(class_order=[hook, "other"]).fit(X, y)
+    assert (hook, 1) in get_engine().reserved_predicates()
+    for name in (hook, "term_expansion", "file_search_path"):
+        assert f"'{name}'(" not in clf.program_
+    assert (run_swipl(clf, X, tmp_path) == clf.evaluate_prolog(X).decisions).all()
+    printed = _swipl("print([0,1,2]), nl", tmp_path / "fold.pl", tmp_path / "facts.pl")
+    assert printed == "[0,1,2]\n"
+    assert (clf.predict(X) == y).all()
+
+
+def test_the_documented_query_works_whatever_the_column_names(tmp_path):
+    # row/1 and label/2 keep their names; clashing columns and classes are renamed.
+    rng = np.random.default_rng(0)
+    c = rng.choice(["p", "q"], 80).astype(object)
+    c[::4] = Negated("p")
+    X = pd.DataFrame({"label": rng.choice(["red", "green"], 80), "row": rng.normal(size=80),
+                      "ab0": rng.normal(size=80), "c": c, "neg_c": rng.choice(["u", "v"], 80)})
+    exception = (X["label"] == "green") & (X["c"] != "p")
+    y = np.where((X["row"] > 0) & ~exception, "row", np.where(X["ab0"] > 0, "ab0", "label"))
+    clf = FOLDClassifier(min_support=2, class_order=["row", "ab0", "label"]).fit(X, y)
+    assert str(clf.rules_).startswith("row if row > 0.0795345 unless (label == green")
+    assert (clf.prolog_.row_predicate, clf.prolog_.label_predicate) == ("row", "label")
+    assert "% Query: 'label'(Id, Class)." in clf.program_
+    assert "% Column 'label': 'label_1'(Id, Value), 'neg_label'(Id, Value)." in clf.program_
+    assert "% Column 'c': 'c'(Id, Value), 'neg_c_1'(Id, Value)." in clf.program_
+    (tmp_path / "fold.pl").write_text(clf.program_, encoding="utf-8")
+    (tmp_path / "facts.pl").write_text(clf.facts(X), encoding="utf-8")
+    answers = _swipl("forall(row(I), (label(I, C), writeq(I-C), nl))",
+                     tmp_path / "fold.pl", tmp_path / "facts.pl")
+    assert answers.splitlines() == [f"{i}-{label}" for i, label in enumerate(y)]
+    assert (clf.predict(X) == y).all() and (clf.predict_python(X) == y).all()
+    assert "label(0," in clf.explain(X.iloc[[0]]).prolog

@@ -12,6 +12,7 @@ from sklearn.preprocessing import FunctionTransformer
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
 from fold import FoldInputError, FOLDClassifier
+from tests.fold.helpers import python_decisions, run_swipl
 
 
 @parametrize_with_checks([FOLDClassifier(random_state=0)])
@@ -98,3 +99,24 @@ def test_attributes():
     assert list(clf.classes_) == ["n", "p"]
     assert clf.program_.startswith("%") and "'label'(X, Label)" in clf.program_
     assert clf.n_rules_ == clf.rules_.n_rules and clf.rule_size_ == clf.rules_.n_literals
+
+
+@pytest.mark.parametrize("fitted", [
+    pytest.param(pd.Series([1, 2, 3] * 20).astype("category"), id="int-category"),
+    pytest.param(pd.Series([1, 2, 3] * 20, dtype=object), id="int-object"),
+    pytest.param(pd.Series(["1", "2", "3"] * 20), id="str"),
+])
+def test_categories_are_numbers_by_value(fitted, tmp_path):
+    # 1, 1.0 and np.int64(1) are the category "1": in Python and in Prolog
+    X = pd.DataFrame({"code": fitted, "z": np.arange(60.0) % 7})
+    y = np.where(X["code"].astype(int) == 1, "a", "b")
+    clf = FOLDClassifier(class_order=["a", "b"]).fit(X, y)
+    assert str(clf.rules_) == "a if code == 1\nb otherwise"
+    Xp = pd.DataFrame({"code": [1.0, 2.0, np.nan, 1, np.int64(1), 1.5, "1", True],
+                       "z": np.arange(8.0)})
+    expected = ["a", "b", "b", "a", "a", "b", "a", "b"]
+    assert clf.predict(Xp).tolist() == expected
+    assert clf.predict_python(Xp).tolist() == expected
+    assert (run_swipl(clf, Xp, tmp_path) == python_decisions(clf, Xp)).all()
+    float_codes = pd.DataFrame({"code": [1.0, 2.0, np.nan], "z": [0.0, 1.0, 2.0]})
+    assert clf.predict(float_codes).tolist() == ["a", "b", "b"]

@@ -77,3 +77,23 @@ def test_format_term_numbers_and_atoms():
     assert format_term(3) == "3"
     assert format_term(True) == "'True'"
     assert format_term("x y") == "'x y'"
+
+
+def test_rules_and_explanations_escape_what_does_not_print():
+    import numpy as np
+    import pandas as pd
+
+    from fold import FOLDClassifier
+    from fold.quoting import printable
+
+    assert printable("a\nb") == "a\\nb" and printable("p\u202eq") == "p\\u202eq"
+    assert printable("Zürich 😀 x") == "Zürich 😀 x"
+    rng = np.random.default_rng(0)
+    c = rng.choice(["x\ny", "p\u202eq", "ok"], 120)
+    X = pd.DataFrame({"c\u202ed": c, "v": rng.normal(size=120)})
+    est = FOLDClassifier().fit(X, np.where(c == "x\ny", "pos", "neg"))
+    text = str(est.rules_)
+    assert "c\\u202ed" in text and "x\\ny" in text and "\u202e" not in text
+    assert text.count("\n") == 1  # one rule and the default, one line each
+    words = est.explain(X.iloc[[0]])
+    assert "\u202e" not in str(words).split("Prolog justification")[0]

@@ -1,4 +1,5 @@
-"""Reading categorical cells: the per-distinct-value reading equals the cell-by-cell one."""
+"""Reading categorical cells: numbers by value; the per-distinct-value reading equals
+the cell-by-cell one."""
 
 import numpy as np
 import pandas as pd
@@ -6,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from fold import Negated
-from fold.table import _read_cells, _read_distinct, read_categorical
+from fold.table import _read_cells, _read_distinct, category, read_categorical
 
 CELLS = st.one_of(
     st.sampled_from(["a", "b", "x'y", "", "1", "True", "ünï"]),
@@ -34,12 +35,15 @@ def test_reading_equals_cell_by_cell(cells):
     _same(read_categorical(series, "c"), expected)
 
 
-def test_values_that_compare_equal_stay_apart():
-    # 1 == True == 1.0 in Python: the categories are still "1", "True" and "1.0"
-    series = pd.Series(["a", 1, True, 1.0, None], dtype=object)
+def test_numbers_are_categories_by_value_and_booleans_stay_apart():
+    # 1 == True == 1.0 in Python: 1 and 1.0 are the category "1", True is "True"
+    series = pd.Series(["a", 1, True, 1.0, np.int64(1), 2.5, "1.0", None], dtype=object)
     cells = series.to_numpy(dtype=object)
     assert _read_distinct(cells, np.asarray(pd.isna(cells))) is None  # read cell by cell
-    assert list(read_categorical(series, "c").known) == ["a", "1", "True", "1.0", None]
+    assert list(read_categorical(series, "c").known) == [
+        "a", "1", "True", "1", "1", "2.5", "1.0", None]
+    assert Negated(1.0, np.float32(2.0), False).values == {"1", "2", "False"}
+    assert category(10**20) == "100000000000000000000" and category(-0.0) == "0"
 
 
 def test_negations_and_unknowns():
