@@ -1,9 +1,11 @@
 """Turn a raw table into boolean threshold columns and their :class:`Predicate` specs.
 
 Numeric feature ``f`` → ``f <= t`` and ``f > t`` for each quantile threshold ``t`` (both
-directions, as the IMLI papers binarize); categorical ``c`` → ``c == v`` per category;
-a column that already holds only 0/1 (or booleans) is kept as one binary column. Missing
-values satisfy no column.
+directions, as the IMLI papers binarize); categorical ``c`` → ``c == v`` per category
+(equal numbers are one category: ``1``, ``1.0`` and ``"1"``, see
+:func:`~imli.predicates.category_texts`); a column that already holds only 0/1 (or
+booleans) is kept as one binary column. Missing values (NaN, None, ``pd.NA``) satisfy no
+column: neither ``f <= t`` nor ``f > t``, no category, not the binary column.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ from sklearn.base import BaseEstimator, TransformerMixin
 from sklearn.utils._param_validation import Interval
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from .predicates import Predicate, format_value
+from .predicates import Predicate, category_texts, format_value, to_numbers
 
 __all__ = ["Binarizer"]
 
@@ -157,11 +159,11 @@ class Binarizer(TransformerMixin, BaseEstimator):
                 specs.append(None)
                 sources.append(i)
             elif name in wanted or not numeric:
-                cats = sorted({str(v) for v in col.dropna().tolist()})
+                cats = sorted(set(category_texts(col)) - {None})
                 specs.extend(Predicate(name, "==", c) for c in cats)
                 sources.extend([i] * len(cats))
             else:
-                for t in _thresholds(col.to_numpy(dtype=np.float64), self.n_thresholds):
+                for t in _thresholds(to_numbers(col), self.n_thresholds):
                     specs.append(Predicate(name, "<=", float(t)))
                     specs.append(Predicate(name, ">", float(t)))
                     sources.extend([i, i])
@@ -186,19 +188,19 @@ class Binarizer(TransformerMixin, BaseEstimator):
         check_is_fitted(self, "column_specs_")
         frame = self._frame(X, reset=False)
         out = {}
-        texts: dict[int, np.ndarray] = {}  # categorical columns as strings, once each
+        cells: dict[int, np.ndarray] = {}  # each input column read once: numbers or texts
         for spec, source, name in zip(self.column_specs_, self._sources, self._names):
-            col = frame.iloc[:, source]
+            if source not in cells:
+                col = frame.iloc[:, source]
+                numeric = spec is None or spec.is_threshold
+                cells[source] = to_numbers(col) if numeric else category_texts(col)
+            values = cells[source]
             if spec is None:
-                out[name] = col.to_numpy(dtype=np.float64) != 0
+                out[name] = ~np.isnan(values) & (values != 0)
             elif spec.is_threshold:
-                out[name] = spec.evaluate(col.to_numpy(dtype=np.float64))
+                out[name] = spec.evaluate(values)
             else:
-                if source not in texts:
-                    texts[source] = np.array(
-                        [None if pd.isna(v) else str(v) for v in col], dtype=object
-                    )
-                out[name] = spec.evaluate(texts[source])
+                out[name] = values == spec.value
         return pd.DataFrame(out, index=frame.index, columns=self._names, dtype=bool)
 
     def get_feature_names_out(self, input_features: object = None) -> np.ndarray:

@@ -73,6 +73,11 @@ def binary_input(est, X, y=None, column_specs=None, reset=True):
         Xb = est.binarizer_.transform(frame if frame is not None else X).to_numpy()
     else:
         values = frame.to_numpy() if frame is not None else np.asarray(X)
+        if pd.isna(values).any():
+            raise ValueError(
+                "X holds missing values; as in fit, a binary matrix needs 0 or 1 in every "
+                "cell."
+            )
         if not np.isin(values, (0, 1)).all():
             raise ValueError(
                 "X must hold only 0/1 values, as the training data did."

@@ -11,8 +11,9 @@ from dataclasses import dataclass
 from numbers import Integral, Real
 
 import numpy as np
+import pandas as pd
 
-__all__ = ["RELATIONS", "Predicate", "format_value"]
+__all__ = ["RELATIONS", "Predicate", "category_texts", "format_value", "printable", "to_numbers"]
 
 RELATIONS = ("<=", ">", "==", "!=")
 _NEGATED = {"<=": ">", ">": "<=", "==": "!=", "!=": "=="}
@@ -20,8 +21,33 @@ _NEGATED = {"<=": ">", ">": "<=", "==": "!=", "!=": "=="}
 DEFAULT_DIGITS = 4
 
 
+def printable(text: object) -> str:
+    """``text`` for people to read: characters that do not print are escaped.
+
+    Control characters, line breaks and invisible format characters (such as the
+    right-to-left override U+202E, which reorders what follows it on screen) are shown as
+    Python escapes, so a name or value from the data cannot break a rule over lines or
+    disguise it.
+
+    Examples
+    --------
+    >>> printable("a\nb"), printable("x\u202eb"), printable("Zürich")
+    ('a\\nb', 'x\\u202eb', 'Zürich')
+    """
+    text = str(text)
+    if text.isprintable():
+        return text
+    return "".join(ch if ch == " " or ch.isprintable()
+                   else ch.encode("unicode_escape", "backslashreplace").decode("ascii")
+                   for ch in text)
+
+
 def format_value(value: object, digits: int = DEFAULT_DIGITS) -> str:
     """Render a predicate value for people: numbers with ``digits`` significant digits.
+
+    As in Python's ``repr``, numbers below 1e-4 or from 1e16 on (in absolute value) are
+    written in scientific notation (``1.175e-308``), the others positionally (``0.78``,
+    ``39.5``, ``30.0``).
 
     Parameters
     ----------
@@ -35,15 +61,63 @@ def format_value(value: object, digits: int = DEFAULT_DIGITS) -> str:
     str
     """
     if isinstance(value, (bool, Integral)) or not isinstance(value, Real):
-        return str(value)
+        return printable(value)
     number = float(value)
     if not np.isfinite(number):
         return str(number)
+    if number != 0 and not 1e-4 <= abs(number) < 1e16:
+        return np.format_float_scientific(number, precision=digits - 1, unique=True, trim="-")
     if number == int(number) and abs(number) < 1e15:
         return f"{int(number)}.0"
     return np.format_float_positional(
         number, precision=digits, unique=True, fractional=False, trim="0"
     )
+
+
+def to_numbers(values: object) -> np.ndarray:
+    """Raw values as floats, NaN wherever one is missing (None, NaN, ``pd.NA``, NaT).
+
+    Parameters
+    ----------
+    values : array-like of shape (n_samples,)
+        Numbers, booleans or missing values, in any (also nullable pandas) dtype.
+
+    Returns
+    -------
+    ndarray of float64
+    """
+    cells = np.asarray(values)
+    if cells.dtype.kind in "biuf":
+        return cells.astype(np.float64)
+    cells = cells.astype(object)
+    return np.where(pd.isna(cells), np.nan, cells).astype(np.float64)
+
+
+def _category_text(value: object) -> str:
+    if isinstance(value, Real) and not isinstance(value, bool) and float(value).is_integer():
+        return str(int(value))
+    return str(value)
+
+
+def category_texts(values: object) -> np.ndarray:
+    """The text each raw value is known by as a category; ``None`` where one is missing.
+
+    Equal numbers get the same text (``1``, ``1.0`` and ``np.int64(1)`` are all ``"1"``),
+    so integer categories match the same numbers given as floats, and the text ``"1"``.
+    Other values are their ``str`` (booleans stay ``"True"`` and ``"False"``).
+
+    Parameters
+    ----------
+    values : array-like of shape (n_samples,)
+
+    Returns
+    -------
+    ndarray of object (str or None)
+    """
+    cells = np.asarray(values, dtype=object)
+    missing = pd.isna(cells)
+    texts = [None if m else _category_text(v) for v, m in zip(cells, missing)]
+    return np.array(texts, dtype=object)
 
 
 def _plain(value: object) -> object:
@@ -103,7 +177,11 @@ class Predicate:
         return Predicate(self.feature, _NEGATED[self.relation], self.value)
 
     def evaluate(self, values: object) -> np.ndarray:
-        """Evaluate on raw feature values; missing numbers satisfy no threshold.
+        """Evaluate on raw feature values.
+
+        A missing value satisfies no threshold (neither ``<=`` nor ``>``) and no ``==``;
+        it differs (``!=``) from every category. Categories are compared by
+        :func:`category_texts`, so ``1``, ``1.0`` and ``"1"`` are the same category.
 
         Parameters
         ----------
@@ -115,16 +193,16 @@ class Predicate:
         ndarray of bool
         """
         if self.is_threshold:
-            x = np.asarray(values, dtype=np.float64)
+            x = to_numbers(values)
             with np.errstate(invalid="ignore"):
                 result = x <= self.value if self.relation == "<=" else x > self.value
             return np.asarray(result, dtype=bool)
-        equal = np.asarray(np.asarray(values, dtype=object) == self.value, dtype=bool)
+        equal = np.asarray(category_texts(values) == _category_text(self.value), dtype=bool)
         return equal if self.relation == "==" else ~equal
 
     def describe(self, digits: int = DEFAULT_DIGITS) -> str:
         """Text with numbers rounded to ``digits`` significant digits."""
-        return f"{self.feature} {self.relation} {format_value(self.value, digits)}"
+        return f"{printable(self.feature)} {self.relation} {format_value(self.value, digits)}"
 
     def __str__(self) -> str:
         return self.describe()

@@ -12,8 +12,9 @@ from dataclasses import dataclass
 from typing import Iterable
 
 import numpy as np
+import pandas as pd
 
-from .predicates import DEFAULT_DIGITS, Predicate, format_value
+from .predicates import DEFAULT_DIGITS, Predicate, format_value, printable
 
 __all__ = ["CNF", "DNF", "Clause", "Literal", "as_binary_matrix"]
 
@@ -31,10 +32,9 @@ def as_binary_matrix(X: object) -> np.ndarray:
         raise ValueError(f"Expected a 2-D binary matrix, got an array of shape {values.shape}.")
     if values.dtype == bool:
         return values
-    numbers = values.astype(np.float64)
-    if np.isnan(numbers).any():
+    if pd.isna(values).any():
         raise ValueError("The binary matrix holds missing values; use 0 or 1 in every cell.")
-    return numbers != 0
+    return values.astype(np.float64) != 0
 
 
 def _plain(value: object) -> object:
@@ -83,7 +83,8 @@ class Literal:
         ``!=`` / ``==`` (Python's semantics: a missing value differs from every category).
         """
         if self.predicate is None:
-            return f"not {self.name}" if self.negated else self.name
+            name = printable(self.name)
+            return f"not {name}" if self.negated else name
         if not self.negated:
             return self.predicate.describe(digits)
         if self.predicate.is_threshold:

@@ -52,3 +52,68 @@ def test_errors():
     b = Binarizer().fit(pd.DataFrame({"x": [1.0, 2.0]}))
     with pytest.raises(ValueError):
         b.transform(pd.DataFrame({"x": [1.0], "y": [2.0]}))
+
+
+# a 0/1 flag in several dtypes, and the same flag at predict time with one value missing
+FLAGS = {
+    "int": ([0, 1] * 4, [np.nan, 0.0, 1.0]),
+    "bool": ([False, True] * 4, [None, False, True]),
+    "boolean": (pd.array([False, True] * 4, dtype="boolean"),
+                pd.array([pd.NA, False, True], dtype="boolean")),
+    "Int64": (pd.array([0, 1] * 4, dtype="Int64"), pd.array([pd.NA, 0, 1], dtype="Int64")),
+}
+
+
+@pytest.mark.parametrize("kind", FLAGS)
+def test_missing_values_satisfy_no_column(kind):
+    fit_flag, new_flag = FLAGS[kind]
+    df = pd.DataFrame({"flag": fit_flag, "age": np.arange(8.0),
+                       "code": pd.Series([1, 2] * 4, dtype="category")})
+    b = Binarizer(n_thresholds=2).fit(df)
+    assert b.column_specs_[0] is None  # flag is kept as one binary column
+    new = pd.DataFrame({"flag": new_flag,
+                        "age": pd.array([pd.NA, 1, 6], dtype="Int64"),
+                        "code": pd.Series([None, 1, 2], dtype=object)})
+    out = b.transform(new)
+    assert not out.iloc[0].any()  # every cell of row 0 is missing
+    assert out["flag"].tolist() == [False, False, True]
+    assert out["code == 1"].tolist() == [False, True, False]
+
+
+def test_integer_categories_match_equal_numbers_and_their_text():
+    for codes in (pd.Series([1, 2, 3] * 2, dtype="category"),
+                  pd.Series([1, 2, 3] * 2, dtype=object)):
+        b = Binarizer().fit(pd.DataFrame({"code": codes}))
+        assert [str(s) for s in b.column_specs_] == ["code == 1", "code == 2", "code == 3"]
+        new = pd.DataFrame({"code": pd.Series([1.0, 2.0, np.nan, "1", 1.5, "x"], dtype=object)})
+        assert b.transform(new)["code == 1"].tolist() == [True, False, False, True, False,
+                                                          False]
+        assert b.transform(new.astype({"code": "category"})).iloc[:3].to_numpy().tolist() == [
+            [True, False, False], [False, True, False], [False, False, False]]
+
+
+def test_text_categories_match_no_number():
+    b = Binarizer().fit(pd.DataFrame({"c": ["a", "b"] * 3}))
+    assert not b.transform(pd.DataFrame({"c": [1.0, 2, np.nan]})).to_numpy().any()
+
+
+def test_specs_agree_with_columns_on_missing_values():
+    df = pd.DataFrame({"x": [0.5, 1.5, 2.5, np.nan, 3.5],
+                       "c": pd.Series([1, 2, None, 1, 2], dtype="Int64").astype("category"),
+                       "s": ["u", None, "v", "u", "v"]})
+    b = Binarizer(n_thresholds=2).fit(df)
+    new = pd.DataFrame({"x": [np.nan, None, 2.0, pd.NA, 3.0],
+                        "c": [1.0, pd.NA, None, 2, np.nan],
+                        "s": [None, "u", pd.NA, "v", np.nan]}, dtype=object)
+    out = b.transform(new)
+    for spec, name in zip(b.column_specs_, out.columns):
+        assert (spec.evaluate(new[spec.feature]) == out[name].to_numpy()).all()
+    assert out.to_numpy().sum(axis=1).tolist() == [1, 1, 2, 2, 2]
+
+
+def test_extreme_thresholds_get_short_distinct_names():
+    df = pd.DataFrame({"tiny": [1e-310, 1.1754943508222875e-308, 2.5e-308, 3e-308],
+                       "big": [6.626e199, 6.6260001e199, 7e199, 8e199]})
+    names = Binarizer(n_thresholds=3).fit(df).get_feature_names_out()
+    assert len(set(names)) == len(names) and max(map(len, names)) < 30
+    assert "tiny <= 1.175e-308" in names and "big > 6.626e+199" in names

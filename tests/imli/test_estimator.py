@@ -301,3 +301,37 @@ def test_an_array_with_text_is_read_as_a_mixed_table():
     used = {l.predicate.feature for l in clf.rules_.literals}
     assert used == {"x0", "x1"}  # the colour as a category, the value by thresholds
     assert clf.score(X, y) >= 0.95
+
+
+@pytest.mark.parametrize("dtype, missing", [
+    ("int64", np.nan), ("bool", None), ("boolean", pd.NA), ("Int64", pd.NA)])
+def test_a_missing_flag_satisfies_no_literal_column(dtype, missing):
+    rng = np.random.default_rng(0)
+    flag = rng.integers(0, 2, 100)
+    X = pd.DataFrame({"flag": pd.Series(flag).astype(dtype), "age": rng.normal(40, 10, 100)})
+    y = np.where(flag == 1, "pos", "neg")
+    clf = IMLIClassifier(n_clauses=1).fit(X, y)
+    assert str(clf.rules_) == "(flag)"
+    new = pd.DataFrame({"flag": pd.Series([missing, 0, 1], dtype=object), "age": 40.0})
+    if dtype in ("boolean", "Int64"):
+        new["flag"] = new["flag"].astype(dtype)
+    assert clf.predict(new).tolist() == ["neg", "neg", "pos"]
+
+
+def test_a_missing_cell_in_a_binary_matrix_is_refused_clearly():
+    X = pd.DataFrame({"a": pd.array([False, True] * 5, dtype="boolean"), "b": [0, 1] * 5})
+    clf = IMLIClassifier(n_clauses=1).fit(X, X["a"].astype(int))
+    assert clf.binarizer_ is None
+    new = pd.DataFrame({"a": pd.array([pd.NA], dtype="boolean"), "b": [1]})
+    with pytest.raises(ValueError, match="missing"):
+        clf.predict(new)
+
+
+def test_integer_categories_accept_equal_floats_at_predict():
+    X = pd.DataFrame({"code": pd.Series([1, 2, 3] * 20, dtype="category"),
+                      "z": np.arange(60) % 7})
+    y = np.where(X["code"].astype(int) == 1, "a", "b")
+    clf = IMLIClassifier(n_clauses=1).fit(X, y)
+    assert clf.score(X, y) == 1.0 and "code" in str(clf.rules_)
+    new = pd.DataFrame({"code": [1.0, 2.0, np.nan, 3.0], "z": [0, 1, 2, 3]})
+    assert clf.predict(new).tolist() == ["a", "b", "b", "b"]

@@ -1,6 +1,7 @@
 """Rule objects: printing, exact repr, evaluation, negation."""
 
 import numpy as np
+import pandas as pd
 import pytest
 
 import imli
@@ -43,6 +44,16 @@ def test_close_thresholds_print_apart():
             Literal(1, "b", predicate=Predicate("f", "<=", 1.00002)))
     text = str(Clause(lits))
     assert "1.00001" in text and "1.00002" in text
+
+
+def test_extreme_thresholds_print_short_and_apart():
+    tiny = 1.1754943508222875e-300
+    lits = (Literal(0, "a", predicate=Predicate("tiny", ">", tiny)),
+            Literal(1, "b", predicate=Predicate("tiny", ">", float(np.nextafter(tiny, 1)))),
+            Literal(2, "c", predicate=Predicate("big", "<=", 6.626e199)))
+    assert str(Clause(lits)) == ("(tiny > 1.1754943508222875e-300 OR "
+                                 "tiny > 1.1754943508222877e-300 OR big <= 6.626e+199)")
+    assert str(Clause(lits[::2])) == "(tiny > 1.175e-300 OR big <= 6.626e+199)"
 
 
 def test_covers_and_fired():
@@ -101,5 +112,6 @@ def test_invalid_values_raise():
         Predicate("f", "<=", "abc")
     with pytest.raises(ValueError, match="OR"):
         CNF((Clause((), "AND"),))
-    with pytest.raises(ValueError, match="missing"):
-        _cnf().covers(np.array([[np.nan, 0, 0]]))
+    for missing in (np.nan, None, pd.NA):
+        with pytest.raises(ValueError, match="missing"):
+            _cnf().covers(np.array([[missing, 0, 0]], dtype=object))

@@ -1,0 +1,73 @@
+"""Predicates: evaluation on raw values (missing values, categories) and number printing."""
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from imli import Predicate
+from imli.predicates import format_value
+
+MISSING = [None, np.nan, pd.NA, pd.NaT]
+
+
+@pytest.mark.parametrize("relation", ["<=", ">"])
+def test_a_missing_value_satisfies_no_threshold(relation):
+    values = np.array([1.0, 3.0, *MISSING], dtype=object)
+    result = Predicate("f", relation, 2.0).evaluate(values)
+    assert result.tolist() == [relation == "<=", relation == ">"] + [False] * len(MISSING)
+    nullable = pd.Series([1, 3, None], dtype="Int64")
+    assert Predicate("f", relation, 2.0).evaluate(nullable).tolist() == result[:3].tolist()
+
+
+def test_categories_match_numerically_equal_values():
+    values = np.array([1, 1.0, np.int64(1), np.float32(1.0), "1", 2, 1.5, "1.0", *MISSING],
+                      dtype=object)
+    expected = [True] * 5 + [False] * (3 + len(MISSING))
+    for category in ("1", 1, 1.0):
+        assert Predicate("code", "==", category).evaluate(values).tolist() == expected
+    # a missing value differs from every category (the complement of the `==` column)
+    assert Predicate("code", "!=", "1").evaluate(values).tolist() == [not e for e in expected]
+    assert Predicate("x", "==", 1.5).evaluate([1.5, np.float64(1.5), "1.5", 1]).tolist() == [
+        True, True, True, False]
+
+
+def test_booleans_stay_their_own_categories():
+    values = np.array([True, np.True_, 1, "True", None], dtype=object)
+    assert Predicate("b", "==", "True").evaluate(values).tolist() == [
+        True, True, False, True, False]
+    assert Predicate("b", "==", "1").evaluate(values).tolist() == [
+        False, False, True, False, False]
+
+
+@pytest.mark.parametrize("value, text", [
+    (0.78, "0.78"), (39.5, "39.5"), (30.0, "30.0"), (-2.0, "-2.0"), (0.0, "0.0"),
+    (2.123456789, "2.123"), (123456.789, "123500.0"), (0.00012345, "0.0001234"),
+    (1.1754943508222875e-308, "1.175e-308"), (6.626e199, "6.626e+199"),
+    (-5e-300, "-5e-300"), (1e16, "1e+16"), (3.3e-05, "3.3e-05"),
+])
+def test_numbers_print_short(value, text):
+    assert format_value(value) == text
+    assert format_value(np.float64(value)) == text
+
+
+@pytest.mark.parametrize("value", [1.1754943508222875e-308, 6.626e199, 1 / 3, 5e-324, 1e300])
+def test_numbers_round_trip_with_enough_digits(value):
+    assert float(format_value(value, 17)) == value
+    assert len(format_value(value, 17)) <= 24
+
+
+def test_rule_text_escapes_what_does_not_print():
+    import pandas as pd
+
+    from imli import IMLIClassifier
+    from imli.predicates import printable
+
+    assert printable("a\nb") == "a\\nb" and printable("Zürich 😀") == "Zürich 😀"
+    rng = np.random.default_rng(0)
+    c = rng.choice(["x\ny", "p\u202eq", "ok"], 120)
+    flag = rng.integers(0, 2, 120)
+    X = pd.DataFrame({"c\u202ed": c, "fl\nag": flag})
+    y = np.where((c == "x\ny") | (flag == 1), 1, 0)
+    text = str(IMLIClassifier(n_clauses=2, rule_type="DNF").fit(X, y).rules_)
+    assert "\n" not in text and "\u202e" not in text
+    assert "fl\\nag" in text and "c\\u202ed" in text
