@@ -8,6 +8,7 @@ no-LIME ablation (:mod:`explain.compare`). All three write the same report files
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import os
 import signal
 import sys
@@ -23,6 +24,7 @@ from rich.table import Table
 from adapters import InputError, TableEncoder, load_dataset, load_xgboost, relabel_classes
 from adapters.errors import listing
 from explain.compare import SweepConfig, run_compare, view_comparison
+from explain.lime_parallel import DASK_EXTRA_HINT
 from explain.lime_runner import DISCRETIZERS, LimeConfig
 from explain.outputs import prepare_out_dir, write_run
 from explain.pipeline import TRAIN_VIEWS, RunConfig, run_pipeline
@@ -69,6 +71,13 @@ def _number_list(kind):
             raise argparse.ArgumentTypeError(f"expected comma-separated values, got {text!r}")
         return values
     return parse
+
+
+def _path(text: str) -> Path:
+    """An argparse type: a path that is not empty (``""`` would mean the current directory)."""
+    if not text.strip():
+        raise argparse.ArgumentTypeError("expected a path, got an empty string")
+    return Path(text)
 
 
 def _number(kind, low=None, high=None, inclusive=True, nonzero=False):
@@ -137,13 +146,14 @@ def _parser() -> argparse.ArgumentParser:
                        help="also refit both learners on the other training views (LIME rows "
                        "only; full rows only, no LIME): two more fits each, no more LIME")
     for p in (run, demo, compare):
-        p.add_argument("--out", required=True, type=Path, help="the output directory")
+        p.add_argument("--out", required=True, type=_path, help="the output directory")
         p.add_argument("--force", action="store_true", help="overwrite a previous run in --out")
         p.add_argument("--positive", help="the label that counts as class 1 "
                        "(default: the minority class)")
-        p.add_argument("--model", type=Path, help="explain this saved XGBoost model "
+        p.add_argument("--model", type=_path, help="explain this saved XGBoost model "
                        "(.ubj/.json) instead of training one")
-        p.add_argument("--seed", type=int, default=0, help="seeds everything (default 0)")
+        p.add_argument("--seed", type=_number(int, 0, 2**32), default=0,
+                       help="seeds everything (default 0)")
         p.add_argument("--test-size", type=_number(float, 0, 1, inclusive=False), default=0.25)
         p.add_argument("--top-k", type=_number(int, 1), default=5, help="LIME features kept per row")
         p.add_argument("--num-samples", type=_number(int, 2), default=5000, help="LIME samples per row")
@@ -158,7 +168,7 @@ def _parser() -> argparse.ArgumentParser:
                        "(default 32)")
         p.add_argument("--n-jobs", type=_number(int, nonzero=True), default=-1, help="LIME worker processes")
         p.add_argument("--scheduler", help="a Dask scheduler address to explain rows on")
-        p.add_argument("--cache-dir", type=Path, default=None,
+        p.add_argument("--cache-dir", type=_path, default=None,
                        help=f"LIME cache (default {default_cache_dir()})")
         p.add_argument("--no-cache", action="store_true", help="do not cache LIME results")
         p.add_argument("--learners", default="imli,fold", help="comma-separated: imli,fold")
@@ -191,6 +201,8 @@ def parse_args(argv: list[str]) -> CliRun:
 
 def _cli_run(args) -> CliRun:
     data = DEMO_DATASET if args.command == "demo" else args.data
+    if args.scheduler is not None and importlib.util.find_spec("distributed") is None:
+        raise ValueError(f"--scheduler needs Dask: {DASK_EXTRA_HINT}")
     imli_params = {
         key: value
         for key, value in (

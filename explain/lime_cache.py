@@ -28,6 +28,7 @@ from pathlib import Path
 
 import numpy as np
 
+from adapters import InputError
 from explain.lime_fit import LocalFits
 
 __all__ = ["CACHE_VERSION", "cache_key", "BatchStore", "CachedRows"]
@@ -118,11 +119,16 @@ class BatchStore:
 
     def __init__(self, root, key: str, meta: dict | None = None):
         self.directory = Path(root) / key
-        self.directory.mkdir(parents=True, exist_ok=True)
         meta_path = self.directory / "meta.json"
-        if meta is not None and not meta_path.exists():
-            text = json.dumps(meta, indent=2, sort_keys=True, default=str).encode()
-            _atomic_write(meta_path, lambda handle: handle.write(text))
+        try:
+            self.directory.mkdir(parents=True, exist_ok=True)
+            if meta is not None and not meta_path.exists():
+                text = json.dumps(meta, indent=2, sort_keys=True, default=str).encode()
+                _atomic_write(meta_path, lambda handle: handle.write(text))
+        except OSError as error:
+            raise InputError(f"cannot use {str(root)!r} as the LIME cache directory "
+                             f"({error.strerror or error}); choose another cache directory "
+                             f"(--cache-dir) or run without one (--no-cache)") from None
 
     def batch_files(self) -> list[Path]:
         """The finished batch files, sorted by name."""
@@ -138,7 +144,7 @@ class BatchStore:
         _atomic_write(path, lambda handle: np.savez(handle, **arrays))
         return path
 
-    def load(self, n_rows: int, top_k: int) -> CachedRows:
+    def load(self, n_rows: int, top_k: int, n_features: int) -> CachedRows:
         """Read every batch file; unreadable or inconsistent files are skipped with a
         warning (their rows are explained again)."""
         done = np.zeros(n_rows, dtype=bool)
@@ -157,7 +163,8 @@ class BatchStore:
             m = len(pos)
             if (parts["features"].shape != (m, top_k) or parts["weights"].shape != (m, top_k)
                     or any(parts[f].shape != (m,) for f in ("intercepts", "scores", "labels"))
-                    or m == 0 or pos.min() < 0 or pos.max() >= n_rows):
+                    or m == 0 or pos.min() < 0 or pos.max() >= n_rows
+                    or parts["features"].min() < -1 or parts["features"].max() >= n_features):
                 warnings.warn(f"ignoring inconsistent LIME cache file {path}",
                               RuntimeWarning, stacklevel=2)
                 continue

@@ -12,12 +12,14 @@ extra.
 from __future__ import annotations
 
 import contextlib
+import socket
 from typing import Callable, Iterator
 
 import joblib
 import numpy as np
 
 from explain.lime_fit import LocalFits
+from adapters import InputError
 
 __all__ = ["run_batches", "dask_client", "n_workers", "DASK_EXTRA_HINT"]
 
@@ -44,11 +46,32 @@ def dask_client(client=None, scheduler: str | None = None):
     if client is not None or scheduler is None:
         yield client
         return
-    owned = _import_distributed().Client(scheduler, set_as_default=False)
+    distributed = _import_distributed()
+    try:
+        _check_reachable(distributed, scheduler)
+        owned = distributed.Client(scheduler, set_as_default=False)
+    except (OSError, TimeoutError, ValueError, TypeError) as err:
+        reason = " ".join(str(err).split()) or type(err).__name__
+        raise InputError(f"could not connect to the Dask scheduler {scheduler!r} ({reason}); "
+                         f"check the address (e.g. tcp://host:8786) and that it is "
+                         f"running") from None
     try:
         yield owned
     finally:
         owned.close()
+
+
+def _check_reachable(distributed, scheduler: str) -> None:
+    """Raise OSError when nothing listens at a TCP ``scheduler`` address.
+
+    A ``Client`` that fails to connect keeps trying to close itself when collected (a
+    minute, then a printed traceback), so an address nobody answers is refused first.
+    """
+    try:
+        host, port = distributed.comm.get_address_host_port(scheduler)
+    except (ValueError, NotImplementedError):
+        return  # not a TCP address: the Client says what is wrong with it
+    socket.create_connection((host, port), timeout=10).close()
 
 
 def n_workers(n_jobs: int, client=None) -> int:

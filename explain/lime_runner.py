@@ -382,7 +382,7 @@ def explain_rows(training_data, rows, predict_fn: Callable, config: LimeConfig |
         store = BatchStore(cache_dir, key, meta={"config": items, "n_rows": n,
                                                  "n_features": d,
                                                  "model_fingerprint": model_fingerprint})
-        cached = store.load(n, config.top_k)
+        cached = store.load(n, config.top_k, d)
         done = cached.done.copy()
         _put(fits, np.flatnonzero(done), cached.fits, np.flatnonzero(done))
     from_cache = int(done.sum())

@@ -17,6 +17,8 @@ __all__ = ["prepare_out_dir", "write_run", "atomic_write_text"]
 
 #: Files a run writes; a directory holding any of them is a previous run's.
 RUN_FILES = ("report.json", "report.md", "report.html", "imli.txt", "fold.pl")
+#: What the black boxes' ``save`` may write (one of them per run).
+BLACK_BOX_FILES = ("black_box.ubj", "black_box.joblib", "black_box.txt")
 
 
 def atomic_write_text(path: Path, text: str) -> None:
@@ -48,7 +50,11 @@ def prepare_out_dir(out_dir, force: bool = False) -> Path:
         raise InputError(
             f"{out} already holds a run's report; choose another --out or pass --force"
         )
-    out.mkdir(parents=True, exist_ok=True)
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise InputError(f"cannot create --out {out} ({error.strerror or error}); choose "
+                         f"a directory you can write to") from None
     return out
 
 
@@ -59,6 +65,9 @@ def report_json_text(report: dict) -> str:
 
 def write_run(result: PipelineResult, out_dir: Path) -> dict[str, Path]:
     """Write every artefact of a run into ``out_dir`` (which :func:`prepare_out_dir` made).
+
+    A previous run's files there that this run does not write (a learner or a kind of
+    black box it does not have) are removed once the new ones are in place.
 
     The report is first extended with its detail sections
     (:func:`explain.report_details.add_details`) unless they are already there; report.md
@@ -96,5 +105,10 @@ def write_run(result: PipelineResult, out_dir: Path) -> dict[str, Path]:
     js = out / "report.json"
     atomic_write_text(js, report_json_text(result.report))
     written["report_json"] = js
+    # A previous run's files that this run did not write (--force, other learners or
+    # black box) would read as this run's.
+    for name in RUN_FILES + BLACK_BOX_FILES:
+        if out / name not in written.values():
+            (out / name).unlink(missing_ok=True)
     return written
 

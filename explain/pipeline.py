@@ -8,6 +8,7 @@ fitted objects; :mod:`explain.outputs` writes it to a directory.
 from __future__ import annotations
 
 import time
+import warnings
 from dataclasses import dataclass, field, replace
 from typing import Any, Callable
 
@@ -232,6 +233,7 @@ def run_pipeline(
     # pipeline encode categories identically.
     encoder = TableEncoder().fit(dataset.X, dataset.categorical)
     started = time.perf_counter()
+    user_box = black_box is not None
     if black_box is None:
         black_box = train_xgboost(
             X_train, y_train, encoder, dataset.categorical, random_state=config.random_state,
@@ -245,6 +247,16 @@ def run_pipeline(
             f"the black box predicts class {dataset.class_names[int(bb_train[0])]!r} for every "
             "training row: there is no decision to explain"
         )
+
+    if user_box and np.mean(bb_train == y_train) < 0.5:
+        # A model fitted on the raw 0/1 target while the dataset chose "0" as its positive
+        # class looks like this: its classes are read the other way round.
+        note = (f"the black box agrees with the target on {np.mean(bb_train == y_train):.0%} "
+                f"of the training rows, less than swapping its two classes would; if it "
+                f"was fitted on the original labels, wrap it with "
+                f"class_names=Dataset.class_names")
+        warnings.warn(note, UserWarning, stacklevel=2)
+        dataset = replace(dataset, notes=dataset.notes + (note,))
 
     lime_input = LimeInput(encoder, black_box, X_train, bb_train)
     n_features = dataset.X.shape[1]

@@ -65,7 +65,9 @@ def test_refuses_to_overwrite_without_force(mixed_csv, tmp_path):
     again = run_cli(*args)
     assert again.returncode == 2
     assert again.stderr.strip().startswith("error:") and "--force" in again.stderr
-    assert run_cli(*args, "--force").returncode == 0
+    other = [a if a != "fold" else "imli" for a in args]
+    assert run_cli(*other, "--force").returncode == 0
+    assert (out / "imli.txt").is_file() and not (out / "fold.pl").exists()  # not stale
 
 
 @pytest.fixture(scope="module")
@@ -168,6 +170,19 @@ def test_bad_input_is_one_line_exit_2(mixed_csv, tmp_path, args, words):
     assert words in last
 
 
+@pytest.mark.parametrize("args, words", [
+    (["--out", "/proc/surrogate-rules-nope"], "cannot create --out /proc/surrogate-rules-nope"),
+    (["--out", "OUT", "--cache-dir", "/proc/version"],
+     "cannot use '/proc/version' as the LIME cache directory"),
+])
+def test_unusable_directories_are_one_line_exit_2(mixed_csv, tmp_path, args, words):
+    args = [str(tmp_path / "o") if a == "OUT" else a for a in args]
+    fast = [a for a in FAST if a != "--no-cache"]
+    done = run_cli("run", "--data", str(mixed_csv), "--target", "target", *args, *fast)
+    assert done.returncode == 2 and "Traceback" not in done.stderr
+    assert words in done.stderr.strip().splitlines()[-1]
+
+
 def test_missing_file_is_one_line_exit_2(tmp_path):
     done = run_cli("run", "--data", str(tmp_path / "absent.csv"), "--target", "y",
                    "--out", str(tmp_path / "o"), *FAST)
@@ -210,7 +225,8 @@ def test_ctrl_c_during_lime_keeps_finished_batches(tmp_path):
     ("--test-size", "2"), ("--test-size", "nan"), ("--top-k", "0"), ("--num-samples", "1"),
     ("--lime-pool-rows", "0"), ("--n-jobs", "0"), ("--imli-clauses", "0"),
     ("--data-fidelity", "0"), ("--time-limit", "-1"), ("--max-seconds", "0"),
-    ("--top-k", "five"),
+    ("--top-k", "five"), ("--seed", "4294967296"), ("--seed", "-1"), ("--out", ""),
+    ("--cache-dir", " "), ("--model", ""),
 ])
 def test_out_of_range_options_are_usage_errors(option, value, capsys):
     from explain.cli import parse_args

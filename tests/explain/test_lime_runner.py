@@ -6,6 +6,7 @@ import time
 import numpy as np
 import pytest
 
+from adapters import InputError
 from explain import lime_parallel
 from explain.lime_runner import LimeConfig, batch_size_for, explain_rows, pool_batches
 from tests.explain.test_lime_support import MIXED_CATEGORICAL, Counting, breast_cancer, mixed
@@ -103,6 +104,28 @@ def test_unreadable_batch_file_is_explained_again(tmp_path):
     _same(again, fresh)
 
 
+def test_batch_file_naming_unknown_features_is_explained_again(tmp_path):
+    predict = mixed()[2]
+    fresh = _explain(predict, tmp_path)
+    (directory,) = [p for p in tmp_path.iterdir() if p.is_dir()]
+    path = sorted(directory.glob("batch-*.npz"))[0]
+    with np.load(path) as data:
+        parts = {name: data[name] for name in data.files}
+    parts["features"][0, 0] = 99  # well-formed, but the table has no feature 99
+    np.savez(path, **parts)
+    with pytest.warns(RuntimeWarning, match="inconsistent"):
+        again = _explain(predict, tmp_path)
+    assert again.rows_from_cache == 10
+    _same(again, fresh)
+
+
+def test_unusable_cache_directory_is_a_clear_error(tmp_path):
+    (tmp_path / "a_file").write_text("x")
+    for root in (tmp_path / "a_file", "/proc/surrogate-rules-nope"):
+        with pytest.raises(InputError, match="cannot use .* as the LIME cache directory"):
+            _explain(mixed()[2], root)
+
+
 def test_progress_is_reported():
     calls = []
     _explain(mixed()[2], progress=lambda done, total: calls.append((done, total)))
@@ -179,6 +202,14 @@ def test_missing_dask_names_the_extra(monkeypatch):
                      categorical_features=MIXED_CATEGORICAL)
     with pytest.raises(ImportError, match=r"surrogate-rules\[dask\]"):
         list(lime_parallel.run_batches(None, predict, [], client=object()))
+
+
+@pytest.mark.parametrize("address", ["tcp://127.0.0.1:1", "not-an-address"])
+def test_unreachable_scheduler_is_a_clear_error(address):
+    pytest.importorskip("distributed")
+    with pytest.raises(InputError, match=f"could not connect to the Dask scheduler '{address}'"):
+        with lime_parallel.dask_client(None, address):
+            pass
 
 
 def test_batch_size_follows_the_memory_budget():

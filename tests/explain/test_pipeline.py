@@ -115,6 +115,28 @@ def test_a_given_multiclass_black_box_is_merged_one_vs_rest():
         run_pipeline(ds, config, black_box=two)
 
 
+def test_a_black_box_reading_the_classes_the_other_way_is_flagged():
+    from sklearn.linear_model import LogisticRegression
+
+    from adapters import TableEncoder, wrap_sklearn
+
+    rng = np.random.default_rng(0)
+    df = pd.DataFrame({"x": rng.normal(size=300), "z": rng.normal(size=300)})
+    df["default"] = (df.x > -0.6).astype(int)   # 1 is the majority, so "0" becomes class 1
+    ds = from_frame(df, "default")
+    model = LogisticRegression().fit(df[["x", "z"]], df["default"])   # the raw labels
+    encoder = TableEncoder().fit(ds.X, ds.categorical)
+    config = RunConfig(lime=FAST_LIME, learners=("fold",))
+    with pytest.warns(UserWarning, match="less than swapping its two classes would"):
+        swapped = run_pipeline(ds, config, black_box=wrap_sklearn(model, encoder))
+    assert any("class_names=Dataset.class_names" in n
+               for n in swapped.report["dataset"]["notes"])
+    right = run_pipeline(ds, config, black_box=wrap_sklearn(model, encoder,
+                                                            class_names=ds.class_names))
+    assert right.report["black_box"]["accuracy_test"] >= 0.9
+    assert not any("swapping" in n for n in right.report["dataset"]["notes"])
+
+
 @pytest.mark.parametrize("mode", ["fast", "exact"])
 def test_table_without_numeric_features(mode):
     """Regression (found by the CLI fuzz test): LIME with categorical features only."""
