@@ -28,7 +28,7 @@ import re
 import numpy as np
 import pandas as pd
 
-from .errors import quoted
+from .errors import InputError, quoted
 
 MISSING_TOKENS = frozenset({"", "?", "na", "n/a", "nan", "null", "none", "#n/a", "#n/a n/a",
                             "#na", "<na>", "-nan", "-1.#ind", "-1.#qnan", "1.#ind",
@@ -170,13 +170,28 @@ def _dressed_numbers(name, text):
 
 
 def _finite(name, values):
-    """Replace ±inf by NaN, with a note when there were any."""
+    """Replace ±inf by NaN, with a note when there were any; refuse numbers the black box
+    (XGBoost, LIME's bins: 32-bit floats) cannot hold, and note the ones it cannot tell
+    apart."""
     infinite = np.isinf(values)
-    if not infinite.any():
-        return values, []
-    values = np.where(infinite, np.nan, values)
-    return values, [f"column {quoted(name)}: {int(infinite.sum())} infinite values "
-                    f"treated as missing"]
+    notes = []
+    if infinite.any():
+        values = np.where(infinite, np.nan, values)
+        notes.append(f"column {quoted(name)}: {int(infinite.sum())} infinite values "
+                     f"treated as missing")
+    present = values[~np.isnan(values)]
+    if len(present) and np.abs(present).max() > np.finfo(np.float32).max:
+        raise InputError(f"column {quoted(name)} holds numbers beyond ±3.4e38, which the "
+                         f"black box (32-bit floats) cannot hold; rescale it (e.g. divide "
+                         f"by a power of ten or take a logarithm)")
+    distinct = len(np.unique(present))
+    if distinct > 1:
+        kept = len(np.unique(present.astype(np.float32)))
+        if 2 * kept <= distinct:  # a few merged neighbours in a large column are no news
+            notes.append(f"column {quoted(name)}: {distinct} distinct values are only "
+                         f"{kept} in 32-bit floats, which the black box reads; rescale or "
+                         f"shift it to keep them apart")
+    return values, notes
 
 
 def _reason_to_drop(name, kind, values):

@@ -1,6 +1,7 @@
 """Datasets from a pandas DataFrame, a CSV file or a bundled scikit-learn table."""
 from __future__ import annotations
 
+import codecs
 import csv
 import io
 from dataclasses import replace
@@ -160,10 +161,16 @@ def read_csv(path):
     """
     path = Path(path)
     raw = path.read_bytes()
+    notes = []
+    if raw[:2] in (codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE):  # spreadsheets' "Unicode text"
+        try:
+            raw = raw.decode("utf-16").encode("utf-8")
+            notes.append(f"read {path.name} as UTF-16")
+        except UnicodeDecodeError:
+            pass
     if b"\x00" in raw[:65536]:
         raise InputError(f"{quoted(str(path))} is not a text CSV file (it holds binary "
                          f"data); give a comma-separated text file with a header row")
-    notes = []
     try:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError:

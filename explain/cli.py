@@ -383,12 +383,17 @@ def main(argv: list[str] | None = None) -> int:
         print(f"error: {err}", file=sys.stderr)
         return 2
     except RunTimeout:
-        print(f"error: the run took longer than --max-seconds {run.max_seconds:g}; finished "
-              "LIME batches are kept in the cache, so running it again resumes", file=sys.stderr)
+        resume = ("finished LIME batches are kept in the cache, so running it again resumes"
+                  if run.cache_dir is not None else "without a cache (--no-cache) nothing "
+                  "was kept")
+        print(f"error: the run took longer than --max-seconds {run.max_seconds:g}; {resume}",
+              file=sys.stderr)
         return 3
     except KeyboardInterrupt:
-        print("interrupted: finished LIME batches are kept in the cache; "
-              "run the same command again to resume", file=sys.stderr)
+        resume = ("finished LIME batches are kept in the cache; run the same command again "
+                  "to resume" if run.cache_dir is not None else "nothing was kept "
+                  "(--no-cache)")
+        print(f"interrupted: {resume}", file=sys.stderr)
         return 130
     console.print(f"report: {report}")
     console.print(f"        {report.with_name('report.html')}")

@@ -152,9 +152,19 @@ def _split(dataset: Dataset, test_size: float, random_state: int):
             "need at least 10 rows and 2 of each class"
         )
     idx = np.arange(n)
-    return train_test_split(
-        idx, test_size=test_size, stratify=dataset.y, random_state=random_state
-    )
+    fix = "need at least 10 training rows and 2 of each class: lower test_size (--test-size)"
+    try:
+        train, test = train_test_split(
+            idx, test_size=test_size, stratify=dataset.y, random_state=random_state
+        )
+    except ValueError as err:
+        raise InputError(f"test_size {test_size:g} cannot split {n} rows "
+                         f"({' '.join(str(err).split())}); {fix}") from None
+    smallest = np.bincount(dataset.y[train], minlength=dataset.n_classes).min()
+    if len(train) < 10 or smallest < 2:
+        raise InputError(f"test_size {test_size:g} leaves {len(train)} training rows "
+                         f"(smallest class {smallest}); {fix}")
+    return train, test
 
 
 def _explain(lime_input: LimeInput, X: pd.DataFrame, row_ids, config, cache_dir, progress):

@@ -238,6 +238,9 @@ class FOLDClassifier(ClassifierMixin, BaseEstimator):
         frame = self._frame(X, reset=True)
         y = column_or_1d(np.asarray(y), warn=True)
         check_consistent_length(frame, y)
+        if y.dtype == object and pd.isna(y).any():
+            raise ValueError("Input y contains missing labels (None or NaN); drop those "
+                             "rows or give them a class.")
         check_classification_targets(y)
         self.classes_, y_index = np.unique(y, return_inverse=True)
         order = self._class_order(np.bincount(y_index, minlength=len(self.classes_)))

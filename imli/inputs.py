@@ -53,6 +53,9 @@ def binary_input(est, X, y=None, column_specs=None, reset=True):
             frame = frame.infer_objects()
     if reset:
         y = column_or_1d(y, warn=True)
+        if y.dtype == object and pd.isna(y).any():
+            raise ValueError("Input y contains missing labels (None or NaN); drop those "
+                             "rows or give them a class.")
         if y.dtype.kind in "fc":
             assert_all_finite(y, input_name="y")
         check_consistent_length(X, y)

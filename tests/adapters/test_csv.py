@@ -140,3 +140,19 @@ def test_missing_file_and_unknown_name(tmp_path):
         load_dataset("titanic")
     with pytest.raises(InputError, match="is a directory"):
         load_dataset(tmp_path, target="t")
+
+
+def test_numbers_beyond_32_bit_floats(tmp_path):
+    big = "x,t\n" + "".join(f"{v},{i % 2}\n" for i, v in enumerate([1e39, 2.0, 3.0, 4.0]))
+    with pytest.raises(InputError, match="column 'x' holds numbers beyond ±3.4e38"):
+        load_dataset(_write(tmp_path, big), target="t")
+    close = "x,t\n" + "".join(f"{1000 + 1e-6 * i!r},{i % 2}\n" for i in range(20))
+    ds = load_dataset(_write(tmp_path, close), target="t")
+    assert "column 'x': 20 distinct values are only 1 in 32-bit floats" in ds.notes[-1]
+
+
+def test_utf16_file(tmp_path):
+    text = "city,t\nZürich,0\nGenève,1\nBern,1\n"
+    ds = load_dataset(_write(tmp_path, text, encoding="utf-16"), target="t")
+    assert ds.X["city"].tolist() == ["Zürich", "Genève", "Bern"]
+    assert "read data.csv as UTF-16" in ds.notes

@@ -196,6 +196,7 @@ def test_whole_run_time_limit_stops_cleanly(mixed_csv, tmp_path):
                    "--no-cache", "--max-seconds", "1")  # LIME alone needs well over 1 s
     assert done.returncode == 3, done.stderr
     assert "Traceback" not in done.stderr and "--max-seconds" in done.stderr
+    assert "without a cache (--no-cache) nothing was kept" in done.stderr
     assert not (tmp_path / "o" / "report.json").exists()
 
 

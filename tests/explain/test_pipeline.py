@@ -137,6 +137,16 @@ def test_a_black_box_reading_the_classes_the_other_way_is_flagged():
     assert not any("swapping" in n for n in right.report["dataset"]["notes"])
 
 
+@pytest.mark.parametrize("test_size, words", [(0.97, "leaves 9 training rows"),
+                                               (0.999, "cannot split 300 rows")])
+def test_a_test_set_leaving_too_few_training_rows_is_refused(test_size, words):
+    rng = np.random.default_rng(0)
+    df = pd.DataFrame({"x": rng.normal(size=300)})
+    df["t"] = np.where(df.x > 0, "a", "b")
+    with pytest.raises(InputError, match=f"test_size {test_size:g} {words}.*--test-size"):
+        run_pipeline(from_frame(df, "t"), RunConfig(lime=FAST_LIME, test_size=test_size))
+
+
 @pytest.mark.parametrize("mode", ["fast", "exact"])
 def test_table_without_numeric_features(mode):
     """Regression (found by the CLI fuzz test): LIME with categorical features only."""

@@ -120,3 +120,11 @@ def test_categories_are_numbers_by_value(fitted, tmp_path):
     assert (run_swipl(clf, Xp, tmp_path) == python_decisions(clf, Xp)).all()
     float_codes = pd.DataFrame({"code": [1.0, 2.0, np.nan], "z": [0.0, 1.0, 2.0]})
     assert clf.predict(float_codes).tolist() == ["a", "b", "b"]
+
+
+@pytest.mark.parametrize("missing", [None, np.nan])
+def test_missing_labels_are_a_clear_error(missing):
+    X = pd.DataFrame({"a": np.arange(6.0)})
+    y = np.array(["a", "b", missing, "a", "b", "a"], dtype=object)
+    with pytest.raises(ValueError, match="y contains missing labels"):
+        FOLDClassifier().fit(X, y)

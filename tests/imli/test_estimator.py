@@ -335,3 +335,11 @@ def test_integer_categories_accept_equal_floats_at_predict():
     assert clf.score(X, y) == 1.0 and "code" in str(clf.rules_)
     new = pd.DataFrame({"code": [1.0, 2.0, np.nan, 3.0], "z": [0, 1, 2, 3]})
     assert clf.predict(new).tolist() == ["a", "b", "b", "b"]
+
+
+@pytest.mark.parametrize("missing", [None, np.nan])
+def test_missing_labels_are_a_clear_error(missing):
+    X = pd.DataFrame({"a": np.arange(6.0)})
+    y = np.array(["a", "b", missing, "a", "b", "a"], dtype=object)
+    with pytest.raises(ValueError, match="y contains missing labels"):
+        IMLIClassifier().fit(X, y)
