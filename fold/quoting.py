@@ -9,10 +9,11 @@ from __future__ import annotations
 
 import math
 import numbers
+import re
 
 import numpy as np
 
-__all__ = ["quote_atom", "format_number", "format_numbers", "format_term", "printable"]
+__all__ = ["quote_atom", "format_number", "format_numbers", "format_term", "readable"]
 
 _ESCAPES = {
     "\\": "\\\\",
@@ -41,25 +42,28 @@ def _escape_char(ch: str) -> str:
     return f"\\x{code:x}\\"
 
 
-def printable(text: object) -> str:
-    """``text`` for people to read: characters that do not print are escaped.
+_AMBIGUOUS = re.compile(r"(?i)(?:^|\s)(?:and|or|not|unless|if|then|else|otherwise)(?:\s|$)"
+                        r"|[<>=!]|^\s|\s$|^$")
 
-    Control characters, line breaks and invisible format characters (such as
-    the right-to-left override U+202E, which reorders what follows it on
-    screen) are shown as Python escapes, so a name or value from the data
-    cannot break a rule over lines or disguise it.
+
+def readable(text: object) -> str:
+    r"""A name or value from the data as rule text shows it: as is, or quoted.
+
+    Text that could be misread as part of a rule (an operator, a word such
+    as ``and`` / ``or`` / ``not`` / ``unless``, spaces at its ends, nothing at all) or that
+    holds characters that do not print (line breaks, control characters, invisible format
+    characters such as the right-to-left override U+202E, which reorders what follows it
+    on screen) is shown as a Python string literal, quoted and escaped.
 
     Examples
     --------
-    >>> printable("a\nb"), printable("x\u202eb"), printable("Zürich")
-    ('a\\nb', 'x\\u202eb', 'Zürich')
+    >>> readable("no checking"), readable("b AND x > 5"), readable("x\u202eb")
+    ('no checking', "'b AND x > 5'", "'x\\u202eb'")
     """
     text = str(text)
-    if text.isprintable():
+    if text.isprintable() and not _AMBIGUOUS.search(text):
         return text
-    return "".join(ch if ch == " " or ch.isprintable()
-                   else ch.encode("unicode_escape", "backslashreplace").decode("ascii")
-                   for ch in text)
+    return repr(text)
 
 
 def quote_atom(text: str) -> str:

@@ -19,7 +19,7 @@ import numpy as np
 import pandas as pd
 
 from .errors import FoldInputError
-from .quoting import printable
+from .quoting import readable
 from .table import CATEGORICAL, NUMERIC, ColumnView, as_view
 
 __all__ = ["Literal", "Rule", "ClassRules", "Theory", "RELATIONS"]
@@ -99,8 +99,8 @@ class Literal:
 
     def __str__(self) -> str:
         if self.kind == NUMERIC:
-            return f"{printable(self.feature)} {self.relation} {self.value:.6g}"
-        return f"{printable(self.feature)} {self.relation} {printable(self.value)}"
+            return f"{readable(self.feature)} {self.relation} {self.value:.6g}"
+        return f"{readable(self.feature)} {self.relation} {readable(self.value)}"
 
 
 @dataclass(frozen=True)

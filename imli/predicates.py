@@ -7,13 +7,14 @@ Alg. 1). Values are kept exact; they are rounded only when printed.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from numbers import Integral, Real
 
 import numpy as np
 import pandas as pd
 
-__all__ = ["RELATIONS", "Predicate", "category_texts", "format_value", "printable", "to_numbers"]
+__all__ = ["RELATIONS", "Predicate", "category_texts", "format_value", "readable", "to_numbers"]
 
 RELATIONS = ("<=", ">", "==", "!=")
 _NEGATED = {"<=": ">", ">": "<=", "==": "!=", "!=": "=="}
@@ -21,25 +22,28 @@ _NEGATED = {"<=": ">", ">": "<=", "==": "!=", "!=": "=="}
 DEFAULT_DIGITS = 4
 
 
-def printable(text: object) -> str:
-    """``text`` for people to read: characters that do not print are escaped.
+_AMBIGUOUS = re.compile(r"(?i)(?:^|\s)(?:and|or|not|unless|if|then|else|otherwise)(?:\s|$)"
+                        r"|[<>=!]|^\s|\s$|^$")
 
-    Control characters, line breaks and invisible format characters (such as the
-    right-to-left override U+202E, which reorders what follows it on screen) are shown as
-    Python escapes, so a name or value from the data cannot break a rule over lines or
-    disguise it.
+
+def readable(text: object) -> str:
+    r"""A name or value from the data as rule text shows it: as is, or quoted.
+
+    Text that could be misread as part of a rule (an operator, a word such
+    as ``and`` / ``or`` / ``not`` / ``unless``, spaces at its ends, nothing at all) or that
+    holds characters that do not print (line breaks, control characters, invisible format
+    characters such as the right-to-left override U+202E, which reorders what follows it
+    on screen) is shown as a Python string literal, quoted and escaped.
 
     Examples
     --------
-    >>> printable("a\nb"), printable("x\u202eb"), printable("Zürich")
-    ('a\\nb', 'x\\u202eb', 'Zürich')
+    >>> readable("no checking"), readable("b AND x > 5"), readable("x\u202eb")
+    ('no checking', "'b AND x > 5'", "'x\\u202eb'")
     """
     text = str(text)
-    if text.isprintable():
+    if text.isprintable() and not _AMBIGUOUS.search(text):
         return text
-    return "".join(ch if ch == " " or ch.isprintable()
-                   else ch.encode("unicode_escape", "backslashreplace").decode("ascii")
-                   for ch in text)
+    return repr(text)
 
 
 def format_value(value: object, digits: int = DEFAULT_DIGITS) -> str:
@@ -61,7 +65,7 @@ def format_value(value: object, digits: int = DEFAULT_DIGITS) -> str:
     str
     """
     if isinstance(value, (bool, Integral)) or not isinstance(value, Real):
-        return printable(value)
+        return readable(value)
     number = float(value)
     if not np.isfinite(number):
         return str(number)
@@ -202,7 +206,7 @@ class Predicate:
 
     def describe(self, digits: int = DEFAULT_DIGITS) -> str:
         """Text with numbers rounded to ``digits`` significant digits."""
-        return f"{printable(self.feature)} {self.relation} {format_value(self.value, digits)}"
+        return f"{readable(self.feature)} {self.relation} {format_value(self.value, digits)}"
 
     def __str__(self) -> str:
         return self.describe()

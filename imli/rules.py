@@ -14,7 +14,7 @@ from typing import Iterable
 import numpy as np
 import pandas as pd
 
-from .predicates import DEFAULT_DIGITS, Predicate, format_value, printable
+from .predicates import DEFAULT_DIGITS, Predicate, format_value, readable
 
 __all__ = ["CNF", "DNF", "Clause", "Literal", "as_binary_matrix"]
 
@@ -83,7 +83,7 @@ class Literal:
         ``!=`` / ``==`` (Python's semantics: a missing value differs from every category).
         """
         if self.predicate is None:
-            name = printable(self.name)
+            name = readable(self.name)
             return f"not {name}" if self.negated else name
         if not self.negated:
             return self.predicate.describe(digits)

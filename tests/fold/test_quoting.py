@@ -79,15 +79,17 @@ def test_format_term_numbers_and_atoms():
     assert format_term("x y") == "'x y'"
 
 
-def test_rules_and_explanations_escape_what_does_not_print():
+def test_rules_and_explanations_quote_what_could_mislead():
     import numpy as np
     import pandas as pd
 
     from fold import FOLDClassifier
-    from fold.quoting import printable
+    from fold.quoting import readable
 
-    assert printable("a\nb") == "a\\nb" and printable("p\u202eq") == "p\\u202eq"
-    assert printable("Zürich 😀 x") == "Zürich 😀 x"
+    assert readable("a\nb") == "'a\\nb'" and readable("p\u202eq") == "'p\\u202eq'"
+    assert readable("Zürich 😀 x") == "Zürich 😀 x" and readable("width (cm)") == "width (cm)"
+    for misleading in ("b and x > 5", "<0", "or", " a", "", "x unless"):
+        assert readable(misleading) == repr(misleading)
     rng = np.random.default_rng(0)
     c = rng.choice(["x\ny", "p\u202eq", "ok"], 120)
     X = pd.DataFrame({"c\u202ed": c, "v": rng.normal(size=120)})

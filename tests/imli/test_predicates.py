@@ -56,13 +56,15 @@ def test_numbers_round_trip_with_enough_digits(value):
     assert len(format_value(value, 17)) <= 24
 
 
-def test_rule_text_escapes_what_does_not_print():
+def test_rule_text_quotes_what_could_mislead():
     import pandas as pd
 
     from imli import IMLIClassifier
-    from imli.predicates import printable
+    from imli.predicates import readable
 
-    assert printable("a\nb") == "a\\nb" and printable("Zürich 😀") == "Zürich 😀"
+    assert readable("a\nb") == "'a\\nb'" and readable("Zürich 😀") == "Zürich 😀"
+    for misleading in ("b AND x > 5", "<0", "not", "x OR", ""):
+        assert readable(misleading) == repr(misleading)
     rng = np.random.default_rng(0)
     c = rng.choice(["x\ny", "p\u202eq", "ok"], 120)
     flag = rng.integers(0, 2, 120)
