@@ -99,8 +99,15 @@ class Literal:
 
     def __str__(self) -> str:
         if self.kind == NUMERIC:
-            return f"{readable(self.feature)} {self.relation} {self.value:.6g}"
+            return f"{readable(self.feature)} {self.relation} {_threshold_text(self.value)}"
         return f"{readable(self.feature)} {self.relation} {readable(self.value)}"
+
+
+def _threshold_text(value: float) -> str:
+    """A threshold in six significant digits, but never rounded into its integer part
+    (``x > 123457.5`` is not ``x > 123458``, which would leave out the integer 123458)."""
+    whole = len(str(int(abs(value))).lstrip("0"))
+    return f"{value:.{max(6, whole + 1)}g}" if whole < 16 else f"{value:.6g}"
 
 
 @dataclass(frozen=True)

@@ -49,6 +49,9 @@ def readable(text: object) -> str:
 def format_value(value: object, digits: int = DEFAULT_DIGITS) -> str:
     """Render a predicate value for people: numbers with ``digits`` significant digits.
 
+    A number is never rounded into its integer part (``7073.5`` stays ``7073.5``, where four
+    digits would print ``7074.0``, which reads as the other side of the integer 7074).
+
     As in Python's ``repr``, numbers below 1e-4 or from 1e16 on (in absolute value) are
     written in scientific notation (``1.175e-308``), the others positionally (``0.78``,
     ``39.5``, ``30.0``).
@@ -73,8 +76,11 @@ def format_value(value: object, digits: int = DEFAULT_DIGITS) -> str:
         return np.format_float_scientific(number, precision=digits - 1, unique=True, trim="-")
     if number == int(number) and abs(number) < 1e15:
         return f"{int(number)}.0"
+    # Never round into the integer part: "x > 7074.0" would exclude the 7074 that the
+    # threshold 7073.5, a midpoint between integers, lets through.
+    whole = len(str(int(abs(number))).lstrip("0"))
     return np.format_float_positional(
-        number, precision=digits, unique=True, fractional=False, trim="0"
+        number, precision=max(digits, whole + 1), unique=True, fractional=False, trim="0"
     )
 
 

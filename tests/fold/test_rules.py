@@ -65,3 +65,9 @@ def test_literal_validation():
         Literal("a", "==", 1.0)
     with pytest.raises(FoldInputError):
         Literal("a", ">", float("inf"))
+
+
+@pytest.mark.parametrize("value, text", [(7073.5, "7073.5"), (123457.5, "123457.5"),
+                                         (0.123456789, "0.123457"), (30.0, "30")])
+def test_thresholds_are_never_rounded_into_their_integer_part(value, text):
+    assert str(Literal("x", ">", value)) == f"x > {text}"

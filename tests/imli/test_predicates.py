@@ -41,7 +41,7 @@ def test_booleans_stay_their_own_categories():
 
 @pytest.mark.parametrize("value, text", [
     (0.78, "0.78"), (39.5, "39.5"), (30.0, "30.0"), (-2.0, "-2.0"), (0.0, "0.0"),
-    (2.123456789, "2.123"), (123456.789, "123500.0"), (0.00012345, "0.0001234"),
+    (2.123456789, "2.123"), (123456.789, "123456.8"), (0.00012345, "0.0001234"),
     (1.1754943508222875e-308, "1.175e-308"), (6.626e199, "6.626e+199"),
     (-5e-300, "-5e-300"), (1e16, "1e+16"), (3.3e-05, "3.3e-05"),
 ])
@@ -73,3 +73,9 @@ def test_rule_text_quotes_what_could_mislead():
     text = str(IMLIClassifier(n_clauses=2, rule_type="DNF").fit(X, y).rules_)
     assert "\n" not in text and "\u202e" not in text
     assert "fl\\nag" in text and "c\\u202ed" in text
+
+
+@pytest.mark.parametrize("value, text", [(7073.5, "7073.5"), (123456.789, "123456.8"),
+                                         (39.5, "39.5"), (0.123456, "0.1235")])
+def test_numbers_are_never_rounded_into_their_integer_part(value, text):
+    assert format_value(value) == text
