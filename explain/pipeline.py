@@ -250,6 +250,12 @@ def run_pipeline(
             class_names=dataset.class_names,
         )
     bb_seconds = time.perf_counter() - started
+    notes = [n for n in (black_box.info.get("note"),) if n] if not user_box else []
+    if len(test_idx) < 30:
+        notes.append(f"only {len(test_idx)} held-out rows: each is "
+                     f"{1 / len(test_idx):.0%} of the test fidelity, so read it as rough")
+    if notes:
+        dataset = replace(dataset, notes=dataset.notes + tuple(notes))
     bb_train = black_box.predict(X_train)
     bb_test = black_box.predict(X_test)
     if len(np.unique(bb_train)) < 2:
@@ -287,6 +293,7 @@ def run_pipeline(
         list(dataset.X.columns),
         {c: list(encoder.categories_[c]) for c in dataset.categorical},
         lime_input.bin_edges(config.lime),
+        {c: X_train[c].to_numpy(dtype=np.float64) for c in dataset.numeric},
     )
     make = {
         "imli": lambda X, mask: binary_view(X, columns, mask),

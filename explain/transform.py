@@ -18,6 +18,8 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from imli.predicates import format_value, short_between
+
 __all__ = [
     "BinaryColumn",
     "binary_columns",
@@ -59,19 +61,11 @@ class BinaryColumn:
         return known & test
 
 
-def _short_thresholds(edges: np.ndarray) -> list[str]:
-    """Shortest %g rendering of each edge that keeps all edges of a feature distinct."""
-    for digits in range(4, 18):
-        texts = [f"{e:.{digits}g}" for e in edges]
-        if len(set(texts)) == len(texts):
-            return texts
-    return [repr(float(e)) for e in edges]
-
-
 def binary_columns(
     feature_names: list[str],
     categorical: dict[str, list[str]],
     edges: dict[str, np.ndarray],
+    values: dict[str, np.ndarray] | None = None,
 ) -> list[BinaryColumn]:
     """List the binary view's columns, feature by feature in table order.
 
@@ -83,6 +77,11 @@ def binary_columns(
         Categorical feature name -> its categories (sorted).
     edges : dict
         Numeric feature name -> the discretizer's sorted bin edges.
+    values : dict, optional
+        Numeric feature name -> its training values. Each edge then moves into the gap
+        between the training values around it, to the number with the fewest digits there
+        (:func:`imli.predicates.short_between`): it splits the training rows as the edge
+        does, and the rule text states it exactly.
     """
     columns: list[BinaryColumn] = []
     for name in feature_names:
@@ -92,13 +91,27 @@ def binary_columns(
             )
             continue
         cuts = np.unique(np.asarray(edges[name], dtype=np.float64))
-        texts = _short_thresholds(cuts)
+        if values is not None:
+            cuts = _in_gaps(cuts, values[name])
         for relation in ("<=", ">"):
             columns.extend(
-                BinaryColumn(name, relation, float(t), f"{name} {relation} {s}")
-                for t, s in zip(cuts, texts)
+                BinaryColumn(name, relation, float(t), f"{name} {relation} {format_value(t)}")
+                for t in cuts
             )
     return columns
+
+
+def _in_gaps(cuts: np.ndarray, values: np.ndarray) -> np.ndarray:
+    """Each cut moved to the shortest number in the gap of ``values`` it lies in."""
+    distinct = np.unique(np.asarray(values, dtype=np.float64))
+    distinct = distinct[~np.isnan(distinct)]
+    moved = []
+    for cut in cuts:
+        i = np.searchsorted(distinct, cut, side="right")
+        inside = 0 < i < len(distinct)
+        moved.append(short_between(float(distinct[i - 1]), float(distinct[i])) if inside
+                     else float(cut))
+    return np.unique(np.asarray(moved, dtype=np.float64))
 
 
 def selection_mask(features: np.ndarray, n_features: int) -> np.ndarray:

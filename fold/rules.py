@@ -104,10 +104,13 @@ class Literal:
 
 
 def _threshold_text(value: float) -> str:
-    """A threshold in six significant digits, but never rounded into its integer part
-    (``x > 123457.5`` is not ``x > 123458``, which would leave out the integer 123458)."""
-    whole = len(str(int(abs(value))).lstrip("0"))
-    return f"{value:.{max(6, whole + 1)}g}" if whole < 16 else f"{value:.6g}"
+    """A threshold exactly, in the fewest digits that read back as it (``7073.5``, ``30``).
+
+    Learned thresholds are short decimals (:func:`fold.search.short_between`), so the rule
+    a person reads decides every row as the program does.
+    """
+    value = float(value)
+    return str(int(value)) if value.is_integer() and abs(value) < 1e16 else repr(value)
 
 
 @dataclass(frozen=True)

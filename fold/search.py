@@ -24,7 +24,8 @@ import numpy as np
 
 from .table import CATEGORICAL, NUMERIC, ColumnView, Schema
 
-__all__ = ["EncodedColumn", "EncodedTable", "Candidate", "best_literal", "split_gain"]
+__all__ = ["EncodedColumn", "EncodedTable", "Candidate", "best_literal", "short_between",
+           "split_gain"]
 
 
 @dataclass(frozen=True)
@@ -248,11 +249,13 @@ class EncodedTable:
     def literal_value(self, column: int, relation: str, index: int) -> float | str:
         """The threshold or category of the literal ``(column, relation, index)``.
 
-        A threshold lies halfway between the column's value ``index`` and the
-        next larger value (as CART places its splits): the literal covers the
-        same training rows as a threshold at the value itself, and an unseen
-        value in the gap goes to the side it is nearer to. ``<=`` on the
-        largest value keeps that value.
+        A threshold lies between the column's value ``index`` and the next
+        larger value, in the middle half of the gap (as CART places its splits
+        halfway): the literal covers the same training rows as a threshold at
+        the value itself, and an unseen value in the gap goes to the side it is
+        nearer to. Of the numbers there, the one with the fewest significant
+        digits is taken (:func:`short_between`), so the rule prints exactly as
+        it decides. ``<=`` on the largest value keeps that value.
         """
         col = self.columns[column]
         if col.kind != NUMERIC:
@@ -260,9 +263,30 @@ class EncodedTable:
         low = float(col.values[index])
         if index + 1 >= len(col.values):
             return low
-        high = float(col.values[index + 1])
-        middle = low / 2 + high / 2
-        return middle if low <= middle < high else low
+        return short_between(low, float(col.values[index + 1]))
+
+
+def short_between(low: float, high: float) -> float:
+    """The number with the fewest significant digits in the middle half of ``[low, high]``
+    (the midpoint when it prints about as short).
+
+    Examples
+    --------
+    >>> short_between(7073.0, 7074.0), short_between(3.0, 10.0), short_between(1000.01, 1000.02)
+    (7073.5, 6.5, 1000.015)
+    >>> short_between(0.1234, 0.4321)
+    0.3
+    """
+    middle = low / 2 + high / 2
+    if not low <= middle < high:
+        return low
+    quarter = high / 4 - low / 4
+    for digits in range(1, 18):
+        candidate = float(f"{middle:.{digits}g}")
+        if low + quarter <= candidate <= high - quarter and low <= candidate < high:
+            # the midpoint itself when it prints about as short (6.5 rather than 6)
+            return middle if len(repr(middle)) <= len(repr(candidate)) + 1 else candidate
+    return middle
 
 
 def _xlog2x(values: np.ndarray) -> np.ndarray:

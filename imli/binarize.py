@@ -18,7 +18,7 @@ from sklearn.base import BaseEstimator, TransformerMixin
 from sklearn.utils._param_validation import Interval
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from .predicates import Predicate, category_texts, format_value, to_numbers
+from .predicates import Predicate, category_texts, short_between, to_numbers
 
 __all__ = ["Binarizer"]
 
@@ -63,7 +63,12 @@ def _thresholds(values: np.ndarray, n_thresholds: int) -> np.ndarray:
         if rest.size:
             extra = np.quantile(rest, qs[: n_thresholds - cuts.size + 1], method="lower")
             cuts = np.unique(np.concatenate([cuts, [mode], extra]))
-    return cuts[cuts < values.max()]
+    cuts = cuts[cuts < values.max()]
+    # Each cut is a value; move it into the gap to the next one, where it splits the same
+    # rows and prints exactly in few digits (x <= 1000.015, not x <= 1000.01 shown as 1000.0).
+    distinct = np.unique(values)
+    above = distinct[np.searchsorted(distinct, cuts, side="right")]
+    return np.array([short_between(float(c), float(b)) for c, b in zip(cuts, above)])
 
 
 class Binarizer(TransformerMixin, BaseEstimator):
@@ -218,18 +223,6 @@ def _sort_key(spec: Predicate | None) -> tuple:
 
 
 def _column_names(specs, names, sources) -> list[str]:
-    """Unique readable names: thresholds with the fewest digits that keep them apart."""
-    values: dict[int, set[float]] = {}
-    for spec, source in zip(specs, sources):
-        if spec is not None and spec.is_threshold:
-            values.setdefault(source, set()).add(float(spec.value))
-    digits = {}
-    for source, siblings in values.items():
-        d = 4
-        while d < 17 and len({format_value(v, d) for v in siblings}) < len(siblings):
-            d += 1
-        digits[source] = d
-    return [
-        names[source] if spec is None else spec.describe(digits.get(source, 4))
-        for spec, source in zip(specs, sources)
-    ]
+    """Readable names; distinct, as the thresholds print exactly."""
+    return [names[source] if spec is None else spec.describe()
+            for spec, source in zip(specs, sources)]

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .rules import Clause, Literal, _digits, _plain, as_binary_matrix
+from .rules import Clause, Literal, _plain, as_binary_matrix
 
 __all__ = ["DecisionList", "DecisionSet", "Rule"]
 
@@ -70,7 +70,6 @@ class _RuleCollection:
 
     def describe(self, digits: int | None = None) -> str:
         """One rule per line, the default last."""
-        digits = _digits(self.literals) if digits is None else digits
         lines = [self._prefix(i) + r.describe(digits) for i, r in enumerate(self.rules)]
         lines.append(f"{self._default_word} {self.default}")
         return "\n".join(lines)

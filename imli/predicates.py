@@ -14,12 +14,13 @@ from numbers import Integral, Real
 import numpy as np
 import pandas as pd
 
-__all__ = ["RELATIONS", "Predicate", "category_texts", "format_value", "readable", "to_numbers"]
+__all__ = ["RELATIONS", "Predicate", "category_texts", "format_value", "readable",
+           "short_between", "to_numbers"]
 
 RELATIONS = ("<=", ">", "==", "!=")
 _NEGATED = {"<=": ">", ">": "<=", "==": "!=", "!=": "=="}
-#: Significant digits used when a number is printed (the object keeps the exact value).
-DEFAULT_DIGITS = 4
+#: Significant digits a number is rounded to when printed; ``None``: printed exactly.
+DEFAULT_DIGITS: int | None = None
 
 
 _AMBIGUOUS = re.compile(r"(?i)(?:^|\s)(?:and|or|not|unless|if|then|else|otherwise)(?:\s|$)"
@@ -46,22 +47,48 @@ def readable(text: object) -> str:
     return repr(text)
 
 
-def format_value(value: object, digits: int = DEFAULT_DIGITS) -> str:
-    """Render a predicate value for people: numbers with ``digits`` significant digits.
+def short_between(low: float, high: float) -> float:
+    """The number with the fewest significant digits in the middle half of ``[low, high]``
+    (the midpoint when it prints about as short).
 
-    A number is never rounded into its integer part (``7073.5`` stays ``7073.5``, where four
-    digits would print ``7074.0``, which reads as the other side of the integer 7074).
+    A threshold placed there splits the values up to ``low`` from those from ``high`` on, as
+    the midpoint would, and prints exactly in few digits.
 
-    As in Python's ``repr``, numbers below 1e-4 or from 1e16 on (in absolute value) are
-    written in scientific notation (``1.175e-308``), the others positionally (``0.78``,
-    ``39.5``, ``30.0``).
+    Examples
+    --------
+    >>> short_between(7073.0, 7074.0), short_between(3.0, 10.0), short_between(1000.01, 1000.02)
+    (7073.5, 6.5, 1000.015)
+    >>> short_between(0.1234, 0.4321)
+    0.3
+    """
+    middle = low / 2 + high / 2
+    if not low <= middle < high:
+        return low
+    quarter = high / 4 - low / 4
+    for digits in range(1, 18):
+        candidate = float(f"{middle:.{digits}g}")
+        if low + quarter <= candidate <= high - quarter and low <= candidate < high:
+            # the midpoint itself when it prints about as short (6.5 rather than 6)
+            return middle if len(repr(middle)) <= len(repr(candidate)) + 1 else candidate
+    return middle
+
+
+def format_value(value: object, digits: int | None = DEFAULT_DIGITS) -> str:
+    """Render a predicate value for people.
+
+    A number is printed exactly, in the fewest digits that read back as it (``0.78``,
+    ``39.5``, ``1000.015``, ``30.0``); as in Python's ``repr``, numbers below 1e-4 or from
+    1e16 on (in absolute value) in scientific notation (``1.175e-308``). Thresholds the
+    project learns are short decimals (:func:`short_between`), so their rules read exactly
+    as they decide.
 
     Parameters
     ----------
     value : object
-        A number (rounded for display only) or any other value (shown with ``str``).
-    digits : int, default=4
-        Significant digits of a number.
+        A number or any other value (shown by :func:`readable`).
+    digits : int, optional
+        Round numbers to this many significant digits instead (never into the integer
+        part: ``7073.5`` stays ``7073.5``); the text may then not be exact.
 
     Returns
     -------
@@ -73,9 +100,12 @@ def format_value(value: object, digits: int = DEFAULT_DIGITS) -> str:
     if not np.isfinite(number):
         return str(number)
     if number != 0 and not 1e-4 <= abs(number) < 1e16:
-        return np.format_float_scientific(number, precision=digits - 1, unique=True, trim="-")
+        precision = None if digits is None else digits - 1
+        return np.format_float_scientific(number, precision=precision, unique=True, trim="-")
     if number == int(number) and abs(number) < 1e15:
         return f"{int(number)}.0"
+    if digits is None:
+        return np.format_float_positional(number, unique=True, trim="0")
     # Never round into the integer part: "x > 7074.0" would exclude the 7074 that the
     # threshold 7073.5, a midpoint between integers, lets through.
     whole = len(str(int(abs(number))).lstrip("0"))
@@ -210,8 +240,8 @@ class Predicate:
         equal = np.asarray(category_texts(values) == _category_text(self.value), dtype=bool)
         return equal if self.relation == "==" else ~equal
 
-    def describe(self, digits: int = DEFAULT_DIGITS) -> str:
-        """Text with numbers rounded to ``digits`` significant digits."""
+    def describe(self, digits: int | None = DEFAULT_DIGITS) -> str:
+        """Text such as ``age > 39.5`` (numbers exact, or rounded to ``digits``)."""
         return f"{readable(self.feature)} {self.relation} {format_value(self.value, digits)}"
 
     def __str__(self) -> str:

@@ -9,12 +9,11 @@ parts fired; no rule is ever evaluated by building strings.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Iterable
 
 import numpy as np
 import pandas as pd
 
-from .predicates import DEFAULT_DIGITS, Predicate, format_value, readable
+from .predicates import DEFAULT_DIGITS, Predicate, readable
 
 __all__ = ["CNF", "DNF", "Clause", "Literal", "as_binary_matrix"]
 
@@ -74,8 +73,8 @@ class Literal:
         """Truth value on every row of the binary matrix ``X``."""
         return as_binary_matrix(X)[:, self.column] != self.negated
 
-    def describe(self, digits: int = DEFAULT_DIGITS) -> str:
-        """Human-readable text; numbers rounded to ``digits`` significant digits.
+    def describe(self, digits: int | None = DEFAULT_DIGITS) -> str:
+        """Human-readable text; numbers exact (or rounded to ``digits`` significant digits).
 
         A complemented threshold column prints as ``not (f <= t)``: on data where a
         row may have neither ``f <= t`` nor ``f > t`` set (missing or unselected values),
@@ -93,20 +92,6 @@ class Literal:
 
     def __str__(self) -> str:
         return self.describe()
-
-
-def _digits(literals: Iterable[Literal]) -> int:
-    """Fewest significant digits (at least the default) keeping thresholds apart."""
-    by_feature: dict[tuple[str, str], set[float]] = {}
-    for lit in literals:
-        p = lit.predicate
-        if p is not None and p.is_threshold:
-            by_feature.setdefault((p.feature, p.relation), set()).add(float(p.value))
-    digits = DEFAULT_DIGITS
-    for values in by_feature.values():
-        while digits < 17 and len({format_value(v, digits) for v in values}) < len(values):
-            digits += 1
-    return digits
 
 
 _CONNECTIVES = ("OR", "AND")
@@ -149,7 +134,6 @@ class Clause:
         """Text such as ``(a <= 1.0 OR b == x)``; ``TRUE`` / ``FALSE`` when empty."""
         if not self.literals:
             return "TRUE" if self.connective == "AND" else "FALSE"
-        digits = _digits(self.literals) if digits is None else digits
         parts = [lit.describe(digits) for lit in self.literals]
         return "(" + f" {self.connective} ".join(parts) + ")"
 
@@ -196,10 +180,9 @@ class _Normal:
         return parts.all(axis=1) if self._outer == "AND" else parts.any(axis=1)
 
     def describe(self, digits: int | None = None) -> str:
-        """Text with the column names; ``digits`` significant digits for numbers."""
+        """Text with the column names; numbers exact, or to ``digits`` significant digits."""
         if not self.clauses:
             return "TRUE" if self._outer == "AND" else "FALSE"
-        digits = _digits(self.literals) if digits is None else digits
         return f" {self._outer} ".join(c.describe(digits) for c in self.clauses)
 
     def __str__(self) -> str:

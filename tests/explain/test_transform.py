@@ -21,6 +21,15 @@ def test_columns_keep_exact_thresholds_and_unique_names():
     assert {c.relation for c in cols} == {"<=", ">"}
 
 
+def test_edges_move_into_the_gaps_of_the_training_values():
+    edges = {"x": np.array([0.30000001192092896, 1000.0150000000001, 2.0, 2000.0])}
+    values = {"x": np.array([0.1, 0.5, 1000.01, 1000.02, 2.0, 3.0, np.nan])}
+    cols = binary_columns(["x"], {}, edges, values)
+    assert [c.value for c in cols if c.relation == "<="] == [0.3, 2.5, 1000.015, 2000.0]
+    assert [c.name for c in cols if c.relation == ">"] == [
+        "x > 0.3", "x > 2.5", "x > 1000.015", "x > 2000.0"]   # beyond the largest: kept
+
+
 def test_binary_view_sets_only_selected_features():
     X = _table()
     cols = binary_columns(["x", "c"], {"c": ["a", "b"]}, {"x": np.array([1.0, 2.0])})
@@ -29,15 +38,15 @@ def test_binary_view_sets_only_selected_features():
     assert view.shape == (4, 6)
     # row 0: only x selected, x = 0.5
     assert view.iloc[0].to_dict() == {
-        "x <= 1": True, "x <= 2": True, "x > 1": False, "x > 2": False,
+        "x <= 1.0": True, "x <= 2.0": True, "x > 1.0": False, "x > 2.0": False,
         "c == a": False, "c == b": False,
     }
     # row 1: only c selected
-    assert view.iloc[1]["c == b"] and not view.iloc[1][["x <= 1", "x <= 2", "x > 1", "x > 2"]].any()
+    assert view.iloc[1]["c == b"] and not view.iloc[1][["x <= 1.0", "x <= 2.0", "x > 1.0", "x > 2.0"]].any()
     # row 2: c missing -> no c column set even though selected; x = 2.5
-    assert view.iloc[2][["x > 1", "x > 2"]].all() and not view.iloc[2][["c == a", "c == b"]].any()
+    assert view.iloc[2][["x > 1.0", "x > 2.0"]].all() and not view.iloc[2][["c == a", "c == b"]].any()
     # row 3: x missing -> unknown everywhere
-    assert not view.iloc[3][["x <= 1", "x <= 2", "x > 1", "x > 2"]].any()
+    assert not view.iloc[3][["x <= 1.0", "x <= 2.0", "x > 1.0", "x > 2.0"]].any()
     assert view.iloc[3]["c == a"]
 
 
@@ -45,7 +54,7 @@ def test_raw_view_uses_every_feature():
     X = _table()
     cols = binary_columns(["x", "c"], {"c": ["a", "b"]}, {"x": np.array([1.0])})
     view = binary_view(X, cols)
-    assert view["x > 1"].tolist() == [False, True, True, False]
+    assert view["x > 1.0"].tolist() == [False, True, True, False]
     assert view["c == a"].tolist() == [True, False, False, True]
 
 

@@ -43,7 +43,7 @@ def test_rules_are_immutable_hashable_and_repr_rebuilds():
     assert rule.literals[0].value == 0.1 + 0.2  # exact, not rounded
     with pytest.raises(dataclasses.FrozenInstanceError):
         rule.literals = ()
-    assert str(rule) == "a <= 0.3 unless (b == x'y)"
+    assert str(rule) == "a <= 0.30000000000000004 unless (b == x'y)"  # exact
 
 
 def test_rule_with_exceptions_and_theory_decision_list():
@@ -68,6 +68,14 @@ def test_literal_validation():
 
 
 @pytest.mark.parametrize("value, text", [(7073.5, "7073.5"), (123457.5, "123457.5"),
-                                         (0.123456789, "0.123457"), (30.0, "30")])
+                                         (0.123456789, "0.123456789"), (30.0, "30")])
 def test_thresholds_are_never_rounded_into_their_integer_part(value, text):
     assert str(Literal("x", ">", value)) == f"x > {text}"
+
+
+def test_learned_thresholds_print_exactly_as_they_decide():
+    from fold import FOLDClassifier
+
+    X = pd.DataFrame({"v": np.repeat([12345.6, 12345.7], 50)})
+    clf = FOLDClassifier().fit(X, np.repeat(["a", "b"], 50))
+    assert str(clf.rules_).splitlines()[0] == "a if v <= 12345.65"

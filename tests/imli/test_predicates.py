@@ -41,13 +41,14 @@ def test_booleans_stay_their_own_categories():
 
 @pytest.mark.parametrize("value, text", [
     (0.78, "0.78"), (39.5, "39.5"), (30.0, "30.0"), (-2.0, "-2.0"), (0.0, "0.0"),
-    (2.123456789, "2.123"), (123456.789, "123456.8"), (0.00012345, "0.0001234"),
-    (1.1754943508222875e-308, "1.175e-308"), (6.626e199, "6.626e+199"),
-    (-5e-300, "-5e-300"), (1e16, "1e+16"), (3.3e-05, "3.3e-05"),
+    (2.123456789, "2.123456789"), (123456.789, "123456.789"), (0.00012345, "0.00012345"),
+    (1.1754943508222875e-308, "1.1754943508222876e-308"), (6.626e199, "6.626e+199"),
+    (-5e-300, "-5e-300"), (1e16, "1e+16"), (3.3e-05, "3.3e-05"), (0.1 + 0.2, "0.30000000000000004"),
 ])
-def test_numbers_print_short(value, text):
+def test_numbers_print_exactly_in_the_fewest_digits(value, text):
     assert format_value(value) == text
     assert format_value(np.float64(value)) == text
+    assert float(text) == value
 
 
 @pytest.mark.parametrize("value", [1.1754943508222875e-308, 6.626e199, 1 / 3, 5e-324, 1e300])
@@ -77,5 +78,5 @@ def test_rule_text_quotes_what_could_mislead():
 
 @pytest.mark.parametrize("value, text", [(7073.5, "7073.5"), (123456.789, "123456.8"),
                                          (39.5, "39.5"), (0.123456, "0.1235")])
-def test_numbers_are_never_rounded_into_their_integer_part(value, text):
-    assert format_value(value) == text
+def test_rounded_numbers_are_never_rounded_into_their_integer_part(value, text):
+    assert format_value(value, 4) == text

@@ -32,10 +32,10 @@ def test_repr_rebuilds_exactly():
     assert hash(rebuilt) == hash(rule)
 
 
-def test_numpy_values_become_plain_and_round_only_when_printed():
+def test_numpy_values_become_plain_and_print_exactly():
     p = Predicate("f", ">", np.float64(2.123456789))
     assert type(p.value) is float and p.value == 2.123456789
-    assert str(p) == "f > 2.123"
+    assert str(p) == "f > 2.123456789" and p.describe(4) == "f > 2.123"
     assert "2.123456789" in repr(p)
 
 
@@ -53,7 +53,7 @@ def test_extreme_thresholds_print_short_and_apart():
             Literal(2, "c", predicate=Predicate("big", "<=", 6.626e199)))
     assert str(Clause(lits)) == ("(tiny > 1.1754943508222875e-300 OR "
                                  "tiny > 1.1754943508222877e-300 OR big <= 6.626e+199)")
-    assert str(Clause(lits[::2])) == "(tiny > 1.175e-300 OR big <= 6.626e+199)"
+    assert Clause(lits[::2]).describe(4) == "(tiny > 1.175e-300 OR big <= 6.626e+199)"
 
 
 def test_covers_and_fired():
@@ -115,3 +115,15 @@ def test_invalid_values_raise():
     for missing in (np.nan, None, pd.NA):
         with pytest.raises(ValueError, match="missing"):
             _cnf().covers(np.array([[missing, 0, 0]], dtype=object))
+
+
+def test_learned_thresholds_print_exactly_as_they_decide():
+    from imli import IMLIClassifier
+
+    price = 1000 + np.random.default_rng(0).integers(0, 4, 200) * 0.01
+    X = pd.DataFrame({"price": price})
+    clf = IMLIClassifier(n_clauses=1, rule_type="DNF").fit(X, (price > 1000.015).astype(int))
+    text = str(clf.rules_)
+    assert text == "(price > 1000.015)"
+    printed = float(text.split(">")[1].strip(" )"))
+    assert (clf.predict(X) == (price > printed)).all()
