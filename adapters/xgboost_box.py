@@ -257,6 +257,9 @@ def load_xgboost(path, encoder):
     n_classes = max(2, int(config["learner_model_param"]["num_class"]))
     order = _column_order(booster, encoder)
     recode, notes = _recode(booster, encoder, order)
+    if booster.feature_names is None:
+        notes = [f"the model names no columns: its columns are read as the data's "
+                 f"{listing(encoder.feature_names_, 10)}, in this order"] + list(notes)
     best = booster.attributes().get("best_iteration")
     iteration_range = (0, int(best) + 1) if best is not None else (0, 0)
     identity = np.array_equal(order, np.arange(len(order)))

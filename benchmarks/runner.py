@@ -27,7 +27,7 @@ from typing import Callable
 import numpy as np
 from sklearn.model_selection import StratifiedKFold
 
-from benchmarks.datasets import BenchDataset, load
+from benchmarks.datasets import BenchDataset, DatasetError, load
 from benchmarks.machine import environment
 from benchmarks.peers import PEERS, evaluate_peer, make_peer
 
@@ -158,7 +158,11 @@ def choose_positive(dataset, positive: str):
 def fold_splits(y: np.ndarray, folds: int, random_state: int) -> list[tuple[np.ndarray, ...]]:
     """Seeded, shuffled stratified k-fold splits ``(train_idx, test_idx)`` of ``y``."""
     splitter = StratifiedKFold(n_splits=folds, shuffle=True, random_state=random_state)
-    return [(train, test) for train, test in splitter.split(np.zeros(len(y)), y)]
+    try:
+        return [(train, test) for train, test in splitter.split(np.zeros(len(y)), y)]
+    except ValueError as err:
+        raise DatasetError(f"cannot split {len(y)} rows into {folds} folds "
+                           f"({' '.join(str(err).split())})") from None
 
 
 def _run_config(config: BenchConfig):

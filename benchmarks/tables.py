@@ -9,6 +9,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from benchmarks.fetch import DatasetError
+
 __all__ = ["METHODS", "render", "render_header", "render_dataset", "render_summary", "targets",
            "verdicts", "load_results"]
 
@@ -33,8 +35,25 @@ DASH = "–"
 
 
 def load_results(directory: Path) -> list[dict]:
-    """Every ``*.json`` result in ``directory``, in file-name order."""
-    return [json.loads(p.read_text()) for p in sorted(Path(directory).glob("*.json"))]
+    """Every ``*.json`` result in ``directory``, in file-name order.
+
+    Raises
+    ------
+    DatasetError
+        A file that is not a benchmark result (unreadable JSON, or missing its sections).
+    """
+    results = []
+    for path in sorted(Path(directory).glob("*.json")):
+        try:
+            result = json.loads(path.read_text())
+        except (OSError, UnicodeDecodeError, json.JSONDecodeError) as err:
+            raise DatasetError(f"{path} is not a readable result file ({err})") from None
+        missing = [k for k in ("dataset", "summary", "environment")
+                   if not isinstance(result, dict) or k not in result]
+        if missing:
+            raise DatasetError(f"{path} is not a benchmark result (no {', '.join(missing)})")
+        results.append(result)
+    return results
 
 
 def _mean_std(entry: dict | None) -> str:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import importlib.util
+import math
 import os
 import signal
 import sys
@@ -18,6 +19,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from rich.console import Console
+from rich.markup import escape
 from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
@@ -27,7 +29,7 @@ from explain.compare import SweepConfig, run_compare, view_comparison
 from explain.lime_parallel import DASK_EXTRA_HINT
 from explain.lime_runner import DISCRETIZERS, LimeConfig
 from explain.outputs import prepare_out_dir, write_run
-from explain.pipeline import TRAIN_VIEWS, RunConfig, run_pipeline
+from explain.pipeline import TRAIN_VIEWS, RunConfig, binarize_target, run_pipeline
 from explain.report_md import LEARNER_COLUMNS, fmt, learner_rows
 from fold import FoldInputError
 
@@ -92,7 +94,7 @@ def _number(kind, low=None, high=None, inclusive=True, nonzero=False):
             ) from None
         too_low = low is not None and (value < low if inclusive else value <= low)
         if too_low or (high is not None and value >= high) or (nonzero and value == 0) \
-                or value != value:
+                or not math.isfinite(value):
             bounds = []
             if low is not None:
                 bounds.append(f"{'>=' if inclusive else '>'} {low:g}")
@@ -100,6 +102,8 @@ def _number(kind, low=None, high=None, inclusive=True, nonzero=False):
                 bounds.append(f"< {high:g}")
             if nonzero:
                 bounds.append("not 0")
+            if not bounds:
+                bounds.append("finite")
             raise argparse.ArgumentTypeError(f"expected a value {' and '.join(bounds)}, "
                                              f"got {text!r}")
         return value
@@ -201,6 +205,9 @@ def parse_args(argv: list[str]) -> CliRun:
 
 def _cli_run(args) -> CliRun:
     data = DEMO_DATASET if args.command == "demo" else args.data
+    if getattr(args, "compare_views", False) and args.train_view == "raw":
+        raise ValueError("--compare-views compares with the LIME views, but --train-view raw "
+                         "explains no row; leave --train-view at its default")
     if args.scheduler is not None and importlib.util.find_spec("distributed") is None:
         raise ValueError(f"--scheduler needs Dask: {DASK_EXTRA_HINT}")
     imli_params = {
@@ -249,7 +256,7 @@ def _cli_run(args) -> CliRun:
 def _summary_table(report: dict) -> Table:
     # One column per learner, one row per metric: narrow enough for an 80-column terminal.
     rows = learner_rows(report)
-    table = Table(title=f"Fidelity to the black box — {report['dataset']['name']}")
+    table = Table(title=escape(f"Fidelity to the black box — {report['dataset']['name']}"))
     table.add_column("")
     for row in rows:
         table.add_column(row[0], justify="right")
@@ -277,8 +284,9 @@ def execute(run: CliRun, console: Console) -> Path:
     black_box = None
     if run.model is not None:
         black_box, dataset = _load_model(run, dataset)
-    for note in dataset.notes:
-        console.print(f"[dim]note:[/dim] {note}")
+    # the class explained against the rest is the pipeline's choice; say it here too
+    for note in binarize_target(dataset).notes:
+        console.print(f"[dim]note:[/dim] {escape(note)}")
     out = prepare_out_dir(run.out, force=run.force)
     with Progress(TextColumn("{task.description}"), BarColumn(),
                   TextColumn("{task.completed}/{task.total} {task.fields[unit]}"),
@@ -336,8 +344,9 @@ def _load_model(run: CliRun, dataset):
         labels, how = names, "as the model file names them"
     order = ", ".join(f"{i} = {label!r}" for i, label in enumerate(labels))
     note = f"the model's classes read as the target's labels, {how}: {order}"
+    read = tuple(box.info.get("notes", ()))  # how its columns and categories were read
     box = relabel_classes(box, codes, f"target {dataset.target!r}")
-    return box, replace(dataset, notes=dataset.notes + (note,))
+    return box, replace(dataset, notes=dataset.notes + read + (note,))
 
 
 class RunTimeout(BaseException):
@@ -395,7 +404,7 @@ def main(argv: list[str] | None = None) -> int:
                   "(--no-cache)")
         print(f"interrupted: {resume}", file=sys.stderr)
         return 130
-    console.print(f"report: {report}")
-    console.print(f"        {report.with_name('report.html')}")
-    console.print(f"        {report.with_name('report.md')}")
+    console.print(escape(f"report: {report}"))
+    console.print(escape(f"        {report.with_name('report.html')}"))
+    console.print(escape(f"        {report.with_name('report.md')}"))
     return 0

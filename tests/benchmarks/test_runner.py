@@ -176,6 +176,27 @@ def test_run_command_line_options():
         build_parser().parse_args(["run", "--discretizer", "mdl"])
 
 
+@pytest.mark.parametrize("option, value", [
+    ("--folds", "1"), ("--lime-samples", "-5"), ("--lime-samples", "0"),
+    ("--imli-time-limit", "0"), ("--imli-time-limit", "inf"), ("--seed", "-1"),
+    ("--seed", "4294967296"),
+])
+def test_out_of_range_run_options_are_usage_errors(option, value, capsys):
+    with pytest.raises(SystemExit) as stop:
+        build_parser().parse_args(["run", option, value])
+    assert stop.value.code == 2 and option in capsys.readouterr().err
+
+
+def test_too_many_folds_and_foreign_result_files_are_one_line_errors(tmp_path, capsys):
+    from benchmarks.datasets import DatasetError
+
+    with pytest.raises(DatasetError, match="cannot split 42 rows into 50 folds"):
+        fold_splits(np.array([0] * 30 + [1] * 12), 50, random_state=0)
+    (tmp_path / "x.json").write_text('{"a": 1}')
+    assert main(["table", "--results", str(tmp_path)]) == 2
+    assert "is not a benchmark result" in capsys.readouterr().err
+
+
 def test_discretizer_reaches_lime_and_the_header(result):
     from benchmarks.runner import _run_config
 

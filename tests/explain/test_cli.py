@@ -183,6 +183,20 @@ def test_unusable_directories_are_one_line_exit_2(mixed_csv, tmp_path, args, wor
     assert words in done.stderr.strip().splitlines()[-1]
 
 
+def test_markup_in_names_is_printed_as_text_and_the_explained_class_is_said(tmp_path):
+    rng = np.random.default_rng(0)
+    frame = pd.DataFrame({"[/dim]": rng.normal(size=90), "[bold]c": rng.choice(["x", "y"], 90)})
+    frame["cls"] = np.where(frame["[/dim]"] > 0.5, "k1", np.where(frame["[/dim]"] < -0.5,
+                                                                   "k2", "k3"))
+    data = tmp_path / "[red]d.csv"
+    frame.to_csv(data, index=False)
+    done = run_cli("run", "--data", str(data), "--target", "cls", "--out",
+                   str(tmp_path / "[x]"), "--learners", "fold", *FAST)
+    assert done.returncode == 0, done.stderr
+    assert "explaining 'k" in done.stdout and "against the rest" in done.stdout
+    assert "[red]d" in done.stdout and "[x]/report.json" in done.stdout
+
+
 def test_missing_file_is_one_line_exit_2(tmp_path):
     done = run_cli("run", "--data", str(tmp_path / "absent.csv"), "--target", "y",
                    "--out", str(tmp_path / "o"), *FAST)
@@ -222,12 +236,21 @@ def test_ctrl_c_during_lime_keeps_finished_batches(tmp_path):
     assert not list(cache.rglob("*.tmp"))
 
 
+def test_compare_views_without_lime_is_a_usage_error(capsys):
+    from explain.cli import parse_args
+
+    with pytest.raises(SystemExit) as stop:
+        parse_args(["demo", "--out", "unused", "--train-view", "raw", "--compare-views"])
+    assert stop.value.code == 2 and "--compare-views" in capsys.readouterr().err
+
+
 @pytest.mark.parametrize("option, value", [
     ("--test-size", "2"), ("--test-size", "nan"), ("--top-k", "0"), ("--num-samples", "1"),
     ("--lime-pool-rows", "0"), ("--n-jobs", "0"), ("--imli-clauses", "0"),
     ("--data-fidelity", "0"), ("--time-limit", "-1"), ("--max-seconds", "0"),
     ("--top-k", "five"), ("--seed", "4294967296"), ("--seed", "-1"), ("--out", ""),
-    ("--cache-dir", " "), ("--model", ""),
+    ("--cache-dir", " "), ("--model", ""), ("--data-fidelity", "inf"), ("--time-limit", "inf"),
+    ("--max-seconds", "1e400"),
 ])
 def test_out_of_range_options_are_usage_errors(option, value, capsys):
     from explain.cli import parse_args

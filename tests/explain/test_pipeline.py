@@ -137,6 +137,15 @@ def test_a_black_box_reading_the_classes_the_other_way_is_flagged():
     assert not any("swapping" in n for n in right.report["dataset"]["notes"])
 
 
+def test_a_small_test_set_is_noted():
+    rng = np.random.default_rng(0)
+    df = pd.DataFrame({"x": rng.normal(size=80)})
+    df["t"] = np.where(df.x > 0, "a", "b")
+    config = RunConfig(lime=FAST_LIME, learners=("fold",), test_size=0.25)
+    notes = run_pipeline(from_frame(df, "t"), config).report["dataset"]["notes"]
+    assert "only 20 held-out rows: each is 5% of the test fidelity, so read it as rough" in notes
+
+
 @pytest.mark.parametrize("test_size, words", [(0.97, "leaves 9 training rows"),
                                                (0.999, "cannot split 300 rows")])
 def test_a_test_set_leaving_too_few_training_rows_is_refused(test_size, words):
