@@ -64,11 +64,12 @@ class CliRun:
 
 
 def _number_list(kind):
-    """An argparse type: a comma-separated list of positive ``kind`` values."""
+    """An argparse type: a comma-separated list of positive ``kind`` values (repeats
+    dropped)."""
     one = _number(kind, 0, inclusive=False)
 
     def parse(text: str) -> tuple:
-        values = tuple(one(part) for part in text.split(",") if part.strip())
+        values = tuple(dict.fromkeys(one(part) for part in text.split(",") if part.strip()))
         if not values:
             raise argparse.ArgumentTypeError(f"expected comma-separated values, got {text!r}")
         return values

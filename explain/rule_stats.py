@@ -115,8 +115,12 @@ def imli_rule_stats(rules, X, bb, class_names) -> list[RuleStat]:
         fired = rules.fired(X)
         holds = rules.covers(X)
         n = len(rules.clauses)
-        whole = (f"{positive} IF all {n} clauses below hold" if isinstance(rules, CNF)
-                 else f"{positive} IF any of the {n} terms below holds")
+        if isinstance(rules, CNF):
+            whole = (f"{positive} IF all {n} clauses below hold" if n
+                     else f"{positive} always (no clause)")
+        else:
+            whole = (f"{positive} IF any of the {n} terms below holds" if n
+                     else f"{positive} never (no term)")
         stats = [_stat(whole, "rule", 0, positive, holds, bb == 1)]
         for j, clause in enumerate(rules.clauses):
             if isinstance(rules, CNF):

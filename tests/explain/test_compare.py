@@ -119,7 +119,7 @@ def test_compare_command_writes_the_full_report(tmp_path):
     done = subprocess.run(
         [sys.executable, "-m", "explain", "compare", "--data", str(csv), "--target", "target",
          "--out", str(out), "--num-samples", "200", "--n-jobs", "1", "--time-limit", "5",
-         "--no-cache", "--sweep-data-fidelity", "1,10", "--sweep-clauses", "1",
+         "--no-cache", "--sweep-data-fidelity", "1,10,1", "--sweep-clauses", "1",
          "--sweep-mdl-weight", "0.5,1", "--sweep-time-limit", "2"],
         capture_output=True, text=True, cwd=ROOT, timeout=300, env=ONE_THREAD,
     )

@@ -57,6 +57,11 @@ def test_dnf_terms():
     ]
 
 
+def test_empty_rules_say_always_or_never():
+    assert imli_rule_stats(DNF(()), X, BB, CLASSES)[0].text == "yes never (no term)"
+    assert imli_rule_stats(CNF(()), X, BB, CLASSES)[0].text == "yes always (no clause)"
+
+
 def test_decision_list_counts_the_rows_each_rule_decides():
     rules = DecisionList((ImliRule(Clause((B,), "AND"), 1), ImliRule(Clause((C,), "AND"), 0)),
                          default=0)
