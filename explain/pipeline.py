@@ -351,6 +351,7 @@ def run_pipeline(
             "train_view": config.train_view,
             "rows_explained": sum(len(e.features) for e in (exp_train, exp_test) if e),
             "seconds": float(sum(e.seconds for e in (exp_train, exp_test) if e)),
+            "rows_from_cache": sum(e.rows_from_cache for e in (exp_train, exp_test) if e),
             "top_k": config.lime.top_k,
             "num_samples": config.lime.num_samples,
             "discretizer": config.lime.discretizer,

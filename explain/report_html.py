@@ -11,8 +11,8 @@ from __future__ import annotations
 import json
 from html import escape
 
-from explain.report_md import (LEARNER_COLUMNS, VIEW_KEYS, VIEW_LABELS, complement_legend, fmt,
-                               learner_order, learner_rows, view_rows)
+from explain.report_md import (LEARNER_COLUMNS, VIEW_KEYS, VIEW_LABELS, cached,
+                               complement_legend, fmt, learner_order, learner_rows, view_rows)
 from explain.report_plots import LEARNER_STYLE, features_plot, filtering_plot, tradeoff_plot
 
 __all__ = ["render_html", "SECTIONS"]
@@ -116,7 +116,8 @@ def _summary(report: dict) -> str:
                           f"({fmt(1 - ds['positive_rate'])})"),
     ])
     lime_text = (
-        f"{lime['rows_explained']} rows in {fmt(lime['seconds'])} s, top-{lime['top_k']} "
+        f"{lime['rows_explained']} rows in {fmt(lime['seconds'])} s{cached(lime)}, "
+        f"top-{lime['top_k']} "
         f"features, {lime['num_samples']} samples, {lime['discretizer']} bins"
         if lime.get("rows_explained") else "not run"
     )

@@ -48,6 +48,12 @@ def fmt(value) -> str:
     return str(value)
 
 
+def cached(lime: dict) -> str:
+    """`` (N of them read from the cache)`` when the LIME cache answered, else ``""``."""
+    n = lime.get("rows_from_cache") or 0
+    return f" ({n} of them read from the cache)" if n else ""
+
+
 def complement_legend(name: str, rules: str) -> str | None:
     """How to read IMLI's complemented columns, when its rules use one; else ``None``."""
     if name != "imli" or "not (" not in rules:
@@ -119,7 +125,8 @@ def render_markdown(report: dict) -> str:
     ]
     if lime.get("rows_explained"):
         out.append(
-            f"- LIME: {lime['rows_explained']} rows explained in {fmt(lime['seconds'])} s "
+            f"- LIME: {lime['rows_explained']} rows explained in {fmt(lime['seconds'])} s"
+            f"{cached(lime)} "
             f"(top-{lime['top_k']}, {lime['num_samples']} samples, {lime['discretizer']} "
             f"bins, {lime['engine']} engine)"
         )

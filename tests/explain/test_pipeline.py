@@ -29,6 +29,7 @@ def test_report_has_the_design_fields(breast_cancer_run):
     assert report["dataset"]["rows"] == 569 and report["dataset"]["features"] == 30
     assert report["black_box"]["kind"] == "xgboost"
     assert report["lime"]["rows_explained"] == 569 and report["lime"]["top_k"] == 5
+    assert report["lime"]["rows_from_cache"] == 0  # a fresh cache directory
     for name in ("imli", "fold"):
         entry = report["learners"][name]
         for key in ("fidelity_test", "fidelity_train", "accuracy_test", "rule_size",
