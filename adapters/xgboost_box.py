@@ -385,6 +385,10 @@ def _recode(booster, encoder, order):
         elif categories != ours:
             position = {c: k for k, c in enumerate(categories)}
             recode[j] = np.array([position.get(c, np.nan) for c in ours], dtype=np.float64)
+            unseen = [c for c in ours if c not in position]
+            if unseen:
+                notes.append(f"column {quoted(name)}: the model never saw "
+                             f"{listing(unseen, 5)}; it reads them as missing values")
     return recode, notes
 
 

@@ -112,6 +112,22 @@ def test_user_model_with_other_category_order_and_column_order(tmp_path):
     box = load_xgboost(tmp_path / "theirs.json", encoder)
     assert box.recode and box.column_order.tolist() == [2, 1, 0]
     np.testing.assert_allclose(box.predict_proba(ours), clf.predict_proba(theirs), atol=1e-6)
+    assert "notes" not in box.info   # every category known, columns named
+    ours.loc[ours.index[:3], "colour"] = "purple"
+    unseen = load_xgboost(tmp_path / "theirs.json", TableEncoder().fit(ours, ["colour", "size"]))
+    assert unseen.info["notes"] == ["column 'colour': the model never saw 'purple'; it reads "
+                                    "them as missing values"]
+
+
+def test_model_naming_no_columns_is_read_by_position_with_a_note(tmp_path):
+    df = mixed_frame(n=200, seed=4)
+    X = df[["x"]].assign(z=np.arange(200.0))
+    booster = xgb.train({"objective": "binary:logistic"},
+                        xgb.DMatrix(X.to_numpy(), label=(df["label"] == "yes").astype(int)), 5)
+    booster.save_model(tmp_path / "plain.json")
+    box = load_xgboost(tmp_path / "plain.json", TableEncoder().fit(X, []))
+    assert box.info["notes"][0] == ("the model names no columns: its columns are read as "
+                                    "the data's 'x', 'z', in this order")
 
 
 def test_small_data_trains_without_early_stopping():
