@@ -120,7 +120,8 @@ class DecisionSet(_RuleCollection):
     """An unordered set of rules; overlaps are settled by vote.
 
     A row takes the label fired by most rules; ties go to the label of the earliest fired
-    rule (learning order); rows no rule fires on take ``default``.
+    rule in ``rules`` (:class:`~imli.IMLIClassifier` lists the most precise on its training
+    rows first); rows no rule fires on take ``default``.
     """
 
     rules: tuple[Rule, ...]

@@ -8,6 +8,8 @@ are distinct binary rows with per-class counts (identical rows merged, see
 * Decision list: the rows the term covers are removed; the next term is learned on the rest.
 * Decision set: only the rows it covers *correctly* are removed, and they stay in the next
   queries labelled "not ``v``", so the next term learns to avoid them (overlap reduction).
+  The rules are then listed most precise (on the training rows) first, as a tie between
+  rules goes to the earliest.
 
 The default label is the majority class of the training rows no rule decides; when every
 row is decided, JAIR's choice: the majority class among classes no rule predicts, else the
@@ -180,7 +182,14 @@ def decision_set(
         covered[fires] += remaining[fires, v]
         remaining[fires, v] = 0
     fired_any = np.zeros(counts.shape[0], dtype=bool)
-    for term, _ in rules:
-        fired_any |= _fires(term, L)
+    precision = []
+    for term, v in rules:
+        fires = _fires(term, L)
+        fired_any |= fires
+        precision.append(counts[fires, v].sum() / max(1, counts[fires].sum()))
     undecided = np.where(fired_any[:, None], 0, counts)
-    return rules, _default(counts, undecided, [v for _, v in rules])
+    # A tie between rules goes to the earliest (DecisionSet.predict): list the most precise
+    # on the training rows first, so a later rule learned for the rows an earlier one gets
+    # wrong decides them.
+    order = sorted(range(len(rules)), key=lambda i: -precision[i])
+    return [rules[i] for i in order], _default(counts, undecided, [v for _, v in rules])

@@ -343,3 +343,14 @@ def test_missing_labels_are_a_clear_error(missing):
     y = np.array(["a", "b", missing, "a", "b", "a"], dtype=object)
     with pytest.raises(ValueError, match="y contains missing labels"):
         IMLIClassifier().fit(X, y)
+
+
+def test_a_decision_set_lists_its_most_precise_rules_first():
+    # "IF not f2 THEN no" is learned before the rule for the 12 rows it gets wrong; ties go
+    # to the earliest rule, so that rule must come first or it never decides.
+    rng = np.random.default_rng(1)
+    X = pd.DataFrame(rng.integers(0, 2, size=(120, 6)).astype(bool),
+                     columns=[f"f{i}" for i in range(6)])
+    y = np.where(X.f0 & ~X.f1 | X.f2, "yes", "no")
+    clf = IMLIClassifier(n_clauses=3, mode="decision_set").fit(X, y)
+    assert (clf.predict(X) == y).all() and clf.rule_size_ == 5
