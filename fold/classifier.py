@@ -227,13 +227,18 @@ class FOLDClassifier(ClassifierMixin, BaseEstimator):
             :class:`~fold.Negated` cells for classical negations. Date, time-span,
             period, interval and complex columns are refused: convert them first.
         y : array-like of shape (n_samples,)
-            Labels of any kind (str, int, bool), two classes or more.
+            Labels of any kind (str, int, bool), two classes or more (one class gives a
+            program that is only its default, as scikit-learn's trees do).
 
         Returns
         -------
         self : FOLDClassifier
         """
         self._validate_params()
+        for name in ("max_rule_length", "max_exception_depth", "min_support"):
+            if isinstance(getattr(self, name), (bool, np.bool_)):  # bool is an Integral
+                raise ValueError(f"The {name!r} parameter of FOLDClassifier must be a number, "
+                                 f"got {getattr(self, name)!r}.")
         check_random_state(self.random_state)
         frame = self._frame(X, reset=True)
         y = column_or_1d(np.asarray(y), warn=True)

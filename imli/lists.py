@@ -162,6 +162,7 @@ def decision_set(
     remaining = counts.copy()
     covered = np.zeros(counts.shape[0], dtype=np.int64)  # correctly covered so far
     rules: list[tuple[Term, int]] = []
+    default = None
     for _ in range(n_rules):
         if remaining.sum() == 0 or budget.expired():
             break
@@ -175,6 +176,15 @@ def decision_set(
         )
         if term is None:
             break
+        if not term:
+            # Fires on every row: the default rule. Its rows count as covered, so the next
+            # terms learn the exceptions to it, which precede it as every rule does.
+            if default is not None:
+                break
+            default = v
+            covered += remaining[:, v]
+            remaining[:, v] = 0
+            continue
         fires = _fires(term, L)
         if not (fires & (remaining[:, v] > 0)).any():
             break
@@ -192,4 +202,6 @@ def decision_set(
     # on the training rows first, so a later rule learned for the rows an earlier one gets
     # wrong decides them.
     order = sorted(range(len(rules)), key=lambda i: -precision[i])
-    return [rules[i] for i in order], _default(counts, undecided, [v for _, v in rules])
+    if default is None:
+        default = _default(counts, undecided, [v for _, v in rules])
+    return [rules[i] for i in order], default

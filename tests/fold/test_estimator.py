@@ -128,3 +128,12 @@ def test_missing_labels_are_a_clear_error(missing):
     y = np.array(["a", "b", missing, "a", "b", "a"], dtype=object)
     with pytest.raises(ValueError, match="y contains missing labels"):
         FOLDClassifier().fit(X, y)
+
+
+def test_one_class_is_a_default_and_boolean_sizes_are_refused():
+    X = pd.DataFrame({"a": np.arange(6.0)})
+    one = FOLDClassifier().fit(X, np.zeros(6))
+    assert str(one.rules_) == "0.0 otherwise" and (one.predict(X) == 0).all()
+    for name in ("min_support", "max_rule_length", "max_exception_depth"):
+        with pytest.raises(ValueError, match=f"'{name}' parameter .* must be a number"):
+            FOLDClassifier(**{name: True}).fit(X, ["a", "b"] * 3)

@@ -354,3 +354,12 @@ def test_a_decision_set_lists_its_most_precise_rules_first():
     y = np.where(X.f0 & ~X.f1 | X.f2, "yes", "no")
     clf = IMLIClassifier(n_clauses=3, mode="decision_set").fit(X, y)
     assert (clf.predict(X) == y).all() and clf.rule_size_ == 5
+
+
+def test_a_decision_set_rule_that_always_fires_is_its_default():
+    rng = np.random.default_rng(0)
+    X = pd.DataFrame(rng.integers(0, 2, (300, 8)), columns=[f"c{j}" for j in range(8)])
+    y = (X.c0 | X.c1).to_numpy()
+    clf = IMLIClassifier(mode="decision_set", n_clauses=2).fit(X, y)
+    assert str(clf.rules_) == "IF (not c0 AND not c1) THEN 0\nOTHERWISE 1"
+    assert (clf.predict(X) == y).all()
