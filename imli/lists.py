@@ -11,9 +11,10 @@ are distinct binary rows with per-class counts (identical rows merged, see
   The rules are then listed most precise (on the training rows) first, as a tie between
   rules goes to the earliest.
 
-The default label is the majority class of the training rows no rule decides; when every
-row is decided, JAIR's choice: the majority class among classes no rule predicts, else the
-overall majority class.
+The default label is the class of a term that fires on every row left, if one is learned
+(in a decision set the next terms then learn its exceptions); otherwise the majority class of
+the training rows no rule decides; when every row is decided, JAIR's choice: the majority
+class among classes no rule predicts, else the overall majority class.
 """
 
 from __future__ import annotations
