@@ -49,25 +49,10 @@ QUICK_LIME_SAMPLES = 1000
 QUICK_IMLI_TIME_LIMIT = 10.0
 
 
-def _bounded(kind, low, high=None, above=False):
-    """An argparse type: a finite ``kind`` value at least ``low`` (above it when ``above``)
-    and below ``high``."""
-    def parse(text: str):
-        try:
-            value = kind(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"expected a number, got {text!r}") from None
-        if (not np.isfinite(value) or (value <= low if above else value < low)
-                or (high is not None and value >= high)):
-            bound = f"{'>' if above else '>='} {low:g}" + ("" if high is None else f" and < {high}")
-            raise argparse.ArgumentTypeError(f"expected a value {bound}, got {text!r}")
-        return value
-    return parse
-
-
 def _add_run(subparsers: argparse._SubParsersAction) -> None:
     from benchmarks.peers import PEERS
     from benchmarks.runner import DEFAULT_DATASETS, LIME_CACHE_DIR, QUICK_DATASETS, RESULTS_DIR
+    from explain.cli import number_arg
     from explain.lime_runner import DISCRETIZERS
 
     parser = subparsers.add_parser(
@@ -84,20 +69,20 @@ def _add_run(subparsers: argparse._SubParsersAction) -> None:
                         help=f"small datasets, {QUICK_FOLDS} folds, {QUICK_LIME_SAMPLES} LIME "
                              f"samples per row, IMLI time limit {QUICK_IMLI_TIME_LIMIT:g} s "
                              "(under 10 minutes on 2 cores)")
-    parser.add_argument("--folds", type=_bounded(int, 2), default=None,
+    parser.add_argument("--folds", type=number_arg(int, 2), default=None,
                         help=f"stratified folds (default 5; {QUICK_FOLDS} with --quick)")
-    parser.add_argument("--seed", type=_bounded(int, 0, 2**32), default=0,
+    parser.add_argument("--seed", type=number_arg(int, 0, 2**32), default=0,
                         help="random seed (default 0)")
-    parser.add_argument("--lime-samples", type=_bounded(int, 2), default=None,
+    parser.add_argument("--lime-samples", type=number_arg(int, 2), default=None,
                         help="LIME perturbations per row (default: the pipeline's; "
                              f"{QUICK_LIME_SAMPLES} with --quick)")
-    parser.add_argument("--lime-jobs", type=_bounded(int, -2**31), default=-1,
+    parser.add_argument("--lime-jobs", type=number_arg(int, nonzero=True), default=-1,
                         help="LIME worker processes (default -1: all cores; 1: in process)")
     parser.add_argument("--discretizer", choices=DISCRETIZERS, default=None,
                         help="LIME's discretizer, which also gives IMLI its threshold columns "
                              "(default: the pipeline's, entropy)")
-    parser.add_argument("--imli-time-limit", type=_bounded(float, 0, above=True), default=None,
-                        metavar="SECONDS",
+    parser.add_argument("--imli-time-limit", type=number_arg(float, 0, inclusive=False),
+                        default=None, metavar="SECONDS",
                         help="IMLI's MaxSAT time limit per fit; a fit that reaches it keeps its "
                              "best rule, flagged not optimal (default: the pipeline's; "
                              f"{QUICK_IMLI_TIME_LIMIT:g} with --quick)")
@@ -128,10 +113,6 @@ def _run(args: argparse.Namespace) -> int:
     datasets = args.datasets or list(runner.QUICK_DATASETS if args.quick
                                      else runner.DEFAULT_DATASETS)
     folds = _given(args.folds, QUICK_FOLDS if args.quick else 5)
-    if args.lime_jobs == 0:
-        print("error: --lime-jobs must not be 0 (1: in process, -1: all cores)",
-              file=sys.stderr)
-        return 2
     lime_samples = _given(args.lime_samples, QUICK_LIME_SAMPLES if args.quick else None)
     time_limit = _given(args.imli_time_limit, QUICK_IMLI_TIME_LIMIT if args.quick else None)
     imli_params = {} if time_limit is None else {"time_limit": time_limit}

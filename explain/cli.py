@@ -66,7 +66,7 @@ class CliRun:
 def _number_list(kind):
     """An argparse type: a comma-separated list of positive ``kind`` values (repeats
     dropped)."""
-    one = _number(kind, 0, inclusive=False)
+    one = number_arg(kind, 0, inclusive=False)
 
     def parse(text: str) -> tuple:
         values = tuple(dict.fromkeys(one(part) for part in text.split(",") if part.strip()))
@@ -83,9 +83,10 @@ def _path(text: str) -> Path:
     return Path(text)
 
 
-def _number(kind, low=None, high=None, inclusive=True, nonzero=False):
-    """An argparse type: one ``kind`` value, at least ``low`` (or above it when not
-    ``inclusive``), below ``high``, and not 0 if ``nonzero``."""
+def number_arg(kind, low=None, high=None, inclusive=True, nonzero=False):
+    """An argparse type: one finite ``kind`` value, at least ``low`` (or above it when not
+    ``inclusive``), below ``high``, and not 0 if ``nonzero`` (also used by
+    ``python -m benchmarks``)."""
     def parse(text: str):
         try:
             value = kind(text)
@@ -100,7 +101,7 @@ def _number(kind, low=None, high=None, inclusive=True, nonzero=False):
             if low is not None:
                 bounds.append(f"{'>=' if inclusive else '>'} {low:g}")
             if high is not None:
-                bounds.append(f"< {high:g}")
+                bounds.append(f"< {high}")
             if nonzero:
                 bounds.append("not 0")
             if not bounds:
@@ -111,7 +112,7 @@ def _number(kind, low=None, high=None, inclusive=True, nonzero=False):
     return parse
 
 
-_POSITIVE = _number(float, 0, inclusive=False)
+_POSITIVE = number_arg(float, 0, inclusive=False)
 
 
 def _csv(values) -> str:
@@ -157,21 +158,21 @@ def _parser() -> argparse.ArgumentParser:
                        "(default: the minority class)")
         p.add_argument("--model", type=_path, help="explain this saved XGBoost model "
                        "(.ubj/.json) instead of training one")
-        p.add_argument("--seed", type=_number(int, 0, 2**32), default=0,
+        p.add_argument("--seed", type=number_arg(int, 0, 2**32), default=0,
                        help="seeds everything (default 0)")
-        p.add_argument("--test-size", type=_number(float, 0, 1, inclusive=False), default=0.25)
-        p.add_argument("--top-k", type=_number(int, 1), default=5, help="LIME features kept per row")
-        p.add_argument("--num-samples", type=_number(int, 2), default=5000, help="LIME samples per row")
+        p.add_argument("--test-size", type=number_arg(float, 0, 1, inclusive=False), default=0.25)
+        p.add_argument("--top-k", type=number_arg(int, 1), default=5, help="LIME features kept per row")
+        p.add_argument("--num-samples", type=number_arg(int, 2), default=5000, help="LIME samples per row")
         p.add_argument("--discretizer", choices=DISCRETIZERS, default="entropy",
                        help="how LIME bins numeric features (IMLI's thresholds too): entropy "
                             "cuts where the black box's labels change; quartile, decile at "
                             "quantiles (default: entropy)")
         p.add_argument("--lime-engine", choices=("batched", "reference"), default="batched")
         p.add_argument("--lime-mode", choices=("fast", "exact"), default="fast")
-        p.add_argument("--lime-pool-rows", type=_number(int, 1), default=32,
+        p.add_argument("--lime-pool-rows", type=number_arg(int, 1), default=32,
                        help="rows (by id) sharing one LIME neighbourhood; 1 = one per row "
                        "(default 32)")
-        p.add_argument("--n-jobs", type=_number(int, nonzero=True), default=-1, help="LIME worker processes")
+        p.add_argument("--n-jobs", type=number_arg(int, nonzero=True), default=-1, help="LIME worker processes")
         p.add_argument("--scheduler", help="a Dask scheduler address to explain rows on")
         p.add_argument("--cache-dir", type=_path, default=None,
                        help=f"LIME cache (default {default_cache_dir()})")
@@ -181,7 +182,7 @@ def _parser() -> argparse.ArgumentParser:
                        help="what the learners learn from: LIME-filtered and full rows "
                        "(default), LIME-filtered rows only (the LIME-FOLD paper), or full "
                        "rows only (no LIME)")
-        p.add_argument("--imli-clauses", type=_number(int, 1), default=None, help="IMLI clauses (k)")
+        p.add_argument("--imli-clauses", type=number_arg(int, 1), default=None, help="IMLI clauses (k)")
         p.add_argument("--imli-rule-type", choices=("CNF", "DNF"), default=None)
         p.add_argument("--data-fidelity", type=_POSITIVE, default=None,
                        help="IMLI weight of one misclassified row vs one literal")

@@ -250,7 +250,9 @@ def run_pipeline(
             class_names=dataset.class_names,
         )
     bb_seconds = time.perf_counter() - started
-    notes = [n for n in (black_box.info.get("note"),) if n] if not user_box else []
+    notes = []
+    if not user_box and black_box.info.get("note"):  # e.g. trained without early stopping
+        notes.append(black_box.info["note"])
     if len(test_idx) < 30:
         notes.append(f"only {len(test_idx)} held-out rows: each is "
                      f"{1 / len(test_idx):.0%} of the test fidelity, so read it as rough")

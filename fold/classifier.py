@@ -57,7 +57,8 @@ class FOLDClassifier(ClassifierMixin, BaseEstimator):
     hold, unless an exception holds", exceptions being learned recursively
     with positives and negatives swapped (``ab`` predicates, exceptions to
     exceptions). Literals are ``feature <= t`` / ``feature > t`` on numeric
-    columns (``t`` halfway between two neighbouring training values) and
+    columns (``t`` the shortest number near the middle of the gap between two
+    neighbouring training values, so the rule prints exactly) and
     ``feature == v`` / ``feature != v`` on categorical ones. Unknown cells
     (NaN) satisfy no literal; :class:`~fold.Negated` cells state classical
     negations. With ``mdl_weight`` set, rule learning stops, and each class's

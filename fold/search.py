@@ -11,8 +11,9 @@ and one cumulative sum — no sorting, no per-column and no per-threshold pass
 O(rows × columns + distinct values). The information gain of all candidates
 is then a few lookups in a table of ``k log2 k``.
 
-Numeric literals are written with the threshold halfway between the two
-training values they separate (:meth:`EncodedTable.literal_value`).
+Numeric literals are written with the threshold near the middle of the gap
+between the two training values they separate, as a short decimal
+(:meth:`EncodedTable.literal_value`).
 """
 
 from __future__ import annotations
@@ -250,10 +251,10 @@ class EncodedTable:
         """The threshold or category of the literal ``(column, relation, index)``.
 
         A threshold lies between the column's value ``index`` and the next
-        larger value, in the middle half of the gap (as CART places its splits
-        halfway): the literal covers the same training rows as a threshold at
-        the value itself, and an unseen value in the gap goes to the side it is
-        nearer to. Of the numbers there, the one with the fewest significant
+        larger value, in the middle half of the gap (near where CART places its
+        splits): the literal covers the same training rows as a threshold at
+        the value itself, and an unseen value in the gap goes, mostly, to the
+        side it is nearer to. Of the numbers there, the one with the fewest significant
         digits is taken (:func:`short_between`), so the rule prints exactly as
         it decides. ``<=`` on the largest value keeps that value.
         """
