@@ -33,7 +33,7 @@ from explain.lime_fit import LocalFits
 
 __all__ = ["CACHE_VERSION", "cache_key", "BatchStore", "CachedRows"]
 
-CACHE_VERSION = 1
+CACHE_VERSION = 2  # 2: entropy bins fitted on ranks (explain.lime_bins)
 _FIELDS = ("positions", "features", "weights", "intercepts", "scores", "labels")
 
 

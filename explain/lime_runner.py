@@ -22,8 +22,9 @@ neighbourhood. Two engines (``LimeConfig.engine``):
     Stock ``LimeTabularExplainer.explain_instance`` row by row.
 
 Numeric features are discretized by ``LimeConfig.discretizer``. The default, ``entropy``, is
-supervised: lime fits a depth-3 entropy tree per feature on the black box's labels of the
-training rows (up to 7 cut points where the model's decision changes), in the spirit of the
+supervised: a depth-3 entropy tree per feature on the black box's labels of the training
+rows (up to 7 cut points where the model's decision changes; lime's tree, fitted on the ranks
+of the values so that no scale or offset hides a cut), in the spirit of the
 MDL discretization of the LIME-FOLD paper. ``quartile`` (lime's own default) and ``decile``
 cut at quantiles, blind to the model. The bins are also IMLI's threshold columns
 (BENCHMARKS.md compares the three).
@@ -42,8 +43,10 @@ from typing import Callable
 
 import numpy as np
 from lime.lime_tabular import LimeTabularExplainer
+from sklearn.utils import check_random_state
 
 from explain.lime_batch import BatchedLime, ReferenceLime, check_probabilities
+from explain.lime_bins import RankEntropyDiscretizer
 from explain.lime_cache import BatchStore, cache_key
 from explain.lime_fit import LocalFits
 from explain.lime_parallel import dask_client, n_workers, run_batches
@@ -70,8 +73,10 @@ class LimeConfig:
         Features kept per row (lime's ``num_features``).
     discretizer : {"entropy", "quartile", "decile"}, default="entropy"
         Lime's discretizer. ``entropy`` cuts each numeric feature where the black box's
-        labels of the training rows change (a depth-3 entropy tree, up to 7 cuts);
-        ``quartile`` and ``decile`` cut at quantiles.
+        labels of the training rows change (a depth-3 entropy tree, up to 7 cuts, fitted
+        on the ranks of the values so that any scale works:
+        :class:`~explain.lime_bins.RankEntropyDiscretizer`); ``quartile`` and ``decile``
+        cut at quantiles.
     feature_selection : {"auto", "forward_selection", "highest_weights", "lasso_path", \
 "none"}, default="auto"
         Lime's feature selection. With ``none`` the ``top_k`` largest ``|weight|`` of the
@@ -235,16 +240,26 @@ def make_explainer(training_data, config: LimeConfig, categorical_features=(),
                    training_labels=None) -> LimeTabularExplainer:
     """Lime's ``LimeTabularExplainer`` as both engines use it (discretized, classification,
     ``sample_around_instance=False``)."""
-    if config.discretizer == "entropy" and training_labels is None:
-        raise ValueError("the entropy discretizer needs training_labels (the black box's "
-                         "labels of the training rows)")
+    training_data = np.asarray(training_data, dtype=np.float64)
+    feature_names = ([str(i) for i in range(training_data.shape[1])] if feature_names is None
+                     else [str(f) for f in feature_names])
+    discretizer = config.discretizer
+    # The explainer's own random stream, advanced by the discretizer's trees as lime does.
+    random_state = check_random_state(config.random_state)
+    if discretizer == "entropy":
+        if training_labels is None:
+            raise ValueError("the entropy discretizer needs training_labels (the black "
+                             "box's labels of the training rows)")
+        discretizer = RankEntropyDiscretizer(
+            training_data, list(categorical_features), feature_names,
+            labels=training_labels, random_state=random_state)
     return LimeTabularExplainer(
         training_data, mode="classification", training_labels=training_labels,
-        feature_names=None if feature_names is None else [str(f) for f in feature_names],
+        feature_names=feature_names,
         categorical_features=list(categorical_features), categorical_names=categorical_names,
         kernel_width=config.kernel_width, feature_selection=config.feature_selection,
-        discretize_continuous=True, discretizer=config.discretizer,
-        sample_around_instance=False, random_state=config.random_state)
+        discretize_continuous=True, discretizer=discretizer,
+        sample_around_instance=False, random_state=random_state)
 
 
 def _check_inputs(training_data, rows, categorical_features, row_ids):
