@@ -33,11 +33,13 @@ __all__ = ["FOLDClassifier"]
 
 
 def _row_id(X) -> int:
-    """The integer index label of a one-row table, else 0."""
+    """The integer index label of a one-row table, else 0 (also for labels outside
+    64-bit integers, which the engine's row ids cannot hold)."""
     index = getattr(X, "index", None)
     if index is not None and len(index) == 1:
         label = index[0]
-        if isinstance(label, Integral) and not isinstance(label, bool):
+        if (isinstance(label, Integral) and not isinstance(label, bool)
+                and -2**63 <= int(label) < 2**63):
             return int(label)
     return 0
 

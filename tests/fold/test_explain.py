@@ -53,3 +53,7 @@ def test_explain_names_the_row_by_its_integer_index_label_else_0():
     named = X.set_axis(["a", "b", "c", "d"])
     why = clf.explain(named.iloc[[1]])
     assert why.row_id == 0 and "fly(0) holds because" in why.prolog
+    big = X.set_axis(pd.Index(np.array([0, 1, 2, 2**64 - 1], dtype=np.uint64)))
+    why = clf.explain(big.iloc[[3]])
+    assert why.row_id == 0 and "label(0,no) holds" in why.prolog
+    assert clf.explain(X.set_axis([0, 1, 2, -(2**63)]).iloc[[3]]).row_id == -(2**63)
