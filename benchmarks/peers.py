@@ -43,8 +43,10 @@ import numpy as np
 import pandas as pd
 from sklearn.tree import DecisionTreeClassifier
 
+from explain.metrics import agreement_scores
+
 __all__ = ["PEERS", "PEER_LABELS", "BENCH_EXTRA", "FoldRppPeer", "RipperPeer", "TreePeer",
-           "make_peer", "evaluate_peer", "scores"]
+           "make_peer", "evaluate_peer"]
 
 BENCH_EXTRA = "pip install 'surrogate-rules[bench]'"
 
@@ -55,30 +57,6 @@ def _bench_import(module: str, distribution: str):
         return importlib.import_module(module)
     except ImportError as exc:
         raise ImportError(f"the {distribution} peer is not installed: {BENCH_EXTRA}") from exc
-
-
-def scores(predicted: np.ndarray, reference: np.ndarray) -> dict:
-    """Agreement, precision, recall and F1 of class 1 (the pipeline's definitions).
-
-    Parameters
-    ----------
-    predicted, reference : array-like of 0/1 labels, same length
-
-    Returns
-    -------
-    dict
-        ``agreement``, ``precision``, ``recall``, ``f1``; precision (recall) is 0 when
-        nothing is predicted (present) positive.
-    """
-    predicted = np.asarray(predicted).astype(np.int64)
-    reference = np.asarray(reference).astype(np.int64)
-    pred_pos, ref_pos = predicted == 1, reference == 1
-    tp = int(np.sum(pred_pos & ref_pos))
-    precision = tp / int(pred_pos.sum()) if pred_pos.any() else 0.0
-    recall = tp / int(ref_pos.sum()) if ref_pos.any() else 0.0
-    f1 = 2 * precision * recall / (precision + recall) if precision + recall else 0.0
-    return {"agreement": float(np.mean(predicted == reference)), "precision": precision,
-            "recall": recall, "f1": f1}
 
 
 # ---------------------------------------------------------------------------- FOLD-R++
@@ -389,11 +367,11 @@ def evaluate_peer(peer, X_train: pd.DataFrame, bb_train, X_test: pd.DataFrame, b
     peer.fit(X_train, np.asarray(bb_train), categorical)
     fit_seconds = time.perf_counter() - started
     test_pred = peer.predict(X_test)
-    vs_bb = scores(test_pred, bb_test)
+    vs_bb = agreement_scores(test_pred, bb_test)
     entry = {
         "fidelity_test": vs_bb["agreement"],
-        "fidelity_train": scores(peer.predict(X_train), bb_train)["agreement"],
-        "accuracy_test": scores(test_pred, y_test)["agreement"],
+        "fidelity_train": agreement_scores(peer.predict(X_train), bb_train)["agreement"],
+        "accuracy_test": agreement_scores(test_pred, y_test)["agreement"],
         "precision_test": vs_bb["precision"],
         "recall_test": vs_bb["recall"],
         "f1_test": vs_bb["f1"],
@@ -403,5 +381,6 @@ def evaluate_peer(peer, X_train: pd.DataFrame, bb_train, X_test: pd.DataFrame, b
         "rules": peer.rules_text_,
     }
     if X_test_lime is not None and peer.unknown_aware:
-        entry["fidelity_test_lime"] = scores(peer.predict(X_test_lime), bb_test)["agreement"]
+        lime_pred = peer.predict(X_test_lime)
+        entry["fidelity_test_lime"] = agreement_scores(lime_pred, bb_test)["agreement"]
     return entry

@@ -22,7 +22,10 @@ def agreement_scores(predicted: np.ndarray, reference: np.ndarray, positive=1) -
     dict
         ``agreement`` (the fraction of rows with equal labels: *fidelity* when the reference
         is the black box, *accuracy* when it is the ground truth), ``precision``, ``recall``,
-        ``f1`` of the positive class, and ``rows``. Scores of an empty set are ``None``.
+        ``f1`` of the positive class, and ``rows``. A score with nothing to count is
+        ``None`` (shown as "–"), not 0: precision when nothing is predicted positive, recall
+        when nothing is positive in ``reference``, F1 when neither has a positive, and
+        every score of an empty set.
     """
     predicted = np.asarray(predicted)
     reference = np.asarray(reference)
@@ -36,13 +39,11 @@ def agreement_scores(predicted: np.ndarray, reference: np.ndarray, positive=1) -
     pred_pos = predicted == positive
     ref_pos = reference == positive
     tp = int(np.sum(pred_pos & ref_pos))
-    precision = tp / int(pred_pos.sum()) if pred_pos.any() else 0.0
-    recall = tp / int(ref_pos.sum()) if ref_pos.any() else 0.0
-    f1 = 2 * precision * recall / (precision + recall) if precision + recall else 0.0
+    n_pred, n_ref = int(pred_pos.sum()), int(ref_pos.sum())
     return {
         "agreement": float(np.mean(predicted == reference)),
-        "precision": float(precision),
-        "recall": float(recall),
-        "f1": float(f1),
+        "precision": tp / n_pred if n_pred else None,
+        "recall": tp / n_ref if n_ref else None,
+        "f1": 2 * tp / (n_pred + n_ref) if n_pred + n_ref else None,
         "rows": n,
     }

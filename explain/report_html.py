@@ -12,7 +12,8 @@ import json
 from html import escape
 
 from explain.report_md import (LEARNER_COLUMNS, VIEW_KEYS, VIEW_LABELS, cached,
-                               complement_legend, fmt, learner_order, learner_rows, view_rows)
+                               complement_legend, fmt, learner_order, learner_rows,
+                               value_cell, view_rows)
 from explain.report_plots import LEARNER_STYLE, features_plot, filtering_plot, tradeoff_plot
 
 __all__ = ["render_html", "SECTIONS"]
@@ -212,7 +213,7 @@ def _agreement(report: dict) -> str:
     header = ["row", "black box", "IMLI", "FOLD", "truth"] + features
     rows = [
         [ex["row"], ex["black_box"], ex["imli"], ex["fold"], ex["truth"]]
-        + [fmt(ex["values"].get(f)) for f in features]
+        + [value_cell(ex["values"].get(f)) for f in features]
         for ex in examples
     ]
     return text + f'<p class="sub">Test rows where they disagree (first {len(rows)}):</p>' + \

@@ -10,7 +10,9 @@ from __future__ import annotations
 import re
 from html import escape
 
-__all__ = ["render_markdown", "learner_rows", "learner_order", "view_rows", "fmt",
+from imli.predicates import format_value
+
+__all__ = ["render_markdown", "learner_rows", "learner_order", "view_rows", "fmt", "value_cell",
            "VIEW_LABELS", "VIEW_KEYS"]
 
 #: (report key, column title) of the learners table, in order.
@@ -46,6 +48,14 @@ def fmt(value) -> str:
     if isinstance(value, float):
         return f"{value:.3f}"
     return str(value)
+
+
+def value_cell(value) -> str:
+    """A data value as a table cell: a number exactly, as the rules state thresholds
+    (``0.00045``, not ``0.000``); a missing value as "–"."""
+    if isinstance(value, float):
+        return format_value(value)
+    return fmt(value)
 
 
 def cached(lime: dict) -> str:
@@ -190,7 +200,7 @@ def _examples(examples: list[dict]) -> list[str]:
         return []
     features = list(dict.fromkeys(f for ex in examples for f in ex["values"]))
     rows = [[ex["row"], ex["black_box"], ex["imli"], ex["fold"], ex["truth"]]
-            + [ex["values"].get(f) for f in features] for ex in examples]
+            + [value_cell(ex["values"].get(f)) for f in features] for ex in examples]
     return ["", "Test rows where they disagree:", ""] + _table(
         ["row", "black box", "IMLI", "FOLD", "truth"] + features, rows)
 

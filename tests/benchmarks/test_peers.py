@@ -12,7 +12,7 @@ import pytest
 from sklearn.datasets import load_breast_cancer
 
 from benchmarks.peers import (BENCH_EXTRA, PEERS, FoldRppPeer, TreePeer, _ripper_literals,
-                              _simplify, evaluate_peer, make_peer, scores)
+                              _simplify, evaluate_peer, make_peer)
 
 SKIP_REASON = ("{} is in the bench extra, which CI does not install (only .[dev]); "
                "pip install 'surrogate-rules[bench]' to run this test")
@@ -128,13 +128,6 @@ def test_missing_package_names_the_extra(name, module, monkeypatch):
     with pytest.raises(ImportError, match=r"surrogate-rules\[bench\]"):
         make_peer(name).fit(X, np.array([0, 0, 1, 1]))
     assert "surrogate-rules[bench]" in BENCH_EXTRA
-
-
-def test_scores_match_hand_counts():
-    s = scores(np.array([1, 1, 0, 0, 1]), np.array([1, 0, 0, 1, 1]))
-    assert s["agreement"] == pytest.approx(3 / 5)
-    assert s["precision"] == pytest.approx(2 / 3) and s["recall"] == pytest.approx(2 / 3)
-    assert s["f1"] == pytest.approx(2 / 3)
 
 
 def test_unknown_peer_is_refused():

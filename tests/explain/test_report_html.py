@@ -19,7 +19,7 @@ from explain.lime_runner import LimeConfig
 from explain.outputs import prepare_out_dir, write_run
 from explain.pipeline import RunConfig
 from explain.report_html import SECTIONS, render_html
-from explain.report_md import complement_legend, render_markdown
+from explain.report_md import complement_legend, render_markdown, value_cell
 
 HOSTILE_NAME = "<script>alert(1)</script>"
 HOSTILE_VALUE = "<img src=x onerror=alert(2)>"
@@ -192,3 +192,22 @@ def test_complemented_columns_are_explained_where_imli_uses_them(written):
     assert complement_legend("imli", "(x <= 1) OR not (c == a)")
     assert complement_legend("imli", "x <= 1") is None
     assert complement_legend("fold", "not (x)") is None
+
+
+def test_disagreeing_rows_show_the_values_exactly(written):
+    """The rows where the surrogates disagree show each value as the rules state
+    thresholds, exactly (a 3-decimal rounding hid which side of a threshold a row is on)."""
+    out, _ = written
+    report = json.loads((out / "report.json").read_text())
+    values = [v for ex in report["agreement"]["examples"] for v in ex["values"].values()
+              if isinstance(v, float)]
+    assert any(v != round(v, 3) for v in values)
+    md, html_text = (out / "report.md").read_text(), (out / "report.html").read_text()
+    for v in values:
+        assert f"| {v!r} |" in md or f"| {v!r}\n" in md, v
+        assert f">{v!r}<" in html_text, v
+
+
+def test_value_cells():
+    assert value_cell(0.00045) == "0.00045" and value_cell(1000.015) == "1000.015"
+    assert value_cell(None) == "–" and value_cell(3) == "3" and value_cell("a b") == "a b"
