@@ -6,8 +6,10 @@ values themselves. scikit-learn's trees work in 32-bit floats and treat values l
 and falls back to its median, and values with a large offset (timestamps in seconds)
 merge. :class:`RankEntropyDiscretizer` fits the same tree on each feature's ranks (the
 position of a value among the distinct training values): the tree chooses its cuts by the
-order of the values alone, so it finds the same ones on any scale, and each cut is then
-placed midway between the two training values around it.
+order of the values alone, so it finds the same ones on any scale. Each cut is then
+placed between the two training values around it at the number with the fewest digits
+near the middle (:func:`imli.predicates.short_between`), where IMLI's threshold columns
+put it too: LIME's bins and IMLI's columns split every row alike, and print exactly.
 """
 
 from __future__ import annotations
@@ -15,6 +17,8 @@ from __future__ import annotations
 import numpy as np
 from lime.discretize import EntropyDiscretizer
 from sklearn.tree import DecisionTreeClassifier
+
+from imli.predicates import short_between
 
 __all__ = ["RankEntropyDiscretizer"]
 
@@ -40,5 +44,6 @@ class RankEntropyDiscretizer(EntropyDiscretizer):
                 continue
             # A cut between ranks k and k + 1 sits at k + 0.5.
             below = np.floor(np.sort(tree.tree_.threshold[split])).astype(np.intp)
-            bins.append(distinct[below] / 2 + distinct[below + 1] / 2)
+            bins.append(np.array([short_between(float(distinct[k]), float(distinct[k + 1]))
+                                  for k in below]))
         return bins

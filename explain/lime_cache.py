@@ -2,10 +2,11 @@
 
 ``cache_dir/<key>/`` holds the batches of one run, where the key is a SHA-256 digest of
 everything that decides the explanations: the training data, the rows and their ids, the
-labels explained, the categorical columns, every result-deciding LIME parameter (engine and
-mode included), the lime version, a caller-given model fingerprint, and a digest of the
-black box's probabilities on a few probe rows (a safety net when no fingerprint is given or
-the model changed behind the same name). Execution settings (``n_jobs``, ``batch_size``,
+labels explained, the categorical columns, the discretizer's bin edges, every
+result-deciding LIME parameter (engine and mode included), the lime version, a
+caller-given model fingerprint, and a digest of the black box's probabilities on a few
+probe rows (a safety net when no fingerprint is given or the model changed behind the same
+name). Execution settings (``n_jobs``, ``batch_size``,
 memory budget, scheduler) are not part of it: results do not depend on them, so a run may
 resume with other settings.
 
@@ -33,7 +34,7 @@ from explain.lime_fit import LocalFits
 
 __all__ = ["CACHE_VERSION", "cache_key", "BatchStore", "CachedRows"]
 
-CACHE_VERSION = 2  # 2: entropy bins fitted on ranks (explain.lime_bins)
+CACHE_VERSION = 2  # 2: the key holds the discretizer's edges
 _FIELDS = ("positions", "features", "weights", "intercepts", "scores", "labels")
 
 
@@ -44,7 +45,8 @@ def _update(digest, name: str, array) -> None:
 
 
 def cache_key(*, training_data, rows, row_ids, labels, categorical_features, training_labels,
-              config_items: dict, model_fingerprint, probe_probabilities) -> str:
+              config_items: dict, model_fingerprint, probe_probabilities,
+              edges: dict | None = None) -> str:
     """The cache directory name of one run (hex SHA-256).
 
     Parameters
@@ -62,6 +64,9 @@ def cache_key(*, training_data, rows, row_ids, labels, categorical_features, tra
         The caller's name for the black box.
     probe_probabilities : ndarray
         The black box's output on the probe rows.
+    edges : dict, optional
+        The discretizer's bin edges per feature index: they decide the explanations, so a
+        change in how bins are computed never reuses explanations made with other bins.
     """
     digest = hashlib.sha256()
     header = {
@@ -79,6 +84,8 @@ def cache_key(*, training_data, rows, row_ids, labels, categorical_features, tra
     if training_labels is not None:
         _update(digest, "training_labels", np.asarray(training_labels))
     _update(digest, "probe", np.round(np.asarray(probe_probabilities, dtype=np.float64), 10))
+    for feature, cuts in sorted((edges or {}).items()):
+        _update(digest, f"edges{int(feature)}", np.asarray(cuts, dtype=np.float64))
     return digest.hexdigest()
 
 

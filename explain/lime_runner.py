@@ -393,7 +393,7 @@ def explain_rows(training_data, rows, predict_fn: Callable, config: LimeConfig |
         key = cache_key(training_data=training_data, rows=rows, row_ids=row_ids, labels=labels,
                         categorical_features=categorical, training_labels=training_labels,
                         config_items=items, model_fingerprint=model_fingerprint,
-                        probe_probabilities=probe_p)
+                        probe_probabilities=probe_p, edges=edges)
         store = BatchStore(cache_dir, key, meta={"config": items, "n_rows": n,
                                                  "n_features": d,
                                                  "model_fingerprint": model_fingerprint})

@@ -82,7 +82,10 @@ class FOLDClassifier(ClassifierMixin, BaseEstimator):
     min_support : int or float, default=0.005
         Fewest positives a rule (or exception) must cover: a count if int,
         a fraction of the training rows if float in (0, 1). Rules below it
-        are treated as noise.
+        are treated as noise. With ``min_support=1`` and ``mdl_weight=None``
+        (plain FOLD) every mislabelled row gets a rule or an exception of its
+        own, and each costs a search over all values: on 20,000 rows with 20 %
+        label noise, 1,657 rules in about 4.5 minutes (the defaults: 0.5 s).
     mdl_weight : float or None, default=0.5
         Weight of the program's bits against the bits of its training errors
         in the description length that stops rule learning, prunes each

@@ -167,17 +167,16 @@ class FoldLearner:
         return Node(tuple(literals), node.exceptions)
 
     def _prune_rules(self, rules: list, pos: np.ndarray) -> tuple:
-        kept = list(rules)
-        sizes = [int(self.covers(node)[pos].sum()) for node in rules]
-        for index in sorted(range(len(rules)), key=lambda i: sizes[i]):
-            node = rules[index]
-            others = [other for other in kept if other is not node]
-            if len(others) == len(kept):
-                continue
-            covered = self._union(kept)[pos]
-            if np.array_equal(self._union(others)[pos], covered):
-                kept = others
-        return tuple(kept)
+        """Drop, smallest first, each rule whose positives other kept rules all cover."""
+        covered = [self.covers(node)[pos] for node in rules]
+        # How many kept rules cover each positive: linear in the rules, not quadratic.
+        count = np.sum(covered, axis=0, dtype=np.int64) if rules else None
+        dropped = set()
+        for index in sorted(range(len(rules)), key=lambda i: int(covered[i].sum())):
+            if (count[covered[index]] >= 2).all():
+                count[covered[index]] -= 1
+                dropped.add(index)
+        return tuple(node for i, node in enumerate(rules) if i not in dropped)
 
     # -- post-pruning -----------------------------------------------------
     def polish(self, nodes: tuple, pos: np.ndarray, neg: np.ndarray) -> tuple:

@@ -8,6 +8,7 @@ import pytest
 
 from adapters import InputError
 from explain import lime_parallel
+from explain.lime_cache import cache_key
 from explain.lime_runner import LimeConfig, batch_size_for, explain_rows, pool_batches
 from tests.explain.test_lime_support import MIXED_CATEGORICAL, Counting, breast_cancer, mixed
 
@@ -91,6 +92,20 @@ def test_cache_key_covers_parameters_model_and_data(tmp_path):
                                                         batch_size=14, n_jobs=1),
                    model_fingerprint="a")
     assert hit.rows_from_cache == 14
+
+
+def test_cache_key_covers_the_bin_edges():
+    """Bins decide the explanations: explanations made with other edges (an older way of
+    computing them) are never reused."""
+    X, _, _ = mixed()
+    common = dict(training_data=X, rows=X[:4], row_ids=np.arange(4), labels=np.ones(4),
+                  categorical_features=MIXED_CATEGORICAL, training_labels=None,
+                  config_items={"a": 1}, model_fingerprint="m", probe_probabilities=np.ones(2))
+    key = cache_key(**common, edges={0: np.array([0.5, 1.5])})
+    assert key == cache_key(**common, edges={0: np.array([0.5, 1.5])})
+    assert key != cache_key(**common, edges={0: np.array([0.5, 1.25])})
+    assert key != cache_key(**common, edges={1: np.array([0.5, 1.5])})
+    assert key != cache_key(**common)
 
 
 def test_unreadable_batch_file_is_explained_again(tmp_path):
