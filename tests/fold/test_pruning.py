@@ -129,3 +129,31 @@ def test_polishing_never_lengthens_the_description(table):
         return int((~fires[pos]).sum() + fires[neg].sum())
 
     assert errors(refined) <= errors(grown)
+
+
+def _naive_prune_rules(learner: FoldLearner, rules: list, pos: np.ndarray) -> tuple:
+    """The definition: smallest first, drop a rule when the others cover the same positives."""
+    kept = list(rules)
+    for node in sorted(rules, key=lambda n: int(learner.covers(n)[pos].sum())):
+        others = [other for other in kept if other is not node]
+        union = [np.any([learner.covers(o)[pos] for o in group], axis=0)
+                 if group else np.zeros(len(pos), bool) for group in (kept, others)]
+        if np.array_equal(*union):
+            kept = others
+    return tuple(kept)
+
+
+def test_redundant_rules_are_dropped_as_defined():
+    rng = np.random.default_rng(3)
+    X = pd.DataFrame({"a": rng.integers(0, 8, 120).astype(float),
+                      "b": rng.integers(0, 5, 120).astype(float)})
+    learner = _learner(X)
+    pos = np.flatnonzero(rng.random(120) < 0.5)
+    for _ in range(60):
+        rules = []
+        for _ in range(rng.integers(0, 7)):
+            column = int(rng.integers(0, 2))
+            relation = "<=" if rng.random() < 0.5 else ">"
+            index = int(rng.integers(0, 4))
+            rules.append(Node(((column, relation, index),), ()))
+        assert learner._prune_rules(rules, pos) == _naive_prune_rules(learner, rules, pos)
