@@ -7,9 +7,12 @@ and falls back to its median, and values with a large offset (timestamps in seco
 merge. :class:`RankEntropyDiscretizer` fits the same tree on each feature's ranks (the
 position of a value among the distinct training values): the tree chooses its cuts by the
 order of the values alone, so it finds the same ones on any scale. Each cut is then
-placed between the two training values around it at the number with the fewest digits
-near the middle (:func:`imli.predicates.short_between`), where IMLI's threshold columns
-put it too: LIME's bins and IMLI's columns split every row alike, and print exactly.
+placed midway between the two training values around it, as lime's tree places it.
+
+The midpoint matters beyond which training rows a cut separates: lime samples a
+perturbed value inside its bin, truncated at the bin's edges, so moving an edge within
+its gap moves the samples. Placing the cuts where IMLI's threshold columns put them
+(:func:`imli.predicates.short_between`) was measured and not adopted (BENCHMARKS.md).
 """
 
 from __future__ import annotations
@@ -17,8 +20,6 @@ from __future__ import annotations
 import numpy as np
 from lime.discretize import EntropyDiscretizer
 from sklearn.tree import DecisionTreeClassifier
-
-from imli.predicates import short_between
 
 __all__ = ["RankEntropyDiscretizer"]
 
@@ -44,6 +45,5 @@ class RankEntropyDiscretizer(EntropyDiscretizer):
                 continue
             # A cut between ranks k and k + 1 sits at k + 0.5.
             below = np.floor(np.sort(tree.tree_.threshold[split])).astype(np.intp)
-            bins.append(np.array([short_between(float(distinct[k]), float(distinct[k + 1]))
-                                  for k in below]))
+            bins.append(distinct[below] / 2 + distinct[below + 1] / 2)
         return bins
