@@ -3,6 +3,7 @@
 Run from the repository root::
 
     .venv/bin/python -m benchmarks.bench_fold [--repeats 3] [--datasets breast_cancer adult]
+    .venv/bin/python -m benchmarks.bench_fold --noisy-rows 3000 5000 20000
 
 Each dataset is split 80/20 (stratified, seed 0); the learner is fitted
 ``--repeats`` times and the medians are printed as markdown tables, with the
@@ -22,6 +23,7 @@ import os
 import statistics
 import time
 
+import numpy as np
 import pandas as pd
 from sklearn.model_selection import train_test_split
 
@@ -89,13 +91,43 @@ def _evaluation_table(rows: list) -> None:
                   f"{n / e['total_s']:,.0f} | {n / e['cpu_s']:,.0f} |")
 
 
+def noisy_table(n_rows: int, seed: int = 0) -> tuple:
+    """Six normal features; the class is ``a > 0`` with 20 % of the labels flipped."""
+    rng = np.random.default_rng(seed)
+    X = pd.DataFrame(rng.normal(size=(n_rows, 6)), columns=list("abcdef"))
+    y = ((X["a"] > 0).to_numpy() ^ (rng.random(n_rows) < 0.2)).astype(int)
+    return X, y
+
+
+def noisy_scaling(sizes: list) -> None:
+    """Fit time of plain FOLD (``mdl_weight=None, min_support=1``) and of the defaults on
+    generated noisy tables: plain FOLD learns a rule or exception per flipped label."""
+    print("| rows | plain FOLD s | plain FOLD rules | defaults s | defaults rules |")
+    print("|---|---|---|---|---|")
+    for n in sizes:
+        X, y = noisy_table(n)
+        cells = []
+        for params in ({"mdl_weight": None, "min_support": 1}, {}):
+            started = time.perf_counter()
+            model = FOLDClassifier(**params).fit(X, y)
+            cells += [f"{time.perf_counter() - started:.2f}", str(model.rules_.n_rules)]
+        print(f"| {n:,} | " + " | ".join(cells) + " |")
+
+
 def main(argv=None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--datasets", nargs="+", default=["breast_cancer", "adult"])
     parser.add_argument("--eval-rows", type=int, nargs="+", default=[1_000_000])
     parser.add_argument("--show-rules", action="store_true")
+    parser.add_argument("--noisy-rows", type=int, nargs="+", metavar="N",
+                        help="instead: plain FOLD vs the defaults on generated noisy tables "
+                             "of these sizes (one fit each)")
     args = parser.parse_args(argv)
+    if args.noisy_rows:
+        print(f"Load average before: {_load_average()}")
+        noisy_scaling(args.noisy_rows)
+        return
     env = environment("python -m benchmarks.bench_fold")
     load_before = _load_average()
     rows = [bench(name, args.repeats, args.eval_rows) for name in args.datasets]

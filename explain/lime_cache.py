@@ -6,9 +6,8 @@ labels explained, the categorical columns, the discretizer's bin edges, every
 result-deciding LIME parameter (engine and mode included), the lime version, a
 caller-given model fingerprint, and a digest of the black box's probabilities on a few
 probe rows (a safety net when no fingerprint is given or the model changed behind the same
-name). Execution settings (``n_jobs``, ``batch_size``,
-memory budget, scheduler) are not part of it: results do not depend on them, so a run may
-resume with other settings.
+name). Execution settings (``n_jobs``, ``batch_size``, memory budget, scheduler) are not
+part of it: results do not depend on them, so a run may resume with other settings.
 
 Every batch is written to a temporary file in the same directory, flushed, fsynced and
 renamed over its final name (``os.replace`` is atomic), so an interrupted run leaves only
