@@ -33,9 +33,10 @@ def from_frame(df, target, positive=None, name="frame", *, binary=False):
         Name of the target column.
     positive : str, int, float, bool or None, default=None
         The target value that counts as class 1, matched as a string (``1`` matches
-        ``"1"``). With more than two classes the rest become class 0. ``None``: the
-        minority class of a binary target; a multi-class target stays multi-class
-        (``y`` in ``0 .. k-1``, classes in sorted order).
+        ``"1"``). With more than two classes the rest become class 0. ``None``: for a
+        binary target the yes of labels that read as no/yes (0/1, -1/1, False/True,
+        no/yes, n/y, negative/positive), else the minority class; a multi-class target
+        stays multi-class (``y`` in ``0 .. k-1``, classes in sorted order).
     name : str, default="frame"
         Name of the dataset in reports.
     binary : bool, default=False

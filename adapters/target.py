@@ -55,8 +55,9 @@ def encode_target(series, target, positive=None, binary=False):
         The value that becomes class 1, matched against the labels as strings (``1``
         matches ``"1"``; a case-insensitive match is used when there is no exact one).
         With more than two classes the others become class 0 (one-vs-rest). ``None``:
-        for two classes the minority class (on a tie, the later in sorted order); for more,
-        the target stays multi-class.
+        for two labels that read as no/yes (0/1, -1/1, False/True, no/yes, n/y,
+        negative/positive, any case) the yes; for two other classes the minority class
+        (on a tie, the later in sorted order); for more, the target stays multi-class.
     binary : bool, default=False
         Refuse a multi-class target unless ``positive`` is given.
 
@@ -119,17 +120,24 @@ def encode_target(series, target, positive=None, binary=False):
                          f"classes")
         return y, names, keep, notes, _codes(classes, names[1])
     if len(classes) == 2:
-        chosen = classes[1] if counts[classes[1]] <= counts[classes[0]] else classes[0]
+        chosen = _conventional_positive(classes)
+        if chosen is not None:
+            why = "the yes side of a yes/no target"
+        elif counts[classes[0]] == counts[classes[1]]:
+            chosen, why = classes[1], f"as many rows as {quoted(classes[0])}, the later label"
+        else:
+            chosen = min(classes, key=counts.get)
+            why = "the minority class"
         other = classes[0] if chosen == classes[1] else classes[1]
-        notes.append(f"positive class (1): {quoted(chosen)}, the minority class "
-                     f"({counts[chosen]} of {len(labels)} rows); choose another with "
-                     f"positive / --positive")
+        notes.append(f"positive class (1): {quoted(chosen)} ({counts[chosen]} of "
+                     f"{len(labels)} rows; {why}); choose another with --positive "
+                     f"(positive= in Python)")
         return ((labels == chosen).astype(np.int64), (other, chosen), keep, notes,
                 _codes(classes, chosen))
     if binary:
         raise InputError(f"target column {quoted(target)} has {len(classes)} classes "
                          f"({listing(classes, 10)}); choose the positive class with "
-                         f"positive / --positive to learn it against the rest")
+                         f"--positive (positive= in Python) to learn it against the rest")
     if len(classes) > MAX_CLASSES:
         raise InputError(f"target column {quoted(target)} has {len(classes)} distinct "
                          f"values, more than {MAX_CLASSES} classes; choose a class column, "
@@ -155,6 +163,24 @@ def _merge_equal_numbers(labels):
         return labels, []
     canonical = {t: _number_label(n) for t, n in zip(distinct, numbers)}
     return np.array([canonical[v] for v in labels], dtype=object), merged
+
+
+#: Two labels that read as no/yes, by their case-folded text; the second is the positive.
+_NO_YES = (("0", "1"), ("-1", "1"), ("false", "true"), ("no", "yes"), ("n", "y"),
+           ("negative", "positive"))
+
+
+def _conventional_positive(classes):
+    """The "yes" of two labels that read as no/yes (1 of 0/1 or -1/1, True, yes), else None."""
+    folded = [c.casefold() for c in classes]
+    numbers = [_as_number(c) for c in classes]
+    for no, yes in _NO_YES:
+        if None not in numbers and _as_number(no) is not None:
+            if sorted(numbers) == sorted([float(no), float(yes)]):
+                return classes[numbers.index(float(yes))]
+        elif sorted(folded) == sorted([no, yes]):
+            return classes[folded.index(yes)]
+    return None
 
 
 def _codes(classes, chosen):

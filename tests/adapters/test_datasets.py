@@ -91,16 +91,41 @@ def test_input_frame_is_not_modified():
     pd.testing.assert_frame_equal(df, before)
 
 
-def test_default_positive_is_minority_and_noted():
+def test_default_positive_of_a_yes_no_target_is_yes_and_noted():
     ds = from_frame(_mixed(), "label")
     assert ds.class_names == ("no", "yes")
     assert ds.y.tolist() == [1, 0, 0, 1, 0, 0, 0, 1]
-    assert any("minority" in note and "'yes'" in note for note in ds.notes)
+    assert any("'yes'" in note and "yes side" in note for note in ds.notes)
 
 
-def test_positive_tie_takes_later_label():
-    df = pd.DataFrame({"x": [1.0, 2.0, 3.0, 4.0], "t": [0, 1, 0, 1]})
-    assert from_frame(df, "t").class_names == ("0", "1")
+@pytest.mark.parametrize("labels, positive", [
+    ([0, 1, 1, 1], "1"), ([-1, 1, 1, 1], "1"), ([True, False, True, True], "True"),
+    (["No", "Yes", "Yes", "Yes"], "Yes"), (["n", "y", "y", "y"], "y"),
+    (["positive", "negative", "positive", "positive"], "positive"),
+])
+def test_the_yes_of_a_yes_no_target_is_positive_even_when_most_rows_have_it(labels, positive):
+    """A 0/1 target whose 1 is the majority keeps 1 as class 1 (the minority rule made "0"
+    the positive class and the rules read backwards: "0 IF ... ELSE 1")."""
+    ds = from_frame(pd.DataFrame({"x": np.arange(4.0), "t": labels}), "t")
+    assert ds.class_names[1] == positive
+    assert ds.y.tolist() == [int(str(v) == positive) for v in labels]
+
+
+def test_default_positive_of_other_labels_is_the_minority():
+    df = pd.DataFrame({"x": np.arange(5.0), "t": ["cat", "dog", "dog", "dog", "cat"]})
+    ds = from_frame(df, "t")
+    assert ds.class_names == ("dog", "cat")
+    assert any("'cat'" in n and "the minority class" in n for n in ds.notes)
+    two_numbers = pd.DataFrame({"x": np.arange(3.0), "t": [1, 2, 2]})
+    assert from_frame(two_numbers, "t").class_names == ("2", "1")
+
+
+def test_positive_tie_takes_later_label_and_says_it_is_a_tie():
+    df = pd.DataFrame({"x": [1.0, 2.0, 3.0, 4.0], "t": ["a", "b", "a", "b"]})
+    ds = from_frame(df, "t")
+    assert ds.class_names == ("a", "b")
+    assert any("as many rows as 'a'" in n for n in ds.notes)
+    assert not any("minority" in n for n in ds.notes)
 
 
 def test_positive_matched_as_string():

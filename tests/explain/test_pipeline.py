@@ -123,8 +123,8 @@ def test_a_black_box_reading_the_classes_the_other_way_is_flagged():
 
     rng = np.random.default_rng(0)
     df = pd.DataFrame({"x": rng.normal(size=300), "z": rng.normal(size=300)})
-    df["default"] = (df.x > -0.6).astype(int)   # 1 is the majority, so "0" becomes class 1
-    ds = from_frame(df, "default")
+    df["default"] = (df.x > -0.6).astype(int)
+    ds = from_frame(df, "default", positive=0)   # the dataset's class 1 is the label "0"
     model = LogisticRegression().fit(df[["x", "z"]], df["default"])   # the raw labels
     encoder = TableEncoder().fit(ds.X, ds.categorical)
     config = RunConfig(lime=FAST_LIME, learners=("fold",))
