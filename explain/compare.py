@@ -93,7 +93,8 @@ def _point(result: PipelineResult, name: str, params: dict, view: str) -> dict:
 
 
 def pareto_front(points: list[dict], x: str = "rule_size", y: str = "fidelity_test") -> list[bool]:
-    """Which points are Pareto-optimal: no other point is as small and at least as faithful.
+    """Which points are Pareto-optimal: no other point is smaller and at least as faithful,
+    or as small and more faithful (settings that tie are all on the front).
 
     A point is dominated when another has ``x`` ≤ and ``y`` ≥ with one of them strict.
     Equal points are all kept.

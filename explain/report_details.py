@@ -85,20 +85,30 @@ def lime_feature_frequency(features: np.ndarray, weights: np.ndarray, names: lis
     return [rows[i] for i in order]
 
 
+def example_features(usage: dict[str, dict[str, int]], columns) -> list[str]:
+    """The features the disagreement examples show: of those the rule sets test, the
+    :data:`MAX_EXAMPLE_FEATURES` tested most often by both together (ties: table order)."""
+    names = [str(c) for c in columns]
+    count = {n: sum(usage.get(learner, {}).get(n, 0) for learner in ("imli", "fold"))
+             for n in names}
+    used = [n for n in names if count[n] > 0]
+    return sorted(used, key=lambda n: -count[n])[:MAX_EXAMPLE_FEATURES]
+
+
 def disagreement_examples(result: PipelineResult, usage: dict[str, dict[str, int]],
                           limit: int = MAX_EXAMPLES) -> list[dict]:
     """The first ``limit`` test rows on which IMLI and FOLD predict different classes.
 
     Each example names the row (its index in the input table), the class given by the
     black box, each surrogate and the ground truth, and the row's values of the features
-    the rule sets test (at most :data:`MAX_EXAMPLE_FEATURES`, in table order).
+    the rule sets test (at most :data:`MAX_EXAMPLE_FEATURES`: those the two rule sets
+    test most often, shown in table order).
     """
     names = result.report["dataset"]["class_names"]
     imli = result.learners["imli"].predict(result.views["imli"]["test"])
     fold = result.learners["fold"].predict(result.views["fold"]["test"])
     raw = result.views["fold"]["test"]
-    used = set(usage.get("imli", {})) | set(usage.get("fold", {}))
-    shown = [c for c in raw.columns if str(c) in used][:MAX_EXAMPLE_FEATURES]
+    shown = [c for c in raw.columns if str(c) in example_features(usage, raw.columns)]
     bb, truth = result.labels["bb_test"], result.labels["y_test"]
     examples = []
     for i in np.flatnonzero(imli != fold)[:limit]:
@@ -137,4 +147,7 @@ def add_details(result: PipelineResult) -> dict:
         )
     if "agreement" in report and {"imli", "fold"} <= set(result.learners):
         report["agreement"]["examples"] = disagreement_examples(result, usage)
+        report["agreement"]["features_tested"] = sum(
+            1 for c in result.views["fold"]["test"].columns
+            if any(str(c) in usage.get(name, {}) for name in ("imli", "fold")))
     return report

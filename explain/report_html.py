@@ -12,8 +12,8 @@ import json
 from html import escape
 
 from explain.report_md import (LEARNER_COLUMNS, VIEW_KEYS, VIEW_LABELS, cached,
-                               complement_legend, fmt, learner_order, learner_rows,
-                               value_cell, view_rows)
+                               complement_legend, examples_caption, fmt, learner_order,
+                               learner_rows, no_lime_note, value_cell, view_rows)
 from explain.report_plots import LEARNER_STYLE, features_plot, filtering_plot, tradeoff_plot
 
 __all__ = ["render_html", "SECTIONS"]
@@ -216,7 +216,8 @@ def _agreement(report: dict) -> str:
         + [value_cell(ex["values"].get(f)) for f in features]
         for ex in examples
     ]
-    return text + f'<p class="sub">Test rows where they disagree (first {len(rows)}):</p>' + \
+    caption = _e(examples_caption(ag, len(features)))
+    return text + f'<p class="sub">{caption}</p>' + \
         _table(header, rows, numeric=set(range(5, len(header))))
 
 
@@ -251,8 +252,9 @@ def _tradeoff(report: dict) -> str:
     return "".join(parts) + (
         '<p class="note">Each point is one learner fitted on the run\'s training rows with '
         "one setting (IMLI: data_fidelity λ and clauses k; FOLD: mdl_weight). "
-        "A point is on the Pareto front when no other setting of that learner is both as "
-        "small and at least as faithful. Stars mark this run's own settings.</p>"
+        "A point is on the Pareto front when no other setting of that learner is smaller "
+        "and at least as faithful, or as small and more faithful (settings that tie are "
+        "all on it). Stars mark this run's own settings.</p>"
     )
 
 
@@ -291,6 +293,9 @@ def _filtering(report: dict) -> str:
     header = ["learner", "trained on"] + [t for _, t in VIEW_KEYS]
     table = _table(header, rows, numeric=set(range(2, len(header))))
     image = filtering_plot(filtering)
+    note = no_lime_note(filtering)
+    if note:
+        table = f'<p class="note">{_e(note.replace("`", ""))}</p>{table}'
     return (
         f'{table}<img alt="fidelity for each training view" src="{image}">'
         '<p class="note">The same learners with the same settings, black box and split, '

@@ -13,6 +13,7 @@ from html import escape
 from imli.predicates import format_value
 
 __all__ = ["render_markdown", "learner_rows", "learner_order", "view_rows", "fmt", "value_cell",
+           "no_lime_note", "examples_caption",
            "VIEW_LABELS", "VIEW_KEYS"]
 
 #: (report key, column title) of the learners table, in order.
@@ -164,7 +165,7 @@ def render_markdown(report: dict) -> str:
             f"({ag['disagreements_test']} disagreements); both match the black box on "
             f"{fmt(ag['both_faithful_test'])}.",
         ]
-        out += _examples(ag.get("examples", []))
+        out += _examples(ag)
     for name in learner_order(report):
         entry = report["learners"][name]
         title = "IMLI rules (MaxSAT)" if name == "imli" else "FOLD program (defaults + exceptions)"
@@ -195,13 +196,25 @@ def _rule_stats(stats: list[dict]) -> list[str]:
         ["rule", "kind", "decides", "rows", "coverage", "precision vs BB"], rows)
 
 
-def _examples(examples: list[dict]) -> list[str]:
+def examples_caption(agreement: dict, n_features: int) -> str:
+    """What the disagreement table shows of the whole: rows, and features when cut."""
+    shown, total = len(agreement["examples"]), agreement["disagreements_test"]
+    parts = [f"the first {shown} of {total}" if shown < total else f"all {total}"]
+    tested = agreement.get("features_tested", n_features)
+    if n_features < tested:
+        parts.append(f"{n_features} of the {tested} features their rules test, the most "
+                     "tested")
+    return f"Test rows where they disagree ({'; '.join(parts)}):"
+
+
+def _examples(agreement: dict) -> list[str]:
+    examples = agreement.get("examples", [])
     if not examples:
         return []
     features = list(dict.fromkeys(f for ex in examples for f in ex["values"]))
     rows = [[ex["row"], ex["black_box"], ex["imli"], ex["fold"], ex["truth"]]
             + [value_cell(ex["values"].get(f)) for f in features] for ex in examples]
-    return ["", "Test rows where they disagree:", ""] + _table(
+    return ["", examples_caption(agreement, len(features)), ""] + _table(
         ["row", "black box", "IMLI", "FOLD", "truth"] + features, rows)
 
 
@@ -210,7 +223,8 @@ def _sweep(sweep: dict | None) -> list[str]:
         return []
     out = ["", "## Fidelity vs rule size (sweep)", "",
            "Each learner refitted on the run's training rows, one setting at a time; "
-           "★ marks the Pareto front (no other setting is as small and at least as faithful)."]
+           "★ marks the Pareto front (no other setting is smaller and at least as faithful, "
+           "or as small and more faithful; settings that tie are all on it)."]
     for name in learner_order(sweep):
         points = sweep["learners"][name]
         rows = [[", ".join(f"{k}={v:g}" for k, v in p["params"].items()), p["fidelity_test"],
@@ -257,10 +271,19 @@ def view_rows(filtering: dict) -> list[list]:
     return rows
 
 
+def no_lime_note(filtering: dict) -> str | None:
+    """Why the LIME views are missing, when the run explained no rows; else ``None``."""
+    if any(view != "raw" for view in filtering["views"]):
+        return None
+    return ("LIME was not run (training view: full rows only), so there is nothing to "
+            "compare: run without `--train-view raw` to measure the LIME-filtered views.")
+
+
 def _filtering(filtering: dict | None) -> list[str]:
     if not filtering:
         return []
+    note = no_lime_note(filtering)
     return ["", "## The effect of LIME filtering", "",
             "The same learners, settings, black box and split, trained on each view of the "
-            "training rows.", ""] + _table(
+            "training rows.", ""] + ([note, ""] if note else []) + _table(
         ["learner", "trained on"] + [t for _, t in VIEW_KEYS], view_rows(filtering))

@@ -89,11 +89,11 @@ def explain_row(theory: Theory, view: ColumnView, row: int) -> tuple:
         for number, rule in enumerate(class_rules.rules, 1):
             if rule.covers(view)[row]:
                 lines.insert(0, f"Predicted {class_rules.label!r}: rule {number} of "
-                             f"{class_rules.label!r} fired:")
+                             f"class {class_rules.label!r} fired:")
                 lines.extend(_holds(rule, view, row, "  "))
                 return class_rules.label, rule, "\n".join(lines)
         for number, rule in enumerate(class_rules.rules, 1):
-            lines.append(f"  rule {number} of {class_rules.label!r} does not fire: "
+            lines.append(f"  rule {number} of class {class_rules.label!r} does not fire: "
                          f"{_first_failure(rule, view, row)}")
     lines.insert(0, f"Predicted {theory.default!r} (the default): no rule of an "
                  "earlier class fired" + (":" if lines else "."))

@@ -19,7 +19,7 @@ from explain.lime_runner import LimeConfig
 from explain.outputs import prepare_out_dir, write_run
 from explain.pipeline import RunConfig
 from explain.report_html import SECTIONS, render_html
-from explain.report_md import complement_legend, render_markdown, value_cell
+from explain.report_md import complement_legend, examples_caption, render_markdown, value_cell
 
 HOSTILE_NAME = "<script>alert(1)</script>"
 HOSTILE_VALUE = "<img src=x onerror=alert(2)>"
@@ -178,6 +178,10 @@ def test_a_run_without_lime_renders(tmp_path):
     assert page.sections == [sid for sid, _ in SECTIONS]
     assert "LIME did not run" in text and "not run" in text
     assert result.report["filtering"]["views"] == ["raw"]
+    # the effect-of-filtering section says why it holds the full rows only
+    assert "LIME was not run (training view: full rows only)" in text
+    assert "LIME was not run (training view: full rows only)" in (
+        tmp_path / "out" / "report.md").read_text()
 
 
 def test_complemented_columns_are_explained_where_imli_uses_them(written):
@@ -211,3 +215,17 @@ def test_disagreeing_rows_show_the_values_exactly(written):
 def test_value_cells():
     assert value_cell(0.00045) == "0.00045" and value_cell(1000.015) == "1000.015"
     assert value_cell(None) == "–" and value_cell(3) == "3" and value_cell("a b") == "a b"
+
+
+def test_the_disagreement_table_says_what_it_leaves_out():
+    from explain.report_details import MAX_EXAMPLE_FEATURES, example_features
+
+    ag = {"examples": [{"values": {}}] * 5, "disagreements_test": 12, "features_tested": 17}
+    assert examples_caption(ag, 8) == ("Test rows where they disagree (the first 5 of 12; "
+                                       "8 of the 17 features their rules test, the most tested):")
+    ag = {"examples": [{"values": {}}] * 3, "disagreements_test": 3, "features_tested": 2}
+    assert examples_caption(ag, 2) == "Test rows where they disagree (all 3):"
+    columns = [f"f{i}" for i in range(12)]
+    usage = {"imli": {f"f{i}": 1 for i in range(10)}, "fold": {"f11": 2, "f9": 3}}
+    shown = example_features(usage, columns)
+    assert len(shown) == MAX_EXAMPLE_FEATURES and shown[0] == "f9" and "f11" in shown

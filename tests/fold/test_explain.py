@@ -23,7 +23,7 @@ def test_explain_a_row_covered_by_a_rule():
     assert isinstance(why, Explanation)
     assert why.label == "fly" and why.rule == clf.rules_.classes[0].rules[0]
     assert why.exceptions == why.rule.exceptions
-    assert "rule 1 of 'fly' fired" in why.text
+    assert "rule 1 of class 'fly' fired" in why.text
     assert "bird == yes" in why.text
     assert "not the exception [penguin == yes]: penguin == yes fails (penguin is unknown)" \
         in why.text
