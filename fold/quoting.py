@@ -43,17 +43,17 @@ def _escape_char(ch: str) -> str:
 
 
 _AMBIGUOUS = re.compile(r"(?i)(?:^|\s)(?:and|or|not|unless|if|then|else|otherwise)(?:\s|$)"
-                        r"|[<>=!]|^\s|\s$|^$")
+                        r"|[<>=!]|^\s|\s$|^$|^['\"]|['\"]$")
 
 
 def readable(text: object) -> str:
     r"""A name or value from the data as rule text shows it: as is, or quoted.
 
-    Text that could be misread as part of a rule (an operator, a word such
-    as ``and`` / ``or`` / ``not`` / ``unless``, spaces at its ends, nothing at all) or that
-    holds characters that do not print (line breaks, control characters, invisible format
-    characters such as the right-to-left override U+202E, which reorders what follows it
-    on screen) is shown as a Python string literal, quoted and escaped.
+    Text that could be misread as part of a rule (an operator, a word such as ``and`` /
+    ``or`` / ``not`` / ``unless``, spaces or quote marks at its ends, nothing at all) or
+    that holds characters that do not print (line breaks, control characters, invisible
+    format characters such as the right-to-left override U+202E, which reorders what
+    follows it on screen) is shown as a Python string literal, quoted and escaped.
 
     Examples
     --------
