@@ -26,6 +26,7 @@ from rich.table import Table
 from adapters import InputError, TableEncoder, load_dataset, load_xgboost, relabel_classes
 from adapters.errors import listing
 from explain.compare import SweepConfig, run_compare, view_comparison
+from explain.learners import LEARNERS
 from explain.lime_parallel import DASK_EXTRA_HINT
 from explain.lime_runner import DISCRETIZERS, LimeConfig
 from explain.outputs import prepare_out_dir, write_run
@@ -74,6 +75,16 @@ def _number_list(kind):
             raise argparse.ArgumentTypeError(f"expected comma-separated values, got {text!r}")
         return values
     return parse
+
+
+def _learner_list(text: str) -> tuple:
+    """An argparse type: comma-separated learner names, each known, at least one."""
+    names = tuple(dict.fromkeys(s.strip() for s in text.split(",") if s.strip()))
+    unknown = [n for n in names if n not in LEARNERS]
+    if unknown or not names:
+        what = f"unknown learner(s) {', '.join(unknown)}" if unknown else "no learner given"
+        raise argparse.ArgumentTypeError(f"{what}; choose from {','.join(LEARNERS)}")
+    return names
 
 
 def _path(text: str) -> Path:
@@ -161,9 +172,12 @@ def _parser() -> argparse.ArgumentParser:
                        "(.ubj/.json) instead of training one")
         p.add_argument("--seed", type=number_arg(int, 0, 2**32), default=0,
                        help="seeds everything (default 0)")
-        p.add_argument("--test-size", type=number_arg(float, 0, 1, inclusive=False), default=0.25)
-        p.add_argument("--top-k", type=number_arg(int, 1), default=5, help="LIME features kept per row")
-        p.add_argument("--num-samples", type=number_arg(int, 2), default=5000, help="LIME samples per row")
+        p.add_argument("--test-size", type=number_arg(float, 0, 1, inclusive=False), default=0.25,
+                       help="share of the rows held out to measure fidelity (default 0.25)")
+        p.add_argument("--top-k", type=number_arg(int, 1), default=5,
+                       help="LIME features kept per row (default 5)")
+        p.add_argument("--num-samples", type=number_arg(int, 2), default=5000,
+                       help="LIME samples per row (default 5000)")
         p.add_argument("--discretizer", choices=DISCRETIZERS, default="entropy",
                        help="how LIME bins numeric features (IMLI's thresholds too): entropy "
                             "cuts where the black box's labels change; quartile, decile at "
@@ -178,7 +192,8 @@ def _parser() -> argparse.ArgumentParser:
         p.add_argument("--cache-dir", type=_path, default=None,
                        help=f"LIME cache (default {default_cache_dir()})")
         p.add_argument("--no-cache", action="store_true", help="do not cache LIME results")
-        p.add_argument("--learners", default="imli,fold", help="comma-separated: imli,fold")
+        p.add_argument("--learners", type=_learner_list, default=("imli", "fold"),
+                       help="comma-separated: imli,fold (default: both)")
         p.add_argument("--train-view", choices=TRAIN_VIEWS, default="lime+raw",
                        help="what the learners learn from: LIME-filtered and full rows "
                        "(default), LIME-filtered rows only (the LIME-FOLD paper), or full "
@@ -238,7 +253,7 @@ def _cli_run(args) -> CliRun:
         test_size=args.test_size,
         random_state=args.seed,
         lime=lime,
-        learners=tuple(s.strip() for s in args.learners.split(",") if s.strip()),
+        learners=args.learners,
         train_view=args.train_view,
         imli_params=imli_params,
     )
@@ -282,7 +297,23 @@ def _pareto_table(report: dict) -> Table:
 
 
 def execute(run: CliRun, console: Console) -> Path:
-    """Load the data, run the pipeline, write the directory; return the report's path."""
+    """Check and create ``--out``, then run; return the report's path.
+
+    A run that fails or is stopped removes the ``--out`` directory it created while it is
+    still empty."""
+    missing = [p for p in (run.out, *run.out.parents) if not p.exists()]  # deepest first
+    out = prepare_out_dir(run.out, force=run.force)
+    try:
+        return _execute(run, console, out)
+    except BaseException:
+        for made in missing:
+            if not made.is_dir() or any(made.iterdir()):
+                break
+            made.rmdir()
+        raise
+
+
+def _execute(run: CliRun, console: Console, out: Path) -> Path:
     dataset = load_dataset(run.data, target=run.target, positive=run.positive)
     black_box = None
     if run.model is not None:
@@ -290,7 +321,6 @@ def execute(run: CliRun, console: Console) -> Path:
     # the class explained against the rest is the pipeline's choice; say it here too
     for note in binarize_target(dataset).notes:
         console.print(f"[dim]note:[/dim] {escape(note)}")
-    out = prepare_out_dir(run.out, force=run.force)
     with Progress(TextColumn("{task.description}"), BarColumn(),
                   TextColumn("{task.completed}/{task.total} {task.fields[unit]}"),
                   TextColumn("{task.fields[rate]}"), TimeRemainingColumn(),

@@ -159,8 +159,9 @@ def test_own_model_with_other_classes_is_one_line_exit_2(own_models, tmp_path):
 @pytest.mark.parametrize("args, words", [
     (["--target", "nope"], "nope"),
     ([], "--target"),
-    (["--target", "target", "--learners", ""], "no learner chosen"),
-    (["--target", "target", "--learners", "imli,ripper"], "unknown learner(s) ['ripper']"),
+    (["--target", "target", "--learners", ""], "no learner given"),
+    (["--target", "target", "--learners", " , "], "no learner given"),
+    (["--target", "target", "--learners", "imli,ripper"], "unknown learner(s) ripper"),
 ])
 def test_bad_input_is_one_line_exit_2(mixed_csv, tmp_path, args, words):
     done = run_cli("run", "--data", str(mixed_csv), "--out", str(tmp_path / "o"), *args, *FAST)
@@ -211,7 +212,18 @@ def test_whole_run_time_limit_stops_cleanly(mixed_csv, tmp_path):
     assert done.returncode == 3, done.stderr
     assert "Traceback" not in done.stderr and "--max-seconds" in done.stderr
     assert "without a cache (--no-cache) nothing was kept" in done.stderr
-    assert not (tmp_path / "o" / "report.json").exists()
+    assert not (tmp_path / "o").exists()  # the empty directory it made is removed
+
+
+def test_a_failed_run_removes_only_the_empty_directories_it_made(tmp_path):
+    done = run_cli("run", "--data", str(tmp_path / "absent.csv"), "--target", "y",
+                   "--out", str(tmp_path / "new" / "deeper"), *FAST)
+    assert done.returncode == 2 and not (tmp_path / "new").exists()
+    (tmp_path / "mine").mkdir()
+    (tmp_path / "mine" / "notes.txt").write_text("kept")
+    done = run_cli("run", "--data", str(tmp_path / "absent.csv"), "--target", "y",
+                   "--out", str(tmp_path / "mine"), *FAST)
+    assert done.returncode == 2 and (tmp_path / "mine" / "notes.txt").read_text() == "kept"
 
 
 def test_ctrl_c_during_lime_keeps_finished_batches(tmp_path):
@@ -250,7 +262,7 @@ def test_compare_views_without_lime_is_a_usage_error(capsys):
     ("--data-fidelity", "0"), ("--time-limit", "-1"), ("--max-seconds", "0"),
     ("--top-k", "five"), ("--seed", "4294967296"), ("--seed", "-1"), ("--out", ""),
     ("--cache-dir", " "), ("--model", ""), ("--data-fidelity", "inf"), ("--time-limit", "inf"),
-    ("--max-seconds", "1e400"),
+    ("--max-seconds", "1e400"), ("--learners", "foo"),
 ])
 def test_out_of_range_options_are_usage_errors(option, value, capsys):
     from explain.cli import parse_args
