@@ -9,7 +9,8 @@ The rules, applied column by column (each change is reported as a note):
   (``"#N/A"``, ``"<NA>"``, ...) are missing, noted with a count when a column held such a
   word;
 * a text column whose values are numbers written with thousands separators, a decimal
-  comma, ``%`` or a currency sign stays categorical, with a note saying so;
+  comma, ``%`` or a currency sign stays categorical, with a note saying so; so does one
+  holding dates or times (``2021-01-27``, ``27/01/2021 10:30``, or a datetime dtype);
 * a text column whose non-missing values all parse as numbers is numeric; one where at
   least :data:`NUMERIC_SHARE` of them do is numeric too, the other values becoming missing
   (noted with examples); otherwise it is categorical and keeps its strings;
@@ -38,6 +39,8 @@ NUMERIC_SHARE = 0.9
 MAX_CATEGORIES = 100
 ID_MIN_DISTINCT = 10
 _UNNAMED = re.compile(r"(Unnamed: \d+)?\Z")
+_DATE = re.compile(r"(\d{4}-\d{1,2}-\d{1,2}|\d{1,2}[/.]\d{1,2}[/.]\d{2,4})"
+                   r"([ T]\d{1,2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?\Z")
 
 
 def as_strings(series):
@@ -126,7 +129,8 @@ def _typed(name, series):
     parsed = _numbers(text[present])
     parses = ~np.isnan(parsed)
     if not present.any() or parses.mean() < NUMERIC_SHARE:
-        return "categorical", text, notes + _dressed_numbers(name, text[present])
+        return "categorical", text, (notes + _dressed_numbers(name, text[present])
+                                     + _dates(name, text[present]))
     if not parses.all():
         bad = pd.unique(text[present][~parses])
         notes.append(f"column {quoted(name)}: {int((~parses).sum())} non-numeric values "
@@ -167,6 +171,18 @@ def _dressed_numbers(name, text):
             f"{quoted(text[dressed][0])}), read as categories; write them with a '.' "
             f"decimal point and no thousands separators, '%' or currency to use them as "
             f"numbers"]
+
+
+def _dates(name, text):
+    """A note when categorical ``text`` is dates or times (ISO ``2021-01-27``, ``27/01/2021``)."""
+    if not len(text):
+        return []
+    dated = np.array([bool(_DATE.match(t)) for t in text], dtype=bool)
+    if dated.mean() < NUMERIC_SHARE:
+        return []
+    return [f"column {quoted(name)} holds dates (e.g. {quoted(text[dated][0])}), read as "
+            f"categories, so a rule can only name single dates; convert them to numbers "
+            f"(e.g. days since a date) to get thresholds"]
 
 
 def _finite(name, values):

@@ -224,3 +224,15 @@ def test_dataset_checks_its_parts():
     assert ds.class_names == ("a", "b") and ds.n_classes == 2
     with pytest.raises(AttributeError):
         ds.name = "other"
+
+
+def test_dates_read_as_categories_are_noted():
+    n = 60
+    df = pd.DataFrame({"iso": [f"2021-01-{i % 28 + 1:02d}" for i in range(n)],
+                       "stamp": pd.to_datetime([f"2021-02-{i % 20 + 1:02d}" for i in range(n)]),
+                       "eu": ["27/01/2021 10:30", "28/01/2021 11:00"] * (n // 2),
+                       "month": ["May", "June"] * (n // 2), "y": [0, 1] * (n // 2)})
+    ds = from_frame(df, "y")
+    dated = [n for n in ds.notes if "holds dates" in n]
+    assert [n.split("'")[1] for n in dated] == ["iso", "stamp", "eu"]
+    assert "iso" in ds.categorical and "month" in ds.categorical
