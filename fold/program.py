@@ -176,7 +176,7 @@ def write_program(theory: Theory, schema: Schema, reserved: frozenset) -> Prolog
         "% cell (unknown cells have none); neg_Feature(Id, Value) when the value",
         "% is known not to be Value (classical negation).",
         *_renamed_columns(schema, writer),
-        f"% Query: {label}(Id, Class).",
+        f"% Query: {label}(Id, Class). Classes: {', '.join(label_terms)}.",
         "",
         f":- dynamic({row}/1).",
     ]

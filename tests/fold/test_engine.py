@@ -188,7 +188,7 @@ def test_the_documented_query_works_whatever_the_column_names(tmp_path):
     clf = FOLDClassifier(min_support=2, class_order=["row", "ab0", "label"]).fit(X, y)
     assert str(clf.rules_).startswith("row if row > 0.08 unless (label == green")
     assert (clf.prolog_.row_predicate, clf.prolog_.label_predicate) == ("row", "label")
-    assert "% Query: 'label'(Id, Class)." in clf.program_
+    assert "% Query: 'label'(Id, Class). Classes: 'row', 'ab0', 'label'." in clf.program_
     assert "% Column 'label': 'label_1'(Id, Value), 'neg_label'(Id, Value)." in clf.program_
     assert "% Column 'c': 'c'(Id, Value), 'neg_c_1'(Id, Value)." in clf.program_
     (tmp_path / "fold.pl").write_text(clf.program_, encoding="utf-8")
