@@ -165,8 +165,8 @@ def _parser() -> argparse.ArgumentParser:
     for p in (run, demo, compare):
         p.add_argument("--out", required=True, type=_path, help="the output directory")
         p.add_argument("--force", action="store_true", help="overwrite a previous run in --out")
-        p.add_argument("--positive", help="the label that counts as class 1 "
-                       "(default: the yes of a yes/no target such as 0/1 or no/yes, else the minority "
+        p.add_argument("--positive", help="the label that counts as class 1 (default: "
+                       "the yes of a yes/no target such as 0/1 or no/yes, else the minority "
                        "class; with more classes, the minority against the rest)")
         p.add_argument("--model", type=_path, help="explain this saved XGBoost model "
                        "(.ubj/.json) instead of training one")

@@ -85,14 +85,16 @@ def lime_feature_frequency(features: np.ndarray, weights: np.ndarray, names: lis
     return [rows[i] for i in order]
 
 
+def _tests(usage: dict[str, dict[str, int]], name: str) -> int:
+    """How many literals of the IMLI and FOLD rule sets test feature ``name``."""
+    return sum(usage.get(learner, {}).get(name, 0) for learner in ("imli", "fold"))
+
+
 def example_features(usage: dict[str, dict[str, int]], columns) -> list[str]:
     """The features the disagreement examples show: of those the rule sets test, the
     :data:`MAX_EXAMPLE_FEATURES` tested most often by both together (ties: table order)."""
-    names = [str(c) for c in columns]
-    count = {n: sum(usage.get(learner, {}).get(n, 0) for learner in ("imli", "fold"))
-             for n in names}
-    used = [n for n in names if count[n] > 0]
-    return sorted(used, key=lambda n: -count[n])[:MAX_EXAMPLE_FEATURES]
+    used = [str(c) for c in columns if _tests(usage, str(c))]
+    return sorted(used, key=lambda n: -_tests(usage, n))[:MAX_EXAMPLE_FEATURES]
 
 
 def disagreement_examples(result: PipelineResult, usage: dict[str, dict[str, int]],
@@ -108,7 +110,8 @@ def disagreement_examples(result: PipelineResult, usage: dict[str, dict[str, int
     imli = result.learners["imli"].predict(result.views["imli"]["test"])
     fold = result.learners["fold"].predict(result.views["fold"]["test"])
     raw = result.views["fold"]["test"]
-    shown = [c for c in raw.columns if str(c) in example_features(usage, raw.columns)]
+    chosen = set(example_features(usage, raw.columns))
+    shown = [c for c in raw.columns if str(c) in chosen]
     bb, truth = result.labels["bb_test"], result.labels["y_test"]
     examples = []
     for i in np.flatnonzero(imli != fold)[:limit]:
@@ -148,6 +151,5 @@ def add_details(result: PipelineResult) -> dict:
     if "agreement" in report and {"imli", "fold"} <= set(result.learners):
         report["agreement"]["examples"] = disagreement_examples(result, usage)
         report["agreement"]["features_tested"] = sum(
-            1 for c in result.views["fold"]["test"].columns
-            if any(str(c) in usage.get(name, {}) for name in ("imli", "fold")))
+            1 for c in result.views["fold"]["test"].columns if _tests(usage, str(c)))
     return report

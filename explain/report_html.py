@@ -295,7 +295,7 @@ def _filtering(report: dict) -> str:
     image = filtering_plot(filtering)
     note = no_lime_note(filtering)
     if note:
-        table = f'<p class="note">{_e(note.replace("`", ""))}</p>{table}'
+        table = f'<p class="note">{_e(note)}</p>{table}'
     return (
         f'{table}<img alt="fidelity for each training view" src="{image}">'
         '<p class="note">The same learners with the same settings, black box and split, '

@@ -276,7 +276,7 @@ def no_lime_note(filtering: dict) -> str | None:
     if any(view != "raw" for view in filtering["views"]):
         return None
     return ("LIME was not run (training view: full rows only), so there is nothing to "
-            "compare: run without `--train-view raw` to measure the LIME-filtered views.")
+            "compare: run without --train-view raw to measure the LIME-filtered views.")
 
 
 def _filtering(filtering: dict | None) -> list[str]:
