@@ -53,7 +53,16 @@ class SklearnBlackBox(EncodedBlackBox):
             X = X.to_numpy(dtype=object if self.encoder.categorical_indices_ else np.float64)
         elif self._column_names is not None:
             X = X[self._column_names]
-        P = self.estimator.predict_proba(X)
+        try:
+            P = self.estimator.predict_proba(X)
+        except (ValueError, TypeError) as err:
+            first = str(err).strip().splitlines()[0] if str(err).strip() else type(err).__name__
+            raise InputError(
+                f"the {type(self.estimator).__name__} cannot read the dataset's columns "
+                f"(numbers as float64, categories as str, NaN for missing): {first}; fit it "
+                f"on Dataset.X, the columns from_frame gives, or give wrap_callable a "
+                f"function that converts them (an XGBoost model: save it and use "
+                f"load_xgboost)") from None
         if self._order is not None:
             P = np.asarray(P)[:, self._order]
         return P
@@ -186,7 +195,46 @@ def wrap_sklearn(estimator, encoder, *, class_names=None):
                          f"classifier")
     n_classes, order = _class_order(np.asarray(classes), class_names)
     column_names = _fitted_columns(estimator, encoder)
+    _check_category_types(estimator, encoder)
     return SklearnBlackBox(estimator, encoder, n_classes, order, column_names)
+
+
+def _category_encoders(estimator):
+    """``(encoder, its input column names)`` for every fitted OneHotEncoder or
+    OrdinalEncoder inside ``estimator`` (Pipelines and ColumnTransformers, nested)."""
+    from sklearn.compose import ColumnTransformer
+    from sklearn.pipeline import Pipeline
+    from sklearn.preprocessing import OneHotEncoder, OrdinalEncoder
+
+    if isinstance(estimator, (OneHotEncoder, OrdinalEncoder)):
+        names = getattr(estimator, "feature_names_in_", None)
+        if names is not None and hasattr(estimator, "categories_"):
+            yield estimator, [str(n) for n in names]
+    elif isinstance(estimator, Pipeline):
+        for _, step in estimator.steps:
+            yield from _category_encoders(step)
+    elif isinstance(estimator, ColumnTransformer):
+        for _, transformer, _ in getattr(estimator, "transformers_", ()):
+            yield from _category_encoders(transformer)
+
+
+def _check_category_types(estimator, encoder):
+    """Refuse an estimator whose category encoder learned a categorical column's values as
+    other than text (bool ``True``, int ``1``): given the dataset's ``"True"``/``"1"`` it
+    would see unknown categories, and with ``handle_unknown="ignore"`` answer silently as
+    another model."""
+    categorical = {encoder.feature_names_[i] for i in encoder.categorical_indices_}
+    for fitted, names in _category_encoders(estimator):
+        for name, known in zip(names, fitted.categories_):
+            values = [v for v in np.asarray(known, dtype=object).tolist()
+                      if not (isinstance(v, float) and np.isnan(v)) and v is not None]
+            if name in categorical and any(not isinstance(v, str) for v in values):
+                example = next(v for v in values if not isinstance(v, str))
+                raise InputError(
+                    f"the estimator's {type(fitted).__name__} learned column {name!r} as "
+                    f"{type(example).__name__} values (e.g. {example!r}), but the dataset "
+                    f"gives its categories as text ({str(example)!r}); fit the estimator on "
+                    f"Dataset.X, the columns from_frame gives")
 
 
 def wrap_callable(fn, encoder, kind="callable", *, n_classes=2):

@@ -26,8 +26,9 @@ def _add_fetch(subparsers: argparse._SubParsersAction) -> None:
                     "shape and class counts.")
     parser.add_argument("--datasets", nargs="+", choices=NAMES, default=list(NAMES),
                         metavar="NAME", help=f"datasets to fetch (default: all of {', '.join(NAMES)})")
-    parser.add_argument("--cache-dir", type=Path, default=None,
-                        help="cache folder (default: benchmarks/.data)")
+    parser.add_argument("--data-dir", "--cache-dir", dest="cache_dir", type=Path,
+                        default=None, help="dataset folder, as `run --data-dir` reads it "
+                        "(default: benchmarks/.data)")
     parser.set_defaults(handler=_fetch)
 
 
@@ -163,6 +164,10 @@ def _table(args: argparse.Namespace) -> int:
     from benchmarks import tables
 
     results = tables.load_results(args.results)
+    if not results:
+        print(f"error: no benchmark results in {args.results}; run `python -m benchmarks "
+              f"run` first or give --results", file=sys.stderr)
+        return 2
     if args.datasets:
         by_name = {r["dataset"]["name"]: r for r in results}
         missing = [n for n in args.datasets if n not in by_name]

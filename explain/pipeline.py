@@ -128,6 +128,8 @@ def binarize_target(dataset: Dataset) -> Dataset:
     if eligible.any():
         pick = np.flatnonzero(eligible)[np.argmin(counts[eligible])]  # ties: the first
         why = "the minority" if eligible.all() else f"the smallest class with {floor}+ rows"
+        if (counts[eligible] == counts[pick]).sum() > 1:
+            why += f", first of the classes tied at {counts[pick]} rows"
     else:
         pick, why = int(np.argmax(counts)), "the largest class"
     positive = int(classes[pick])

@@ -12,8 +12,8 @@ from sklearn.linear_model import LogisticRegression
 from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import OneHotEncoder
 
-from adapters import (BlackBox, InputError, load_xgboost, relabel_classes, wrap_callable,
-                      wrap_sklearn)
+from adapters import (BlackBox, InputError, TableEncoder, from_frame, load_xgboost,
+                      relabel_classes, wrap_callable, wrap_sklearn)
 from adapters.blackbox import check_probabilities
 
 
@@ -198,3 +198,40 @@ def test_relabel_classes_refuses_another_number_of_classes(mixed):
     ds, encoder, _ = mixed
     with pytest.raises(InputError, match="gives 2 classes but target 't' has 3"):
         relabel_classes(wrap_callable(_rule, encoder), [0, 1, 0], "target 't'")
+
+
+def _flag_table():
+    rng = np.random.default_rng(0)
+    df = pd.DataFrame({"flag": rng.random(120) > 0.5, "x": rng.normal(size=120)})
+    df["t"] = np.where(df["flag"], "yes", "no")
+    return df, from_frame(df, "t")
+
+
+@pytest.mark.parametrize("handle_unknown", ["ignore", "error"])
+def test_an_estimator_that_learned_bool_categories_is_refused(handle_unknown):
+    """Fitted on the raw bool column, a pipeline would meet "True"/"False" as unknown
+    categories: with handle_unknown="ignore" it silently answered as another model
+    (agreement with its own predictions 0.56)."""
+    df, ds = _flag_table()
+    pipe = make_pipeline(
+        ColumnTransformer([("oh", OneHotEncoder(handle_unknown=handle_unknown), ["flag"])],
+                          remainder="passthrough"),
+        LogisticRegression()).fit(df[["flag", "x"]], df["t"])
+    encoder = TableEncoder().fit(ds.X, ds.categorical)
+    with pytest.raises(InputError, match="learned column 'flag' as bool values"):
+        wrap_sklearn(pipe, encoder, class_names=ds.class_names)
+    right = make_pipeline(
+        ColumnTransformer([("oh", OneHotEncoder(handle_unknown=handle_unknown), ["flag"])],
+                          remainder="passthrough"),
+        LogisticRegression()).fit(ds.X, ds.y)
+    assert (wrap_sklearn(right, encoder).predict(ds.X) == ds.y).all()
+
+
+def test_an_estimator_that_cannot_read_the_columns_is_a_one_line_error():
+    df, ds = _flag_table()
+    model = RandomForestClassifier(n_estimators=5, random_state=0).fit(
+        df[["flag", "x"]].astype(float), ds.y)   # numbers only; the dataset gives "True"
+    box = wrap_sklearn(model, TableEncoder().fit(ds.X, ds.categorical))
+    with pytest.raises(InputError, match="cannot read the dataset's columns") as err:
+        box.predict_proba(ds.X)
+    assert "\n" not in str(err.value)

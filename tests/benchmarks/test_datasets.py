@@ -213,6 +213,8 @@ def test_fetch_command_prints_the_verified_table(tmp_path, capsys):
     out = capsys.readouterr().out
     assert "setosa=50, versicolor=50, virginica=50" in out
     assert "verified 2 of" in out
+    # --data-dir, the name `run` uses for the same folder, reads what was fetched
+    assert main(["fetch", "--datasets", "iris", "--data-dir", str(tmp_path)]) == 0
 
 
 def test_fetch_command_reports_errors_in_one_line(tmp_path, monkeypatch, capsys):

@@ -150,6 +150,8 @@ def test_saved_result_renders_from_the_table_command(result, tmp_path, capsys):
     # the table sub-command only accepts benchmark dataset names; render all results
     assert main(["table", "--results", str(tmp_path)]) == 0
     assert "### toy" in capsys.readouterr().out
+    assert main(["table", "--results", str(tmp_path / "absent")]) == 2
+    assert "no benchmark results in" in capsys.readouterr().err
 
 
 def test_fold_splits_are_stratified_seeded_and_cover_every_row():
