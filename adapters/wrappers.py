@@ -163,7 +163,10 @@ def wrap_sklearn(estimator, encoder, *, class_names=None):
     ------
     InputError
         Not fitted, no ``predict_proba``, classes that cannot be matched to ``0 .. k-1``,
-        or fitted on other columns.
+        fitted on other columns, or holding a ``OneHotEncoder`` / ``OrdinalEncoder`` that
+        learned a categorical column's values as other than text (fitted on the raw
+        ``bool`` or ``int`` column instead of ``Dataset.X``). Later, an estimator that
+        cannot read the columns it is given raises ``InputError`` from ``predict_proba``.
 
     Examples
     --------
