@@ -189,9 +189,12 @@ class FOLDClassifier(ClassifierMixin, BaseEstimator):
             frame = X
         else:
             array = np.asarray(X)
+            # An array at predict stands for the fitted columns, in order (scikit-learn
+            # has warned that it has no names, as for any estimator).
+            names = (list(self.schema_.names) if not reset and hasattr(self, "schema_")
+                     else [f"x{i}" for i in range(array.shape[1])])
             # an object array's columns get their own types (numbers stay numbers)
-            frame = pd.DataFrame(array, columns=[f"x{i}" for i in range(array.shape[1])])
-            frame = frame.infer_objects()
+            frame = pd.DataFrame(array, columns=names).infer_objects()
         if not all(isinstance(c, str) for c in frame.columns):
             frame = frame.set_axis([str(c) for c in frame.columns], axis=1)
         return frame.reset_index(drop=True)

@@ -137,3 +137,15 @@ def test_one_class_is_a_default_and_boolean_sizes_are_refused():
     for name in ("min_support", "max_rule_length", "max_exception_depth"):
         with pytest.raises(ValueError, match=f"'{name}' parameter .* must be a number"):
             FOLDClassifier(**{name: True}).fit(X, ["a", "b"] * 3)
+
+
+def test_an_array_at_predict_stands_for_the_fitted_columns_in_order():
+    """As for any scikit-learn estimator fitted on a DataFrame: a warning, then the array's
+    columns are the fitted ones by position (it was refused as columns x0, x1)."""
+    X = pd.DataFrame({"a": np.arange(20.0), "c": np.where(np.arange(20) % 2, "u", "v")})
+    y = (X["a"] > 9).astype(int).to_numpy()
+    clf = FOLDClassifier().fit(X, y)
+    with pytest.warns(UserWarning, match="does not have valid feature names"):
+        assert np.array_equal(clf.predict(X.to_numpy()), clf.predict(X))
+    with pytest.raises(ValueError, match="expecting 2 features"):
+        clf.predict(X.to_numpy()[:, :1])
