@@ -5,6 +5,7 @@ import pickle
 
 import joblib
 import numpy as np
+import pandas as pd
 
 from .blackbox import EncodedBlackBox, output_path, write_atomically
 from .errors import InputError, listing
@@ -229,10 +230,12 @@ def _check_category_types(estimator, encoder):
     categorical = {encoder.feature_names_[i] for i in encoder.categorical_indices_}
     for fitted, names in _category_encoders(estimator):
         for name, known in zip(names, fitted.categories_):
-            values = [v for v in np.asarray(known, dtype=object).tolist()
-                      if not (isinstance(v, float) and np.isnan(v)) and v is not None]
-            if name in categorical and any(not isinstance(v, str) for v in values):
-                example = next(v for v in values if not isinstance(v, str))
+            if name not in categorical:
+                continue
+            other = [v for v in np.asarray(known, dtype=object).tolist()
+                     if not isinstance(v, str) and not pd.isna(v)]
+            if other:
+                example = other[0]
                 raise InputError(
                     f"the estimator's {type(fitted).__name__} learned column {name!r} as "
                     f"{type(example).__name__} values (e.g. {example!r}), but the dataset "
