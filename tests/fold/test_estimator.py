@@ -147,5 +147,5 @@ def test_an_array_at_predict_stands_for_the_fitted_columns_in_order():
     clf = FOLDClassifier().fit(X, y)
     with pytest.warns(UserWarning, match="does not have valid feature names"):
         assert np.array_equal(clf.predict(X.to_numpy()), clf.predict(X))
-    with pytest.raises(ValueError, match="expecting 2 features"):
-        clf.predict(X.to_numpy()[:, :1])
+        with pytest.raises(ValueError, match="expecting 2 features"):
+            clf.predict(X.to_numpy()[:, :1])
