@@ -113,3 +113,62 @@ def test_excluded_literals_are_never_chosen():
     assert (first.column, first.relation, first.index) == (0, "<=", 4)
     second = best_literal(encoded, pos, neg, frozenset({(0, "<=", 4)}), 0.0)
     assert (second.column, second.relation, second.index) != (0, "<=", 4)
+
+
+@settings(max_examples=150, deadline=None, derandomize=True,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(data=tables(), draw=st.data())
+def test_sparse_search_finds_the_same_literal_as_the_full_one(data, draw):
+    """Scoring only the candidates that can win (the values the rows hold, categorical
+    columns, the next slot after an excluded one) picks exactly the literal, and gain,
+    that scoring every candidate picks, whatever the groups and excluded literals."""
+    X, _ = data
+    table = _encode(X)
+    rows = np.arange(table.n_rows)
+    chosen = draw.draw(st.lists(st.sampled_from(rows.tolist()), min_size=2, unique=True))
+    split = draw.draw(st.integers(1, len(chosen) - 1))
+    pos, neg = np.array(chosen[:split]), np.array(chosen[split:])
+    keys = [table.candidate(p) for p in range(2 * table.n_slots)]
+    excluded = frozenset(draw.draw(st.lists(st.sampled_from(keys), max_size=3))
+                         if keys else [])
+    support = draw.draw(st.integers(1, 3))
+    full = best_literal(table, pos, neg, excluded, 0.0, support, sparse=False)
+    fast = best_literal(table, pos, neg, excluded, 0.0, support, sparse=True)
+    assert full == fast
+
+
+def test_sparse_search_on_a_wide_numeric_table_matches_and_is_chosen():
+    rng = np.random.default_rng(0)
+    X = pd.DataFrame(rng.normal(size=(3000, 4)), columns=list("abcd"))
+    table = _encode(X)
+    assert table.sparse_pays(20) and not table.sparse_pays(3000)
+    for seed in range(20):
+        pick = np.random.default_rng(seed).choice(3000, 20, replace=False)
+        pos, neg = pick[:8], pick[8:]
+        first = best_literal(table, pos, neg, frozenset(), 0.0, sparse=False)
+        excluded = frozenset() if first is None else frozenset(
+            {(first.column, first.relation, first.index)})
+        for ex in (frozenset(), excluded):
+            assert (best_literal(table, pos, neg, ex, 0.0, sparse=False)
+                    == best_literal(table, pos, neg, ex, 0.0, sparse=True))
+
+
+def test_sparse_search_matches_on_many_random_groups_and_exclusions():
+    """Dense excluded sets (several literals of one column, both relations) on tables with
+    repeated values, unknown cells and negations: where the excluded literal of one
+    relation must not hide a candidate of the other."""
+    rng = np.random.default_rng(7)
+    for _ in range(400):
+        n = int(rng.integers(5, 40))
+        numbers = rng.integers(0, int(rng.integers(2, 12)), n).astype(float)
+        numbers[rng.random(n) < 0.15] = np.nan
+        cells = [np.nan if r < 0.1 else Negated(str(c)) if r < 0.25 else str(c)
+                 for r, c in zip(rng.random(n), rng.choice(["a", "b", "c"], n))]
+        table = _encode(pd.DataFrame({"n": numbers, "c": pd.Series(cells, dtype=object)}))
+        rows = rng.permutation(n)[: int(rng.integers(2, n + 1))]
+        cut = int(rng.integers(1, len(rows)))
+        keys = [table.candidate(p) for p in range(2 * table.n_slots)]
+        excluded = frozenset(keys[i] for i in rng.choice(len(keys), min(6, len(keys)),
+                                                         replace=False))
+        assert (best_literal(table, rows[:cut], rows[cut:], excluded, 0.0, sparse=False)
+                == best_literal(table, rows[:cut], rows[cut:], excluded, 0.0, sparse=True))
