@@ -84,9 +84,9 @@ class FOLDClassifier(ClassifierMixin, BaseEstimator):
         a fraction of the training rows if float in (0, 1). Rules below it
         are treated as noise. With ``min_support=1`` and ``mdl_weight=None``
         (plain FOLD) every mislabelled row gets a rule or an exception of its
-        own, and each costs a search over all values: on 20,000 rows with 20 %
-        label noise, 3,364 clauses in about 5 minutes (the defaults: one rule,
-        0.24 s; ``python -m benchmarks.bench_fold --noisy-rows 20000``).
+        own, each costing a literal search: on 20,000 rows with 20 % label
+        noise, 3,364 clauses in about 3 minutes (the defaults: one rule, 0.2 s;
+        ``python -m benchmarks.bench_fold --noisy-rows 20000``).
     mdl_weight : float or None, default=0.5
         Weight of the program's bits against the bits of its training errors
         in the description length that stops rule learning, prunes each
