@@ -246,7 +246,8 @@ class EncodedTable:
         """
         held = np.unique(self.slots[rows].ravel())
         keep = [held[held < self.n_slots], np.flatnonzero(~self._numeric_slot),
-                self.offsets[[col.kind == NUMERIC for col in self.columns]]]
+                self.offsets[[col.kind == NUMERIC and len(col.values) > 0
+                              for col in self.columns]]]
         by_relation: dict[str, set] = {}
         for j, relation, k in excluded:
             by_relation.setdefault(relation, set()).add(int(self.offsets[j]) + k)

@@ -164,7 +164,9 @@ def test_sparse_search_matches_on_many_random_groups_and_exclusions():
         numbers[rng.random(n) < 0.15] = np.nan
         cells = [np.nan if r < 0.1 else Negated(str(c)) if r < 0.25 else str(c)
                  for r, c in zip(rng.random(n), rng.choice(["a", "b", "c"], n))]
-        table = _encode(pd.DataFrame({"n": numbers, "c": pd.Series(cells, dtype=object)}))
+        empty = np.full(n, np.nan)  # a column no row knows (a feature LIME never kept)
+        table = _encode(pd.DataFrame({"e": empty, "n": numbers,
+                                      "c": pd.Series(cells, dtype=object), "z": empty}))
         rows = rng.permutation(n)[: int(rng.integers(2, n + 1))]
         cut = int(rng.integers(1, len(rows)))
         keys = [table.candidate(p) for p in range(2 * table.n_slots)]
