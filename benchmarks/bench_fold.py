@@ -102,7 +102,7 @@ def noisy_table(n_rows: int, seed: int = 0) -> tuple:
 def noisy_scaling(sizes: list) -> None:
     """Fit time of plain FOLD (``mdl_weight=None, min_support=1``) and of the defaults on
     generated noisy tables: plain FOLD learns a rule or exception per flipped label."""
-    print("| rows | plain FOLD s | plain FOLD rules | defaults s | defaults rules |")
+    print("| rows | plain FOLD s | plain FOLD clauses | defaults s | defaults clauses |")
     print("|---|---|---|---|---|")
     for n in sizes:
         X, y = noisy_table(n)
