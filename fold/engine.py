@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import threading
 import time
-from ctypes import byref, c_char_p
+from ctypes import byref, c_char_p, c_int
 from dataclasses import dataclass
 from importlib import resources
 
@@ -69,6 +69,25 @@ def _spec(program: PrologProgram, rows: RowFacts) -> str:
             f"{quote_atom(program.label_predicate)}, [{classes}], {rows.columns})")
 
 
+class _EngineOwner:
+    """Frees the Prolog engine of the thread that made it when that thread ends.
+
+    Kept in a :class:`threading.local`, which is cleared on the ending thread itself;
+    anywhere else (interpreter shutdown) it leaves the engine to SWI-Prolog.
+    """
+
+    def __init__(self, destroy) -> None:
+        self._destroy = destroy
+        self._thread = threading.get_ident()
+
+    def __del__(self) -> None:
+        if threading.get_ident() == self._thread:
+            self._destroy()
+
+
+_thread_engine = threading.local()
+
+
 class PrologEngine:
     """Owner of the embedded SWI-Prolog: one instance per process.
 
@@ -94,6 +113,12 @@ class PrologEngine:
             ) from exc
         self._prolog = Prolog
         self._core = core
+        # A thread that calls Prolog gets an engine of its own; pyswip never frees it
+        # (about 0.1 MB per thread, and a warning at exit), so _call frees it when the
+        # thread ends.
+        self._destroy_engine = core._lib.PL_thread_destroy_engine
+        self._destroy_engine.restype = c_int
+        self._destroy_engine.argtypes = []
         with resources.as_file(resources.files("fold") / "runtime.pl") as path:
             self._call("system", "use_module", [("atom", str(path))], 0)
         # Read at start-up, so that what the process loads later cannot change it.
@@ -118,50 +143,59 @@ class PrologEngine:
         """
         core = self._core
         with self._lock:
-            self._prolog._init_prolog_thread()
-            if self._prolog._queryIsOpen:
-                raise PrologEngineError("another pyswip query is open; close it first")
-            frame = core.PL_open_foreign_frame()
-            try:
-                args = core.PL_new_term_refs(len(inputs) + n_outputs)
-                for i, (kind, value) in enumerate(inputs):
-                    ref = args + i
-                    if kind == "int":
-                        core.PL_put_integer(ref, int(value))
+            if core.PL_thread_self() == -1:
+                if core.PL_thread_attach_engine(None) < 0:
+                    raise PrologEngineError("SWI-Prolog could not start an engine for "
+                                            "this thread")
+                _thread_engine.owner = _EngineOwner(self._destroy_engine)
+            return self._call_attached(module, name, inputs, n_outputs)
+
+    def _call_attached(self, module: str, name: str, inputs: list, n_outputs: int) -> list:
+        """:meth:`_call` on a thread with a Prolog engine, under the lock."""
+        core = self._core
+        if self._prolog._queryIsOpen:
+            raise PrologEngineError("another pyswip query is open; close it first")
+        frame = core.PL_open_foreign_frame()
+        try:
+            args = core.PL_new_term_refs(len(inputs) + n_outputs)
+            for i, (kind, value) in enumerate(inputs):
+                ref = args + i
+                if kind == "int":
+                    core.PL_put_integer(ref, int(value))
+                else:
+                    flags = (core.PL_STRING if kind == "string" else core.PL_ATOM)
+                    # ASCII text goes as Latin-1: SWI-Prolog copies it without decoding.
+                    if value.isascii():
+                        data = value.encode("ascii")
+                        flags |= core.REP_ISO_LATIN_1
                     else:
-                        flags = (core.PL_STRING if kind == "string" else core.PL_ATOM)
-                        # ASCII text goes as Latin-1: SWI-Prolog copies it without decoding.
-                        if value.isascii():
-                            data = value.encode("ascii")
-                            flags |= core.REP_ISO_LATIN_1
-                        else:
-                            data = value.encode("utf-8")
-                            flags |= core.REP_UTF8
-                        core.PL_put_chars(ref, flags, len(data), data)
-                pred = core.PL_predicate(name.encode(), len(inputs) + n_outputs,
-                                         module.encode())
-                query = core.PL_open_query(
-                    None, core.PL_Q_NODEBUG | core.PL_Q_CATCH_EXCEPTION, pred, args)
-                self._prolog._queryIsOpen = True
-                try:
-                    ok = core.PL_next_solution(query)
-                    if not ok:
-                        if core.PL_exception(query):
-                            raise PrologEngineError(f"{module}:{name} raised an exception")
-                        raise PrologEngineError(f"{module}:{name} failed")
-                    outputs = []
-                    for i in range(len(inputs), len(inputs) + n_outputs):
-                        text = c_char_p()
-                        flags = core.CVT_STRING | core.CVT_ATOM | core.REP_UTF8
-                        if not core.PL_get_chars(args + i, byref(text), flags):
-                            raise PrologEngineError(f"{module}:{name} returned a non-text")
-                        outputs.append(text.value.decode("utf-8"))
-                    return outputs
-                finally:
-                    core.PL_cut_query(query)
-                    self._prolog._queryIsOpen = False
+                        data = value.encode("utf-8")
+                        flags |= core.REP_UTF8
+                    core.PL_put_chars(ref, flags, len(data), data)
+            pred = core.PL_predicate(name.encode(), len(inputs) + n_outputs,
+                                     module.encode())
+            query = core.PL_open_query(
+                None, core.PL_Q_NODEBUG | core.PL_Q_CATCH_EXCEPTION, pred, args)
+            self._prolog._queryIsOpen = True
+            try:
+                ok = core.PL_next_solution(query)
+                if not ok:
+                    if core.PL_exception(query):
+                        raise PrologEngineError(f"{module}:{name} raised an exception")
+                    raise PrologEngineError(f"{module}:{name} failed")
+                outputs = []
+                for i in range(len(inputs), len(inputs) + n_outputs):
+                    text = c_char_p()
+                    flags = core.CVT_STRING | core.CVT_ATOM | core.REP_UTF8
+                    if not core.PL_get_chars(args + i, byref(text), flags):
+                        raise PrologEngineError(f"{module}:{name} returned a non-text")
+                    outputs.append(text.value.decode("utf-8"))
+                return outputs
             finally:
-                core.PL_discard_foreign_frame(frame)
+                core.PL_cut_query(query)
+                self._prolog._queryIsOpen = False
+        finally:
+            core.PL_discard_foreign_frame(frame)
 
     @staticmethod
     def _check(status: str, what: str) -> None:

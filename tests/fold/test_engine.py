@@ -2,6 +2,7 @@
 
 import shutil
 import subprocess
+import threading
 
 import numpy as np
 import pandas as pd
@@ -66,6 +67,31 @@ def test_timeout_raises_a_clear_error(cancer):
     with pytest.raises(PrologTimeoutError, match="time limit"):
         get_engine().evaluate(clf.prolog_, rows, timeout=0.001)
     assert (clf.predict(X.iloc[:5]) == clf.predict_python(X.iloc[:5])).all()
+
+
+def _prolog_threads():
+    return list(Prolog.query("statistics(threads, N)"))[0]["N"]
+
+
+def test_threads_agree_and_give_their_engines_back(cancer):
+    # Each thread that calls Prolog gets an engine; pyswip never freed it (0.1 MB a
+    # thread, and "Failed to stop Prolog threads" at exit).
+    clf, X = cancer
+    expected = clf.predict(X)
+    before = _prolog_threads()
+    results = [None] * 8
+
+    def work(i):
+        results[i] = clf.predict(X.iloc[i::2])
+
+    threads = [threading.Thread(target=work, args=(i,)) for i in range(len(results))]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    for i, got in enumerate(results):
+        assert (got == expected[i::2]).all()
+    assert _prolog_threads() == before
 
 
 @pytest.mark.parametrize("bad", [
