@@ -215,8 +215,8 @@ class RelabeledBlackBox:
         return self.black_box.predict_proba(X) @ self._merge
 
     def predict(self, X):
-        """The label with the highest probability for each row of ``X``."""
-        return self.classes_[np.argmax(self.predict_proba(X), axis=1)]
+        """The label of the class the wrapped model predicts for each row of ``X``."""
+        return np.asarray(self.codes)[self.black_box.predict(X)]
 
     def predict_proba_encoded(self, Z):
         """Probabilities of the labels for rows in the :class:`TableEncoder` layout."""

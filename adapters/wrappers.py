@@ -9,6 +9,7 @@ import pandas as pd
 
 from .blackbox import EncodedBlackBox, output_path, write_atomically
 from .errors import InputError, listing
+from .target import label_strings
 
 PICKLE_FILE = "black_box.joblib"
 CALLABLE_FILE = "black_box.txt"
@@ -49,13 +50,47 @@ class SklearnBlackBox(EncodedBlackBox):
         self._order = order
         self._column_names = column_names
 
+    def predict(self, X):
+        """Labels for the rows of ``X``: the estimator's own ``predict``.
+
+        Its decision need not be the class with the highest probability (a tuned
+        threshold, ``FixedThresholdClassifier``); the labels are what it decides.
+
+        Parameters
+        ----------
+        X : pandas.DataFrame
+
+        Returns
+        -------
+        numpy.ndarray of int
+        """
+        X = self.encoder.select(X)
+        if len(X) == 0:
+            return np.empty(0, dtype=np.int64)
+        predicted = np.asarray(self._run("predict", X)).ravel().tolist()
+        position = {c: i for i, c in enumerate(np.asarray(self.estimator.classes_).tolist())}
+        unknown = sorted({str(v) for v in predicted if v not in position})
+        if unknown or len(predicted) != len(X):
+            raise InputError(f"the {type(self.estimator).__name__} predicted "
+                             f"{listing(unknown, 5) or f'{len(predicted)} labels'} for "
+                             f"{len(X)} rows; predict must return one of its classes_ per row")
+        label_of = (np.arange(len(position)) if self._order is None
+                    else np.argsort(self._order))
+        return self.classes_[label_of[[position[v] for v in predicted]]]
+
     def _proba_frame(self, X):
+        P = self._run("predict_proba", X)
+        if self._order is not None:
+            P = np.asarray(P)[:, self._order]
+        return P
+
+    def _run(self, method, X):
         if self._column_names == ():
             X = X.to_numpy(dtype=object if self.encoder.categorical_indices_ else np.float64)
         elif self._column_names is not None:
             X = X[self._column_names]
         try:
-            P = self.estimator.predict_proba(X)
+            return getattr(self.estimator, method)(X)
         except (ValueError, TypeError) as err:
             first = str(err).strip().splitlines()[0] if str(err).strip() else type(err).__name__
             raise InputError(
@@ -64,9 +99,6 @@ class SklearnBlackBox(EncodedBlackBox):
                 f"on Dataset.X, the columns from_frame gives, or give wrap_callable a "
                 f"function that converts them (an XGBoost model: save it and use "
                 f"load_xgboost)") from None
-        if self._order is not None:
-            P = np.asarray(P)[:, self._order]
-        return P
 
     def save(self, directory):
         """Pickle the estimator with joblib as ``directory/black_box.joblib``.
@@ -154,11 +186,14 @@ def wrap_sklearn(estimator, encoder, *, class_names=None):
     class_names : sequence of str, optional
         ``Dataset.class_names``. Needed when the estimator was fitted on the original
         labels (its ``classes_`` are strings) rather than on ``Dataset.y``: its columns are
-        then put in this order.
+        then put in this order. Labels match as the dataset writes them (``1.0`` is
+        ``"1"``).
 
     Returns
     -------
     SklearnBlackBox
+        Its labels (``predict``) are the estimator's own ``predict``, whatever threshold
+        decides it; its probabilities (what LIME explains) are ``predict_proba``.
 
     Raises
     ------
@@ -285,7 +320,7 @@ def _class_order(classes, class_names):
     if classes.ndim != 1 or len(classes) < 2:
         raise InputError(f"the estimator knows {len(classes)} class(es); a black box "
                          f"needs at least two")
-    labels = [str(c) for c in classes]
+    labels = [str(c) for c in label_strings(pd.Series(classes))]  # 1.0 is "1", as in y
     if class_names is not None:
         names = [str(c) for c in class_names]
         if sorted(labels) == sorted(names) and labels != names:

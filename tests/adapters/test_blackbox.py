@@ -112,6 +112,45 @@ def test_sklearn_fitted_on_string_labels(mixed):
                                   model.predict_proba(ds.X)[:, ::-1])
 
 
+def test_sklearn_labels_are_its_own_predict(mixed):
+    # A tuned threshold decides otherwise than the class with the highest probability.
+    from sklearn.model_selection import FixedThresholdClassifier
+    ds, encoder, _ = mixed
+    names = np.asarray(ds.class_names, dtype=object)[ds.y]     # ("no", "yes")
+    model = FixedThresholdClassifier(_pipeline(ds, names), threshold=0.2,
+                                     pos_label="yes").fit(ds.X, names)
+    box = wrap_sklearn(model, encoder, class_names=ds.class_names)
+    labels = box.predict(ds.X)
+    np.testing.assert_array_equal(np.asarray(ds.class_names)[labels], model.predict(ds.X))
+    assert (labels != box.predict_proba(ds.X).argmax(axis=1)).sum() > 10
+    flipped = wrap_sklearn(model, encoder, class_names=("yes", "no"))
+    np.testing.assert_array_equal(flipped.predict(ds.X), 1 - labels)
+    assert box.predict(ds.X.iloc[:0]).shape == (0,)
+
+
+def test_sklearn_fitted_on_float_labels_matches_the_dataset_names():
+    # pandas makes an int target with a missing value float: the model learns 0.0, 1.0.
+    rng = np.random.default_rng(0)
+    df = pd.DataFrame({"x": rng.normal(size=200)})
+    df["t"] = (df["x"] > 0).astype(float)
+    ds = from_frame(df, "t", positive=0)
+    assert ds.class_names == ("1", "0")
+    model = LogisticRegression().fit(df[["x"]], df["t"])
+    box = wrap_sklearn(model, TableEncoder().fit(ds.X, ds.categorical),
+                       class_names=ds.class_names)
+    assert (box.predict(ds.X) == ds.y).mean() > 0.95
+
+
+def test_relabeled_labels_are_the_models_predict(iris):
+    # Class 1 against the rest: the model can predict class 1 with P(1) < 0.5.
+    ds, encoder, _ = iris
+    model = LogisticRegression(C=0.02, max_iter=1000).fit(ds.X, ds.y)
+    box = relabel_classes(wrap_sklearn(model, encoder), [0, 1, 0])
+    labels = box.predict(ds.X)
+    np.testing.assert_array_equal(labels, (model.predict(ds.X) == 1).astype(int))
+    assert (labels != box.predict_proba(ds.X).argmax(axis=1)).any()
+
+
 def test_sklearn_multiclass_numeric_only(iris):
     ds, encoder, _ = iris
     model = LogisticRegression(max_iter=1000).fit(ds.X.to_numpy(), ds.y)
