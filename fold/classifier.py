@@ -182,8 +182,11 @@ class FOLDClassifier(ClassifierMixin, BaseEstimator):
         # mixed frame to one object array costs ~0.3 s per million rows.
         if isinstance(X, pd.DataFrame):
             check_column_types(X)
-        sample = X.iloc[:1] if isinstance(X, pd.DataFrame) and len(X) else X
-        check_array(sample, dtype=None, ensure_all_finite="allow-nan", ensure_min_samples=1)
+            # scikit-learn's own messages for an empty table; its check of a mixed frame
+            # casts categories to float (a category and an Int64 column fail there)
+            check_array(np.zeros((min(len(X), 1), X.shape[1])), ensure_min_samples=1)
+        else:
+            check_array(X, dtype=None, ensure_all_finite="allow-nan", ensure_min_samples=1)
         validate_data(self, X, reset=reset, skip_check_array=True)
         if isinstance(X, pd.DataFrame):
             frame = X

@@ -70,6 +70,19 @@ def test_object_array_columns_keep_their_types():
     assert clf.score(X, y) == 1.0
 
 
+def test_nullable_and_categorical_dtypes_together():
+    # scikit-learn's check of such a frame casts the categories to float, and failed
+    X = pd.DataFrame({"c": pd.Categorical(list("abab") * 5),
+                      "n": pd.array([1, 2, None, 4] * 5, dtype="Int64"),
+                      "b": pd.array([True, False, None, True] * 5, dtype="boolean")})
+    y = np.array([0, 1, 0, 1] * 5)
+    clf = FOLDClassifier().fit(X, y)
+    assert clf.schema_.kinds == ("categorical", "numeric", "categorical")
+    assert clf.score(X, y) == 1.0
+    with pytest.raises(ValueError, match="0 sample"):
+        clf.predict(X.iloc[:0])
+
+
 UNCOMPARABLE = {
     "datetime": pd.date_range("2024-01-01", periods=6),
     "datetime_tz": pd.date_range("2024-01-01", periods=6, tz="UTC"),
