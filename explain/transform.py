@@ -18,7 +18,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from imli.predicates import format_value, short_between
+from imli.predicates import format_value, readable, short_between
 
 __all__ = [
     "BinaryColumn",
@@ -87,7 +87,8 @@ def binary_columns(
     for name in feature_names:
         if name in categorical:
             columns.extend(
-                BinaryColumn(name, "==", v, f"{name} == {v}") for v in categorical[name]
+                BinaryColumn(name, "==", v, f"{readable(name)} == {format_value(v)}")
+                for v in categorical[name]
             )
             continue
         cuts = np.unique(np.asarray(edges[name], dtype=np.float64))
@@ -95,7 +96,8 @@ def binary_columns(
             cuts = _in_gaps(cuts, values[name])
         for relation in ("<=", ">"):
             columns.extend(
-                BinaryColumn(name, relation, float(t), f"{name} {relation} {format_value(t)}")
+                BinaryColumn(name, relation, float(t),
+                             f"{readable(name)} {relation} {format_value(t)}")
                 for t in cuts
             )
     return columns

@@ -18,7 +18,7 @@ from sklearn.base import BaseEstimator, TransformerMixin
 from sklearn.utils._param_validation import Interval
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from .predicates import Predicate, category_texts, short_between, to_numbers
+from .predicates import Predicate, category_texts, readable, short_between, to_numbers
 
 __all__ = ["Binarizer"]
 
@@ -176,6 +176,7 @@ class Binarizer(TransformerMixin, BaseEstimator):
         self.column_specs_ = [specs[j] for j in order]
         self._sources = [sources[j] for j in order]
         self._names = _column_names(self.column_specs_, names, self._sources)
+        self._input_names = names
         return self
 
     def transform(self, X: object) -> pd.DataFrame:
@@ -192,21 +193,30 @@ class Binarizer(TransformerMixin, BaseEstimator):
         """
         check_is_fitted(self, "column_specs_")
         frame = self._frame(X, reset=False)
-        out = {}
+        out = np.empty((len(frame), len(self.column_specs_)), dtype=bool)
         cells: dict[int, np.ndarray] = {}  # each input column read once: numbers or texts
-        for spec, source, name in zip(self.column_specs_, self._sources, self._names):
+        for j, (spec, source) in enumerate(zip(self.column_specs_, self._sources)):
             if source not in cells:
                 col = frame.iloc[:, source]
                 numeric = spec is None or spec.is_threshold
                 cells[source] = to_numbers(col) if numeric else category_texts(col)
             values = cells[source]
             if spec is None:
-                out[name] = ~np.isnan(values) & (values != 0)
+                out[:, j] = ~np.isnan(values) & (values != 0)
             elif spec.is_threshold:
-                out[name] = spec.evaluate(values)
+                out[:, j] = spec.evaluate(values)
             else:
-                out[name] = values == spec.value
-        return pd.DataFrame(out, index=frame.index, columns=self._names, dtype=bool)
+                out[:, j] = values == spec.value
+        return pd.DataFrame(out, index=frame.index, columns=self._names)
+
+    def literal_names(self) -> tuple[str, ...]:
+        """Per output column, the name a :class:`~imli.rules.Literal` on it carries: the
+        input column's own name for a kept 0/1 column (the literal quotes it when it
+        prints), the test's text otherwise."""
+        check_is_fitted(self, "column_specs_")
+        return tuple(self._input_names[source] if spec is None else name
+                     for spec, source, name in zip(self.column_specs_, self._sources,
+                                                   self._names))
 
     def get_feature_names_out(self, input_features: object = None) -> np.ndarray:
         """Names of the output columns."""
@@ -223,6 +233,7 @@ def _sort_key(spec: Predicate | None) -> tuple:
 
 
 def _column_names(specs, names, sources) -> list[str]:
-    """Readable names; distinct, as the thresholds print exactly."""
-    return [names[source] if spec is None else spec.describe()
+    """Names as rules print them; distinct, as the thresholds print exactly and a column
+    whose name reads as a test (``"c == x"``) is quoted."""
+    return [readable(names[source]) if spec is None else spec.describe()
             for spec, source in zip(specs, sources)]

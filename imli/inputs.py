@@ -90,8 +90,7 @@ def binary_input(est, X, y=None, column_specs=None, reset=True):
 
 def literal_space(est, m: int, column_specs) -> LiteralSpace:
     if est.binarizer_ is not None:
-        names = tuple(est.binarizer_.get_feature_names_out())
-        return LiteralSpace(names, tuple(est.binarizer_.column_specs_))
+        return LiteralSpace(est.binarizer_.literal_names(), tuple(est.binarizer_.column_specs_))
     if hasattr(est, "feature_names_in_"):
         names = tuple(str(n) for n in est.feature_names_in_)
     else:

@@ -21,6 +21,14 @@ def test_columns_keep_exact_thresholds_and_unique_names():
     assert {c.relation for c in cols} == {"<=", ">"}
 
 
+def test_names_that_read_as_tests_are_quoted_and_stay_distinct():
+    # column "a == b" with category "c" and column "a" with category "b == c"
+    cols = binary_columns(["a == b", "a"], {"a == b": ["c"], "a": ["b == c"]}, {})
+    assert [c.name for c in cols] == ["'a == b' == c", "a == 'b == c'"]
+    X = pd.DataFrame({"a == b": ["c", "d"], "a": ["e", "b == c"]})
+    assert binary_view(X, cols).to_numpy().tolist() == [[True, False], [False, True]]
+
+
 def test_edges_move_into_the_gaps_of_the_training_values():
     edges = {"x": np.array([0.30000001192092896, 1000.0150000000001, 2.0, 2000.0])}
     values = {"x": np.array([0.1, 0.5, 1000.01, 1000.02, 2.0, 3.0, np.nan])}

@@ -47,6 +47,22 @@ def test_close_thresholds_get_distinct_names():
     assert len(set(names)) == len(names)
 
 
+def test_a_column_named_like_a_test_keeps_its_own_values():
+    # A 0/1 column named "c == x" beside the category test c == x: the column overwrote
+    # the test's values, so the rule printed as one and decided as the other.
+    from imli import IMLIClassifier
+    rng = np.random.default_rng(0)
+    df = pd.DataFrame({"c": rng.choice(["x", "y"], 200), "c == x": rng.integers(0, 2, 200)})
+    b = Binarizer().fit(df)
+    out = b.transform(df)
+    assert list(out.columns) == ["c == x", "c == y", "'c == x'"]
+    assert out.iloc[:, 0].tolist() == (df["c"] == "x").tolist()
+    assert out.iloc[:, 2].tolist() == (df["c == x"] == 1).tolist()
+    y = df["c == x"].to_numpy()
+    clf = IMLIClassifier(n_clauses=1).fit(df, y)
+    assert str(clf.rules_) == "('c == x')" and clf.score(df, y) == 1.0
+
+
 def test_errors():
     with pytest.raises(ValueError, match="unknown columns"):
         Binarizer(categorical=["nope"]).fit(pd.DataFrame({"x": [1.0, 2.0]}))
