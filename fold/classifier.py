@@ -27,7 +27,8 @@ from .learner import FoldLearner, LearnerSettings
 from .program import write_program
 from .rules import Rule
 from .search import EncodedTable
-from .table import NUMERIC, ColumnView, Schema, check_column_types, column_kind
+from .table import (NUMERIC, ColumnView, Schema, check_column_types, column_kind,
+                    frame_from_array)
 
 __all__ = ["FOLDClassifier"]
 
@@ -196,8 +197,7 @@ class FOLDClassifier(ClassifierMixin, BaseEstimator):
             # has warned that it has no names, as for any estimator).
             names = (list(self.schema_.names) if not reset and hasattr(self, "schema_")
                      else [f"x{i}" for i in range(array.shape[1])])
-            # an object array's columns get their own types (numbers stay numbers)
-            frame = pd.DataFrame(array, columns=names).infer_objects()
+            frame = frame_from_array(array, names)
         if not all(isinstance(c, str) for c in frame.columns):
             frame = frame.set_axis([str(c) for c in frame.columns], axis=1)
         return frame.reset_index(drop=True)

@@ -10,6 +10,8 @@ column: neither ``f <= t`` nor ``f > t``, no category, not the binary column.
 
 from __future__ import annotations
 
+import math
+
 from numbers import Integral
 
 import numpy as np
@@ -21,6 +23,40 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 from .predicates import Predicate, category_texts, readable, short_between, to_numbers
 
 __all__ = ["Binarizer"]
+
+
+def frame_from_array(array: np.ndarray, names: list) -> pd.DataFrame:
+    """An array as a table, each column with its own type.
+
+    numpy makes every cell of an array text when a row mixes numbers and words
+    (``np.asarray([[1.5, "red"]])``); a column whose known cells all read as numbers is
+    numeric again, as it would be in a DataFrame (booleans stay categories).
+    """
+    frame = pd.DataFrame(array, columns=names).infer_objects()
+    for name in frame.columns:
+        if frame[name].dtype == object or pd.api.types.is_string_dtype(frame[name].dtype):
+            numbers = _numbers_from_text(frame[name])
+            if numbers is not None:
+                frame[name] = numbers
+    return frame
+
+
+def _numbers_from_text(column: pd.Series) -> pd.Series | None:
+    """``column`` as float64 when it holds text and every known cell reads as a number."""
+    distinct = pd.unique(column.to_numpy())
+    if not any(isinstance(v, str) for v in distinct):
+        return None
+    numbers = {}
+    for value in distinct:
+        if isinstance(value, bool | np.bool_):
+            return None
+        if value is None or value is pd.NA or (isinstance(value, float) and math.isnan(value)):
+            continue
+        try:
+            numbers[value] = float(value)
+        except (TypeError, ValueError):
+            return None
+    return column.map(numbers).astype(np.float64)
 
 
 def check_column_types(frame: pd.DataFrame) -> None:

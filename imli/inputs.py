@@ -7,7 +7,7 @@ import pandas as pd
 from sklearn.utils import assert_all_finite, check_consistent_length, column_or_1d
 from sklearn.utils.validation import validate_data
 
-from .binarize import Binarizer, check_column_types
+from .binarize import Binarizer, check_column_types, frame_from_array
 from .literals import LiteralSpace
 from .predicates import Predicate
 
@@ -49,8 +49,7 @@ def binary_input(est, X, y=None, column_specs=None, reset=True):
             X = validate_data(est, X, reset=False, **checks)
         frame = None
         if text:
-            frame = pd.DataFrame(X, columns=[f"x{i}" for i in range(X.shape[1])])
-            frame = frame.infer_objects()
+            frame = frame_from_array(X, [f"x{i}" for i in range(X.shape[1])])
     if reset:
         y = column_or_1d(y, warn=True)
         if y.dtype == object and pd.isna(y).any():

@@ -68,6 +68,16 @@ def test_object_array_columns_keep_their_types():
     clf = FOLDClassifier().fit(X, y)
     assert clf.schema_.kinds == ("categorical", "numeric")
     assert clf.score(X, y) == 1.0
+    # numpy writes every cell of such rows as text: the numbers are numbers again
+    text = np.asarray([[c, float(v)] for c, v in zip(colour, value)])
+    assert text.dtype.kind == "U"
+    again = FOLDClassifier().fit(text, y)
+    assert again.schema_.kinds == ("categorical", "numeric") and again.rules_ == clf.rules_
+    assert (again.predict(text) == clf.predict(X)).all()
+    unknown = FOLDClassifier().fit(np.vstack([text, ["red", "nan"]]), np.append(y, 0))
+    assert unknown.schema_.kinds == ("categorical", "numeric")   # "nan": a missing number
+    flags = np.asarray([["True", "1.5"], ["False", "2"]], dtype=object)
+    assert FOLDClassifier().fit(flags, [0, 1]).schema_.kinds == ("categorical", "numeric")
 
 
 def test_nullable_and_categorical_dtypes_together():

@@ -301,6 +301,12 @@ def test_an_array_with_text_is_read_as_a_mixed_table():
     used = {l.predicate.feature for l in clf.rules_.literals}
     assert used == {"x0", "x1"}  # the colour as a category, the value by thresholds
     assert clf.score(X, y) >= 0.95
+    # numpy writes every cell of such rows as text: the numbers are numbers again
+    text = np.asarray([[c, float(v)] for c, v in zip(colour, value)])
+    assert text.dtype.kind == "U"
+    again = IMLIClassifier().fit(text, y)
+    assert str(again.rules_) == str(clf.rules_)
+    assert (again.predict(text) == clf.predict(X)).all()
 
 
 @pytest.mark.parametrize("dtype, missing", [
