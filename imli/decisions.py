@@ -71,7 +71,7 @@ class _RuleCollection:
     def describe(self, digits: int | None = None) -> str:
         """One rule per line, the default last."""
         lines = [self._prefix(i) + r.describe(digits) for i, r in enumerate(self.rules)]
-        lines.append(f"{self._default_word} {self.default}")
+        lines.append(f"{self._default_word if self.rules else 'ALWAYS'} {self.default}")
         return "\n".join(lines)
 
     def __str__(self) -> str:

@@ -22,7 +22,8 @@ from .polish import polish
 from .redundancy import canonicalize, simplify
 from .rows import distinct_rows, merge_rows
 from .solver import ENGINES, SolverConfig
-from .strategies import Budget, Data, Setting, best_of, greedy, iterative, joint, minibatch
+from .strategies import (Budget, Data, Setting, best_of, cost, greedy, iterative, joint,
+                         minibatch)
 
 __all__ = ["IMLIClassifier", "TimeLimitWarning"]
 
@@ -332,6 +333,14 @@ class IMLIClassifier(ClassifierMixin, BaseEstimator):
         clauses = result.clauses
         if self.polish and not result.optimal:
             clauses = polish(setting, data, clauses, k, budget)
+            if not clauses or not all(clauses):
+                # A constant rule (no clause: TRUE; an empty clause: FALSE) is where
+                # clause-by-clause learning ends when one clause of a conjunction does worse
+                # than rejecting every row; no one-literal move leaves it. Start again from
+                # the other constant, from which literals are moves that pay.
+                other = polish(setting, data, (frozenset(),) if not clauses else (), k, budget)
+                if cost(setting, other, data) < cost(setting, clauses, data):
+                    clauses = other
         optimal = bool(result.optimal and exact and not budget.timed_out)
         canon = space.canonical(data.L)
         if self.rule_type == "CNF":

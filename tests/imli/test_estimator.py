@@ -369,3 +369,22 @@ def test_a_decision_set_rule_that_always_fires_is_its_default():
     clf = IMLIClassifier(mode="decision_set", n_clauses=2).fit(X, y)
     assert str(clf.rules_) == "IF (not c0 AND not c1) THEN 0\nOTHERWISE 1"
     assert (clf.predict(X) == y).all()
+
+
+def test_a_conjunction_of_a_few_rows_is_not_left_at_false():
+    # One clause of (a > 0) AND (b > 0) alone does worse than rejecting every row, so
+    # clause-by-clause learning ended at FALSE, where no one-literal move pays.
+    rng = np.random.default_rng(0)
+    X = pd.DataFrame({c: rng.normal(size=300) for c in "abc"})
+    y = (X["a"] > 0) & (X["b"] > 0)
+    clf = IMLIClassifier(n_clauses=2, rule_type="CNF").fit(X, y)
+    assert {l.predicate.feature for l in clf.rules_.literals} == {"a", "b"}
+    assert clf.score(X, y) >= 0.95 and clf.objective_ < 0.2 * y.sum() * clf.data_fidelity
+
+
+def test_a_list_without_rules_prints_its_one_answer():
+    rng = np.random.default_rng(0)
+    X = pd.DataFrame({c: rng.normal(size=300) for c in "abc"})
+    y = ((X["a"] > 0) & (X["b"] > 0)).to_numpy()  # no term for the majority pays alone
+    clf = IMLIClassifier(n_clauses=2, mode="decision_list").fit(X, y)
+    assert str(clf.rules_) == "ALWAYS False"
