@@ -235,7 +235,8 @@ class Binarizer(TransformerMixin, BaseEstimator):
             if source not in cells:
                 col = frame.iloc[:, source]
                 numeric = spec is None or spec.is_threshold
-                cells[source] = to_numbers(col) if numeric else category_texts(col)
+                cells[source] = (_numbers(col, frame.columns[source]) if numeric
+                                 else category_texts(col))
             values = cells[source]
             if spec is None:
                 out[:, j] = ~np.isnan(values) & (values != 0)
@@ -258,6 +259,25 @@ class Binarizer(TransformerMixin, BaseEstimator):
         """Names of the output columns."""
         check_is_fitted(self, "column_specs_")
         return np.array(self._names, dtype=object)
+
+
+def _numbers(column: pd.Series, name: object) -> np.ndarray:
+    """A column that held numbers in ``fit`` as floats, or a one-line error naming it."""
+    try:
+        return to_numbers(column)
+    except (TypeError, ValueError):
+        cells = column.to_numpy(dtype=object)
+        bad = next(v for v in cells if not _reads_as_number(v))
+        raise ValueError(f"column {name!r} holds {bad!r}, not a number; it held numbers in "
+                         "fit (missing values may be NaN or None)") from None
+
+
+def _reads_as_number(value: object) -> bool:
+    try:
+        to_numbers(np.array([value], dtype=object))
+    except (TypeError, ValueError):
+        return False
+    return True
 
 
 def _sort_key(spec: Predicate | None) -> tuple:

@@ -199,6 +199,7 @@ class IMLIClassifier(ClassifierMixin, BaseEstimator):
         tags = super().__sklearn_tags__()
         tags.classifier_tags.multi_class = self.mode in ("decision_list", "decision_set")
         tags.input_tags.string = True  # an array with text is read as a mixed table
+        tags.input_tags.allow_nan = True  # a missing value satisfies no literal column
         return tags
 
     # ------------------------------------------------------------------ data

@@ -42,14 +42,18 @@ def binary_input(est, X, y=None, column_specs=None, reset=True):
     else:
         # text in an array: a table of mixed columns, read as a DataFrame would be
         text = np.asarray(X).dtype.kind in "OUS"
-        checks = {"dtype": None, "ensure_all_finite": "allow-nan"} if text else {}
+        checks = {"dtype": None} if text else {}
         if reset:
-            X, y = validate_data(est, X, y, **checks)
+            X, y = validate_data(est, X, y, ensure_all_finite="allow-nan", **checks)
         else:
-            X = validate_data(est, X, reset=False, **checks)
+            X = validate_data(est, X, reset=False, ensure_all_finite="allow-nan", **checks)
         frame = None
         if text:
-            frame = frame_from_array(X, [f"x{i}" for i in range(X.shape[1])])
+            # at predict an array stands for the fitted columns, in order (scikit-learn
+            # has warned that it has no names, as for any estimator)
+            names = (list(est.feature_names_in_) if not reset and hasattr(est, "feature_names_in_")
+                     else [f"x{i}" for i in range(X.shape[1])])
+            frame = frame_from_array(X, names)
     if reset:
         y = column_or_1d(y, warn=True)
         if y.dtype == object and pd.isna(y).any():

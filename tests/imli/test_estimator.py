@@ -388,3 +388,19 @@ def test_a_list_without_rules_prints_its_one_answer():
     y = ((X["a"] > 0) & (X["b"] > 0)).to_numpy()  # no term for the majority pays alone
     clf = IMLIClassifier(n_clauses=2, mode="decision_list").fit(X, y)
     assert str(clf.rules_) == "ALWAYS False"
+
+
+def test_arrays_at_predict_nan_in_arrays_and_text_in_a_numeric_column():
+    X = pd.DataFrame({"x": np.arange(20.0), "c": ["a", "b"] * 10})
+    y = (X["x"] > 9).astype(int)
+    clf = IMLIClassifier().fit(X, y)
+    with pytest.warns(UserWarning, match="does not have valid feature names"):
+        assert (clf.predict(X.to_numpy()) == clf.predict(X)).all()  # the fitted columns
+    with pytest.raises(ValueError, match=r"^column 'x' holds 'abc', not a number"):
+        clf.predict(X.assign(x="abc"))
+    # a missing number in an array is missing, as in a DataFrame
+    values = np.array([[1.0, np.nan], [2.0, 0.5]] * 5)
+    labels = [0, 1] * 5
+    from_array = IMLIClassifier().fit(values, labels)
+    from_frame = IMLIClassifier().fit(pd.DataFrame(values, columns=["x0", "x1"]), labels)
+    assert str(from_array.rules_) == str(from_frame.rules_)
