@@ -172,14 +172,20 @@ def read_csv(path):
     if b"\x00" in raw[:65536]:
         raise InputError(f"{quoted(str(path))} is not a text CSV file (it holds binary "
                          f"data); give a comma-separated text file with a header row")
-    try:
-        text = raw.decode("utf-8-sig")
-    except UnicodeDecodeError:
-        text = raw.decode("latin-1")
-        notes.append(f"read {path.name} as Latin-1 (it is not valid UTF-8)")
+    text, note = _decode(raw, path.name)
+    if note:
+        notes.append(note)
     if not text.strip():
         raise InputError(f"{quoted(str(path))} is empty; give a CSV file with a header "
                          f"row and data rows")
+    # Old Mac files end lines with a lone CR, which the csv module refuses.
+    text = text.replace("\r\n", "\n").replace("\r", "\n")
+    header_line = len(text) - len(text.lstrip(" \t\n"))
+    if header_line:
+        blank = text[:header_line].count("\n")
+        text = text[header_line:]
+        if blank:
+            notes.append(f"skipped {blank} blank line(s) before {path.name}'s header")
     delimiter, names = _sniff_header(text)
     # A semicolon separates fields where the comma is the decimal mark (spreadsheets in
     # much of Europe); numbers with a decimal point still parse (adapters.columns).
@@ -200,7 +206,42 @@ def read_csv(path):
     except (pd.errors.ParserError, pd.errors.EmptyDataError, ValueError) as err:
         raise _unparsable(path, " ".join(str(err).split())) from None
     frame.columns = [str(c).strip() for c in frame.columns]
+    unnamed = [f"{i + 1} ({quoted(frame.columns[i])})" for i, n in enumerate(names)
+               if not n.strip() and i > 0 and i < len(frame.columns)]
+    if unnamed:
+        notes.append(f"header fields {', '.join(unnamed)} of {path.name} are empty: "
+                     f"named as pandas names them")
     return frame, notes
+
+
+def _decode(raw, name):
+    """The text of a file's bytes, and a note when they are not all UTF-8.
+
+    Bytes that are not UTF-8 are read as Windows-1252 (Latin-1 where it has no character):
+    a spreadsheet's "CSV" in Western Europe, whose € is 0x80, and a UTF-8 file with a few
+    such bytes pasted in keep their other characters.
+    """
+    try:
+        return raw.decode("utf-8-sig"), None
+    except UnicodeDecodeError as err:
+        first = raw[:err.start].count(b"\n") + 1
+    text = raw.decode("utf-8-sig", errors=_CP1252_ERRORS)
+    valid = raw.decode("utf-8-sig", errors="ignore")
+    if valid.isascii():
+        return text, f"read {name} as Windows-1252 (it is not valid UTF-8)"
+    n_bad = len(raw) - len(valid.encode("utf-8-sig" if raw.startswith(codecs.BOM_UTF8)
+                                        else "utf-8"))
+    return text, (f"read {name} as UTF-8 but for {n_bad} byte(s) that are not UTF-8 "
+                  f"(the first on line {first}), read as Windows-1252")
+
+
+def _cp1252_bytes(err):
+    return "".join(_CP1252[b] for b in err.object[err.start:err.end]), err.end
+
+
+_CP1252 = [bytes([b]).decode("cp1252", errors="ignore") or chr(b) for b in range(256)]
+_CP1252_ERRORS = "surrogate_rules.cp1252"
+codecs.register_error(_CP1252_ERRORS, _cp1252_bytes)
 
 
 def _unparsable(path, reason):
@@ -212,18 +253,23 @@ def _unparsable(path, reason):
 def _extra_empty_fields(text, delimiter, n_fields, path):
     """Whether some data row has more fields than the header, all of them empty.
 
-    Raises :class:`InputError` when an extra field holds a value (pandas would drop it).
+    Raises :class:`InputError` when an extra field holds a value (pandas would drop it) or
+    a row has fewer fields than the header (its values would land in other columns).
     """
     rows = csv.reader(io.StringIO(text), delimiter=delimiter, skipinitialspace=True)
-    next(rows, None)
     extra = False
     try:
-        for line, row in enumerate(rows, start=2):
+        next(rows, None)
+        for row in rows:
             if len(row) > n_fields:
                 if any(field.strip() for field in row[n_fields:]):
-                    raise _unparsable(path, f"line {line} has {len(row)} fields, the "
-                                            f"header {n_fields}")
+                    raise _unparsable(path, f"line {rows.line_num} has {len(row)} fields, "
+                                            f"the header {n_fields}")
                 extra = True
+            elif 0 < len(row) < n_fields and any(field.strip() for field in row):
+                # pandas would fill the last fields, shifting no value back into place
+                raise _unparsable(path, f"line {rows.line_num} has {len(row)} fields, the "
+                                        f"header {n_fields}")
     except csv.Error:
         return False  # pandas reports the quoting problem
     return extra

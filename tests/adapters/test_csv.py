@@ -61,7 +61,34 @@ def test_latin1_file(tmp_path):
     text = "city,t\nZürich,0\nGenève,1\nBern,1\n"
     ds = load_dataset(_write(tmp_path, text, encoding="latin-1"), target="t")
     assert ds.X["city"].tolist() == ["Zürich", "Genève", "Bern"]
-    assert any("Latin-1" in n for n in ds.notes)
+    assert "read data.csv as Windows-1252 (it is not valid UTF-8)" in ds.notes
+
+
+def test_windows_1252_and_stray_bytes_in_utf8(tmp_path):
+    rows = "".join(f"{c},{i % 2}\n" for i, c in enumerate(["€", "$", "€", "$"]))
+    ds = load_dataset(_write(tmp_path, "cur,t\n" + rows, encoding="cp1252"), target="t")
+    assert ds.X["cur"].tolist() == ["€", "$", "€", "$"]
+    utf8 = ("city,t\nZürich,0\nGenève,1\n").encode() + b"caf\xe9,1\n"
+    ds = load_dataset(_write(tmp_path, utf8), target="t")
+    assert ds.X["city"].tolist() == ["Zürich", "Genève", "café"]
+    assert ("read data.csv as UTF-8 but for 1 byte(s) that are not UTF-8 (the first on "
+            "line 4), read as Windows-1252") in ds.notes
+
+
+def test_line_endings_blank_lines_and_unnamed_columns(tmp_path):
+    text = "\n\n a,,t\r1,x,0\r2,y,1\r3,x,1\r"
+    ds = load_dataset(_write(tmp_path, text), target="t")
+    assert list(ds.X.columns) == ["a", "Unnamed: 1"] and ds.X["a"].tolist() == [1, 2, 3]
+    assert "skipped 2 blank line(s) before data.csv's header" in ds.notes
+    assert "header fields 2 ('Unnamed: 1') of data.csv are empty: named as pandas names them" \
+        in ds.notes
+
+
+def test_a_row_with_too_few_fields_is_refused(tmp_path):
+    # pandas fills the last fields: the row's values would sit in other columns
+    text = "x,c,score,label\n1,a,0.5,y\n2,0.7,n\n3,a,0.1,y\n\n"
+    with pytest.raises(InputError, match="line 3 has 3 fields, the header 4"):
+        load_dataset(_write(tmp_path, text), target="label")
 
 
 def test_duplicate_header_names(tmp_path):
