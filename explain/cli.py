@@ -424,20 +424,35 @@ def main(argv: list[str] | None = None) -> int:
     except (InputError, FoldInputError) as err:
         print(f"error: {err}", file=sys.stderr)
         return 2
-    except RunTimeout:
+    except BaseException as err:
+        return _stopped(err, run)
+    console.print(escape(f"report: {report}"))
+    console.print(escape(f"        {report.with_name('report.html')}"))
+    console.print(escape(f"        {report.with_name('report.md')}"))
+    return 0
+
+
+def _stopped(err: BaseException, run: CliRun) -> int:
+    """The exit code of a run stopped by ``--max-seconds`` or Ctrl-C, after saying so.
+
+    The stop may surface as another error: a library cleaning up after it (joblib's pool
+    interrupted while starting a thread) raises its own, with the stop as its context.
+    Any other error is raised again.
+    """
+    seen = err
+    while seen is not None and not isinstance(seen, RunTimeout | KeyboardInterrupt):
+        seen = seen.__context__ or seen.__cause__
+    if seen is None:
+        raise err
+    if isinstance(seen, RunTimeout):
         resume = ("finished LIME batches are kept in the cache, so running it again resumes"
                   if run.cache_dir is not None else "without a cache (--no-cache) nothing "
                   "was kept")
         print(f"error: the run took longer than --max-seconds {run.max_seconds:g}; {resume}",
               file=sys.stderr)
         return 3
-    except KeyboardInterrupt:
-        resume = ("finished LIME batches are kept in the cache; run the same command again "
-                  "to resume" if run.cache_dir is not None else "nothing was kept "
-                  "(--no-cache)")
-        print(f"interrupted: {resume}", file=sys.stderr)
-        return 130
-    console.print(escape(f"report: {report}"))
-    console.print(escape(f"        {report.with_name('report.html')}"))
-    console.print(escape(f"        {report.with_name('report.md')}"))
-    return 0
+    resume = ("finished LIME batches are kept in the cache; run the same command again "
+              "to resume" if run.cache_dir is not None else "nothing was kept "
+              "(--no-cache)")
+    print(f"interrupted: {resume}", file=sys.stderr)
+    return 130

@@ -215,6 +215,28 @@ def test_whole_run_time_limit_stops_cleanly(mixed_csv, tmp_path):
     assert not (tmp_path / "o").exists()  # the empty directory it made is removed
 
 
+def test_a_stop_that_surfaces_as_another_error_is_still_a_stop(capsys):
+    # joblib, interrupted while starting a thread, raised its own RuntimeError on cleanup
+    from explain.cli import RunTimeout, _stopped, parse_args
+    run = parse_args(["run", "--data", "x.csv", "--target", "t", "--max-seconds", "4",
+                      "--out", "o"])
+
+    def raised(first, then):
+        try:
+            try:
+                raise first
+            except BaseException:
+                raise then
+        except BaseException as err:
+            return err
+
+    assert _stopped(raised(RunTimeout(), RuntimeError("cannot join thread")), run) == 3
+    assert "--max-seconds 4" in capsys.readouterr().err
+    assert _stopped(raised(KeyboardInterrupt(), OSError("pipe")), run) == 130
+    with pytest.raises(RuntimeError, match="a bug"):
+        _stopped(raised(ValueError("x"), RuntimeError("a bug")), run)
+
+
 def test_a_failed_run_removes_only_the_empty_directories_it_made(tmp_path):
     done = run_cli("run", "--data", str(tmp_path / "absent.csv"), "--target", "y",
                    "--out", str(tmp_path / "new" / "deeper"), *FAST)
