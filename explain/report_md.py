@@ -66,12 +66,16 @@ def cached(lime: dict) -> str:
 
 
 def complement_legend(name: str, rules: str) -> str | None:
-    """How to read IMLI's complemented columns, when its rules use one; else ``None``."""
-    if name != "imli" or "not (" not in rules:
-        return None
-    return ("`not (…)` holds where its column does not: on a full row `not (f <= t)` is "
-            "f > t and `not (f == v)` is f ≠ v; on a LIME-filtered row it also holds when f "
-            "was not among the row's selected features (unknown).")
+    """How a learner's negated tests read on a missing value, when its rules have one; else
+    ``None``. The learners differ: IMLI's negations hold on it, FOLD's ``!=`` does not."""
+    if name == "imli" and ("not (" in rules or " != " in rules):
+        return ("A missing value satisfies no test of IMLI's (nor, on a LIME-filtered row, a "
+                "feature not selected for the row), so `not (…)` and `!=` hold on it: where "
+                "f is known, `not (f <= t)` is f > t and `f != v` is f ≠ v.")
+    if name == "fold" and " != " in rules:
+        return ("A missing value satisfies no test of FOLD's, `!=` included: `f != v` holds "
+                "where f is known and is not v.")
+    return None
 
 
 def learner_order(section: dict) -> list[str]:

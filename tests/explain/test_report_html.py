@@ -186,16 +186,19 @@ def test_a_run_without_lime_renders(tmp_path):
 
 def test_complemented_columns_are_explained_where_imli_uses_them(written):
     out, result = written
-    legend = "on a LIME-filtered row it also holds"
+    legend = "hold on it: where f is known"
     written_md = (out / "report.md").read_text(encoding="utf-8")
-    assert (legend in written_md) == ("not (" in result.report["learners"]["imli"]["rules"])
+    rules = result.report["learners"]["imli"]["rules"]
+    assert (legend in written_md) == ("not (" in rules or " != " in rules)
     report = json.loads(json.dumps(result.report, default=str))
     report["learners"]["imli"]["rules"] = "yes IF\n  (not (age <= 34.0))\nELSE no"
     assert legend in render_markdown(report)
     assert legend in " ".join(Page(render_html(report)).text)
-    assert complement_legend("imli", "(x <= 1) OR not (c == a)")
+    assert "`not (…)` and `!=` hold on it" in complement_legend("imli", "(x <= 1) OR not (x)")
+    assert complement_legend("imli", "(x <= 1 AND c != a)") is not None
     assert complement_legend("imli", "x <= 1") is None
     assert complement_legend("fold", "not (x)") is None
+    assert "`!=` included" in complement_legend("fold", "1 if c != a")
 
 
 def test_disagreeing_rows_show_the_values_exactly(written):
