@@ -13,7 +13,8 @@ The rules, applied column by column (each change is reported as a note):
   holding dates or times (``2021-01-27``, ``27/01/2021 10:30``, or a datetime dtype);
 * a text column whose non-missing values all parse as numbers is numeric; one where at
   least :data:`NUMERIC_SHARE` of them do is numeric too, the other values becoming missing
-  (noted with examples); otherwise it is categorical and keeps its strings;
+  (noted with examples); otherwise it is categorical and keeps its strings (noted when
+  most of them are numbers);
 * infinite values are treated as missing (noted with a count);
 * a column with no values, or a single distinct value, is dropped;
 * a categorical column with more than :data:`MAX_CATEGORIES` distinct values, or with a
@@ -129,7 +130,8 @@ def _typed(name, series):
     parsed = _numbers(text[present])
     parses = ~np.isnan(parsed)
     if not present.any() or parses.mean() < NUMERIC_SHARE:
-        return "categorical", text, (notes + _dressed_numbers(name, text[present])
+        return "categorical", text, (notes + _mostly_numbers(name, text[present], parses)
+                                     + _dressed_numbers(name, text[present])
                                      + _dates(name, text[present]))
     if not parses.all():
         bad = pd.unique(text[present][~parses])
@@ -157,6 +159,19 @@ def _missing_words(name, series, text):
         return []
     shown = ", ".join(quoted(w) for w in pd.unique(np.asarray(words, dtype=object))[:3])
     return [f"column {quoted(name)}: {len(words)} values {shown} read as missing"]
+
+
+def _mostly_numbers(name, text, parses):
+    """A note when most values of a column read as categories are numbers: each number is
+    then a category of its own, with no threshold between them."""
+    if not len(text) or parses.mean() < 0.5:
+        return []
+    others = pd.unique(text[~parses])
+    return [f"column {quoted(name)}: {int(parses.sum())} of {len(text)} values are "
+            f"numbers but {len(text) - int(parses.sum())} are not (e.g. "
+            f"{', '.join(quoted(v) for v in others[:3])}), too many to read them as missing: "
+            f"read as categories, each number its own; make those values empty to compare "
+            f"the column as numbers"]
 
 
 def _dressed_numbers(name, text):

@@ -102,6 +102,7 @@ def encode_target(series, target, positive=None, binary=False):
                          f"that holds the class labels")
     classes = _sorted_labels(pd.unique(labels))
     counts = {c: int(np.sum(labels == c)) for c in classes}
+    notes += _same_but_case(classes, counts, target)
     if len(classes) == 1:
         raise InputError(f"target column {quoted(target)} has a single class "
                          f"({quoted(classes[0])}); a classifier needs at least two")
@@ -146,6 +147,17 @@ def encode_target(series, target, positive=None, binary=False):
     y = np.array([index[c] for c in labels], dtype=np.int64)
     notes.append(f"multi-class target with {len(classes)} classes")
     return y, tuple(classes), keep, notes, tuple(index.items())
+
+
+def _same_but_case(classes, counts, target):
+    """A note per group of labels that differ only in case (``yes``, ``Yes``): they are
+    different classes, which is seldom what a table means."""
+    groups = {}
+    for c in classes:
+        groups.setdefault(c.casefold(), []).append(c)
+    return [f"target {quoted(target)}: labels {listing(group)} differ only in case and are "
+            f"different classes ({', '.join(str(counts[c]) for c in group)} rows); write "
+            f"them alike to make them one" for group in groups.values() if len(group) > 1]
 
 
 def _merge_equal_numbers(labels):

@@ -156,6 +156,17 @@ def test_positive_matching_several_labels_by_case_is_refused():
         from_frame(df, "t", positive="YES")
 
 
+def test_labels_differing_only_in_case_are_noted():
+    df = pd.DataFrame({"x": np.arange(8.0), "t": ["yes", "Yes", "no", "no", "yes", "No",
+                                                  "no", "yes"]})
+    ds = from_frame(df, "t", positive="yes")
+    assert ("target 't': labels 'No', 'no' differ only in case and are different classes "
+            "(1, 3 rows); write them alike to make them one") in ds.notes
+    assert any("labels 'Yes', 'yes'" in n for n in ds.notes)
+    assert not any("only in case" in n for n in from_frame(df.assign(t=df.t.str.lower()),
+                                                            "t").notes)
+
+
 def test_float_target_with_missing_prints_as_integers():
     df = pd.DataFrame({"x": [1.0, 2.0, 3.0, 4.0, 5.0], "t": [0, 1, None, 1, 0]})
     ds = from_frame(df, "t", positive="1")

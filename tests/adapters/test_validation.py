@@ -126,6 +126,11 @@ def test_mixed_column_below_threshold_is_categorical():
     values = ["1", "2", "3", "4", "5", "6", "7", "8", "a", "b"]
     ds = from_frame(_frame(x=values), "t")
     assert ds.categorical == ("x",) and ds.X["x"].tolist() == values
+    # most of its values are numbers: each is a category of its own, which is noted
+    assert ("column 'x': 8 of 10 values are numbers but 2 are not (e.g. 'a', 'b'), too "
+            "many to read them as missing: read as categories, each number its own; make "
+            "those values empty to compare the column as numbers") in ds.notes
+    assert not any("are numbers" in n for n in from_frame(_frame(x=list("abcabc1")), "t").notes)
 
 
 def test_high_cardinality_categorical_dropped():
