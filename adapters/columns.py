@@ -15,6 +15,8 @@ The rules, applied column by column (each change is reported as a note):
   least :data:`NUMERIC_SHARE` of them do is numeric too, the other values becoming missing
   (noted with examples); otherwise it is categorical and keeps its strings (noted when
   most of them are numbers);
+* numbers written as text whose '.' looks like a thousands separator (``1.381`` beside
+  ``950``) are read with '.' as the decimal point, with a note;
 * infinite values are treated as missing (noted with a count);
 * a column with no values, or a single distinct value, is dropped;
 * a categorical column with more than :data:`MAX_CATEGORIES` distinct values, or with a
@@ -40,6 +42,7 @@ NUMERIC_SHARE = 0.9
 MAX_CATEGORIES = 100
 ID_MIN_DISTINCT = 10
 _UNNAMED = re.compile(r"(Unnamed: \d+)?\Z")
+_THOUSANDS = re.compile(r"[+-]?\d{1,3}(\.\d{3})+\Z")
 _DATE = re.compile(r"(\d{4}-\d{1,2}-\d{1,2}|\d{1,2}[/.]\d{1,2}[/.]\d{2,4})"
                    r"([ T]\d{1,2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?\Z")
 
@@ -138,10 +141,24 @@ def _typed(name, series):
         notes.append(f"column {quoted(name)}: {int((~parses).sum())} non-numeric values "
                      f"in a numeric column treated as missing (e.g. "
                      f"{', '.join(quoted(v) for v in bad[:3])})")
+    notes += _dotted_thousands(name, text[present][parses])
     values = np.full(len(text), np.nan)
     values[present] = parsed
     values, inf_notes = _finite(name, values)
     return "numeric", values, notes + inf_notes
+
+
+def _dotted_thousands(name, text):
+    """A note when the numbers with a '.' all look like thousands (``1.381``) and the others
+    have none (``950``): what a '.' thousands separator writes (a semicolon file's
+    ``1.381,50``), which reads as a decimal point."""
+    dotted = [t for t in text if "." in t]
+    if not dotted or len(dotted) == len(text) or not all(_THOUSANDS.match(t) for t in dotted):
+        return []
+    return [f"column {quoted(name)}: every number with a '.' has three digits after it "
+            f"(e.g. {quoted(dotted[0])}) and the others have none, as if '.' separated "
+            f"thousands; they were read with '.' as the decimal point: remove the '.' if it "
+            f"separates thousands"]
 
 
 def _numbers(text):

@@ -84,6 +84,22 @@ def test_line_endings_blank_lines_and_unnamed_columns(tmp_path):
         in ds.notes
 
 
+def test_a_dot_that_looks_like_a_thousands_separator_is_noted(tmp_path):
+    # "1.381" beside "950" in a semicolon file: 1381 written the European way
+    text = "amount;t\n" + "".join(f"{v};{i % 2}\n" for i, v in enumerate(
+        ["1.381", "950", "2.040", "120", "3.500", "75"]))
+    ds = load_dataset(_write(tmp_path, text), target="t")
+    assert ds.X["amount"].tolist()[:2] == [1.381, 950.0]
+    assert ("column 'amount': every number with a '.' has three digits after it (e.g. "
+            "'1.381') and the others have none, as if '.' separated thousands; they were "
+            "read with '.' as the decimal point: remove the '.' if it separates thousands"
+            ) in ds.notes
+    decimals = "v;t\n" + "".join(f"{v};{i % 2}\n" for i, v in enumerate(
+        ["1.250", "2.125", "0.375", "1.5"]))
+    assert not any("thousands" in n for n in load_dataset(_write(tmp_path, decimals),
+                                                           target="t").notes)
+
+
 def test_a_row_with_too_few_fields_is_refused(tmp_path):
     # pandas fills the last fields: the row's values would sit in other columns
     text = "x,c,score,label\n1,a,0.5,y\n2,0.7,n\n3,a,0.1,y\n\n"
