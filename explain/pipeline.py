@@ -161,7 +161,9 @@ def _split(dataset: Dataset, test_size: float, random_state: int):
         )
     except ValueError as err:
         raise InputError(f"test_size {test_size:g} cannot split {n} rows "
-                         f"({' '.join(str(err).split())}); {fix}") from None
+                         f"({' '.join(str(err).split())}); the test rows need one of each "
+                         f"class and the training rows 10, with 2 of each class: choose "
+                         f"another test_size (--test-size)") from None
     smallest = np.bincount(dataset.y[train], minlength=dataset.n_classes).min()
     if len(train) < 10 or smallest < 2:
         raise InputError(f"test_size {test_size:g} leaves {len(train)} training rows "

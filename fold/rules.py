@@ -201,8 +201,8 @@ class ClassRules:
         return mask
 
     def __str__(self) -> str:
-        lines = [f"{self.label} if {rule}" for rule in self.rules]
-        return "\n".join(lines) if lines else f"{self.label}: no rule"
+        lines = [f"{readable(self.label)} if {rule}" for rule in self.rules]
+        return "\n".join(lines) if lines else f"{readable(self.label)}: no rule"
 
 
 @dataclass(frozen=True)
@@ -258,5 +258,5 @@ class Theory:
         return sum(rule.n_literals for rule in self.rules)
 
     def __str__(self) -> str:
-        parts = [str(c) for c in self.classes] + [f"{self.default} otherwise"]
+        parts = [str(c) for c in self.classes] + [f"{readable(self.default)} otherwise"]
         return "\n".join(parts)

@@ -99,3 +99,8 @@ def test_rules_and_explanations_quote_what_could_mislead():
     assert text.count("\n") == 1  # one rule and the default, one line each
     words = est.explain(X.iloc[[0]])
     assert "\u202e" not in str(words).split("Prolog justification")[0]
+    # class labels too: It's "yes" read as a label followed by a quoted word
+    odd = FOLDClassifier().fit(X, np.where(c == "x\ny", 'It\'s "yes"', "no\nway"))
+    rule, default = str(odd.rules_).splitlines()
+    quoted = {"'no\\nway'", "'It\\'s \"yes\"'"}
+    assert {rule.split(" if ")[0], default.removesuffix(" otherwise")} == quoted
