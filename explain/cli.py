@@ -126,6 +126,11 @@ def number_arg(kind, low=None, high=None, inclusive=True, nonzero=False):
 _POSITIVE = number_arg(float, 0, inclusive=False)
 
 
+def _mdl_weight(text: str):
+    """An argparse type: a positive weight, or ``none`` (plain FOLD: ``"none"``)."""
+    return "none" if text.strip().lower() == "none" else _POSITIVE(text)
+
+
 def _csv(values) -> str:
     return ",".join(f"{v:g}" for v in values)
 
@@ -204,6 +209,10 @@ def _parser() -> argparse.ArgumentParser:
                        help="IMLI weight of one misclassified row vs one literal")
         p.add_argument("--time-limit", type=_POSITIVE, default=None,
                        help="IMLI solver time limit per fit, seconds")
+        p.add_argument("--fold-mdl-weight", type=_mdl_weight, default=None,
+                       help="FOLD: weight of the program's size against its training errors "
+                       "(default 0.5; larger: a smaller program; none: plain FOLD, every "
+                       "rule that gains information)")
         p.add_argument("--max-seconds", type=_POSITIVE, default=None,
                        help="stop the whole run after this many seconds (finished LIME "
                        "batches stay in the cache)")
@@ -256,6 +265,9 @@ def _cli_run(args) -> CliRun:
         learners=args.learners,
         train_view=args.train_view,
         imli_params=imli_params,
+        fold_params=({} if args.fold_mdl_weight is None else
+                     {"mdl_weight": None if args.fold_mdl_weight == "none"
+                      else args.fold_mdl_weight}),
     )
     cache = None if args.no_cache else (args.cache_dir or default_cache_dir())
     sweep = None

@@ -12,8 +12,9 @@ import json
 from html import escape
 
 from explain.report_md import (LEARNER_COLUMNS, VIEW_KEYS, VIEW_LABELS, cached,
-                               complement_legend, examples_caption, fmt, learner_order,
-                               learner_rows, no_lime_note, value_cell, view_rows)
+                               complement_legend, empty_rules_note, examples_caption, fmt,
+                               learner_order, learner_rows, no_lime_note, value_cell,
+                               view_rows)
 from explain.report_plots import LEARNER_STYLE, features_plot, filtering_plot, tradeoff_plot
 
 __all__ = ["render_html", "SECTIONS"]
@@ -176,8 +177,9 @@ def _rule_card(name: str, entry: dict) -> str:
     table = _table(["rule", "decides", "rows", "coverage", "precision vs BB"], rows,
                    numeric={2, 3}, css="rules") if rows else ""
     size = f"{entry['n_rules']} rules, {entry['rule_size']} literals"
-    legend = complement_legend(name, entry["rules"])
-    legend = f'<p class="note">{_e(legend.replace("`", ""))}</p>' if legend else ""
+    legend = "".join(f'<p class="note">{_e(text.replace("`", ""))}</p>'
+                     for text in (complement_legend(name, entry["rules"]),
+                                  empty_rules_note(name, entry)) if text)
     return (
         f'<div class="card {_e(name)}"><h3>{_e(_learner_title(name))}</h3>'
         f'<p class="sub">{_e(size)}; fidelity {fmt(entry["fidelity_test"])} on raw test rows'

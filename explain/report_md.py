@@ -78,6 +78,20 @@ def complement_legend(name: str, rules: str) -> str | None:
     return None
 
 
+def empty_rules_note(name: str, entry: dict) -> str | None:
+    """Why a learner's rules test nothing, when they don't; else ``None``."""
+    if entry.get("rule_size", 1) != 0:
+        return None
+    if name == "fold":
+        return ("FOLD learned no rule: no test paid for itself in the program's description "
+                "length on these rows (one category of many covers few rows), so every row "
+                "gets the default class; a lower `--fold-mdl-weight` (or `none`) lets "
+                "smaller rules in.")
+    return ("IMLI's rule tests nothing: no literal paid for itself against the training "
+            "errors it would fix, so every row gets one class; a higher `--data-fidelity` "
+            "or more `--imli-clauses` let rules in.")
+
+
 def learner_order(section: dict) -> list[str]:
     """The learners of a report section (``report`` or ``report["sweep"]``...): IMLI, FOLD, others.
 
@@ -174,8 +188,8 @@ def render_markdown(report: dict) -> str:
         entry = report["learners"][name]
         title = "IMLI rules (MaxSAT)" if name == "imli" else "FOLD program (defaults + exceptions)"
         out += ["", f"## {title}", ""] + _fenced(entry["rules"])
-        legend = complement_legend(name, entry["rules"])
-        out += ["", legend] if legend else []
+        for legend in (complement_legend(name, entry["rules"]), empty_rules_note(name, entry)):
+            out += ["", legend] if legend else []
         out += _rule_stats(entry.get("rule_stats", []))
     out += _sweep(report.get("sweep"))
     out += _features(report)

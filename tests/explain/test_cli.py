@@ -284,7 +284,8 @@ def test_compare_views_without_lime_is_a_usage_error(capsys):
     ("--data-fidelity", "0"), ("--time-limit", "-1"), ("--max-seconds", "0"),
     ("--top-k", "five"), ("--seed", "4294967296"), ("--seed", "-1"), ("--out", ""),
     ("--cache-dir", " "), ("--model", ""), ("--data-fidelity", "inf"), ("--time-limit", "inf"),
-    ("--max-seconds", "1e400"), ("--learners", "foo"),
+    ("--max-seconds", "1e400"), ("--learners", "foo"), ("--fold-mdl-weight", "0"),
+    ("--fold-mdl-weight", "nothing"),
 ])
 def test_out_of_range_options_are_usage_errors(option, value, capsys):
     from explain.cli import parse_args
@@ -294,3 +295,12 @@ def test_out_of_range_options_are_usage_errors(option, value, capsys):
     assert stop.value.code == 2
     last = capsys.readouterr().err.strip().splitlines()[-1]
     assert option in last and value in last
+
+
+@pytest.mark.parametrize("value, expected", [("2", {"mdl_weight": 2.0}),
+                                             ("None", {"mdl_weight": None}), (None, {})])
+def test_fold_size_option(value, expected):
+    from explain.cli import parse_args
+
+    option = [] if value is None else ["--fold-mdl-weight", value]
+    assert parse_args(["demo", "--out", "unused", *option]).config.fold_params == expected

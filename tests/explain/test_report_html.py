@@ -201,6 +201,18 @@ def test_complemented_columns_are_explained_where_imli_uses_them(written):
     assert "`!=` included" in complement_legend("fold", "1 if c != a")
 
 
+def test_rules_that_test_nothing_say_why_and_what_to_change(written):
+    _, result = written
+    report = json.loads(json.dumps(result.report, default=str))
+    assert "learned no rule" not in render_markdown(report)
+    report["learners"]["fold"].update(rules="yes otherwise", rule_size=0, n_rules=0)
+    report["learners"]["imli"].update(rules="ALWAYS yes", rule_size=0)
+    text = render_markdown(report)
+    assert "a lower `--fold-mdl-weight` (or `none`)" in text
+    assert "a higher `--data-fidelity`" in text
+    assert "FOLD learned no rule" in " ".join(Page(render_html(report)).text)
+
+
 def test_disagreeing_rows_show_the_values_exactly(written):
     """The rows where the surrogates disagree show each value as the rules state
     thresholds, exactly (a 3-decimal rounding hid which side of a threshold a row is on)."""
