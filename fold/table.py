@@ -142,6 +142,10 @@ def check_column_types(frame: pd.DataFrame) -> None:
     Their values would become one category each (dates) or lose a part (complex), so
     the rules would be silently wrong; the caller converts them first.
     """
+    names = [str(c) for c in frame.columns]
+    if len(set(names)) != len(names):
+        dupes = sorted({n for n in names if names.count(n) > 1})
+        raise FoldInputError(f"duplicate column names {dupes}; make them unique")
     for name, dtype in frame.dtypes.items():
         if (pd.api.types.is_complex_dtype(dtype) or dtype.kind in "mM"
                 or isinstance(dtype, pd.PeriodDtype | pd.IntervalDtype)):

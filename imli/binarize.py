@@ -65,6 +65,10 @@ def check_column_types(frame: pd.DataFrame) -> None:
     Each date would become a category of its own and a complex number would lose its
     imaginary part: silently wrong rules. The caller converts such columns first.
     """
+    names = [str(c) for c in frame.columns]
+    if len(set(names)) != len(names):
+        dupes = sorted({n for n in names if names.count(n) > 1})
+        raise ValueError(f"duplicate column names {dupes}; make them unique")
     for name, dtype in frame.dtypes.items():
         if (pd.api.types.is_complex_dtype(dtype) or dtype.kind in "mM"
                 or isinstance(dtype, pd.PeriodDtype | pd.IntervalDtype)):

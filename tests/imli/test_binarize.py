@@ -69,6 +69,10 @@ def test_errors():
     b = Binarizer().fit(pd.DataFrame({"x": [1.0, 2.0]}))
     with pytest.raises(ValueError):
         b.transform(pd.DataFrame({"x": [1.0], "y": [2.0]}))
+    from imli import IMLIClassifier
+    twice = pd.DataFrame([[1.0, 2.0], [2.0, 1.0]], columns=[1, "1"])
+    with pytest.raises(ValueError, match=r"^duplicate column names \['1'\]"):
+        IMLIClassifier().fit(twice, [0, 1])
 
 
 # a 0/1 flag in several dtypes, and the same flag at predict time with one value missing
