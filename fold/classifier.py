@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import warnings
 from numbers import Integral, Real
 
 import numpy as np
@@ -51,6 +52,35 @@ def _features_of(rules) -> set:
         found.update(lit.feature for lit in rule.literals)
         found |= _features_of(rule.exceptions)
     return found
+
+
+def _known_values(view: ColumnView, name: str) -> np.ndarray:
+    known = view.categorical(name).known
+    return known[pd.notna(known)]
+
+
+def _known_categories(view: ColumnView, name: str) -> frozenset:
+    return frozenset(pd.unique(_known_values(view, name)).tolist())
+
+
+def _warn_unseen(name: str, values: np.ndarray, seen: frozenset) -> None:
+    """Warn when most known values of a column the rules test were never seen in fit: the
+    same column in another type (``1`` for ``True``) matches no category, silently."""
+    if not len(values):
+        return
+    distinct = pd.unique(values)
+    new = [v for v in distinct.tolist() if v not in seen]
+    if not new:
+        return
+    unseen = int(pd.Series(values).isin(new).sum())
+    if 2 * unseen <= len(values):
+        return
+    shown = ", ".join(repr(v) for v in new[:3])
+    before = ", ".join(repr(v) for v in sorted(seen)[:3]) + (", ..." if len(seen) > 3 else "")
+    warnings.warn(f"column {name!r}: {unseen} of {len(values)} values were never seen in "
+                  f"fit (e.g. {shown}; fit saw {before}), so they pass no '==' test of the "
+                  f"rules; is it the same column in another type (1 for True)?",
+                  UserWarning, stacklevel=5)
 
 
 class FOLDClassifier(ClassifierMixin, BaseEstimator):
@@ -124,6 +154,10 @@ class FOLDClassifier(ClassifierMixin, BaseEstimator):
         Column names and kinds seen in ``fit``.
     class_order_ : ndarray of int
         Indices into ``classes_`` in decision order (default last).
+    categories_ : dict of str to frozenset of str
+        The categories seen in ``fit`` in each categorical column the rules test; at
+        predict, a warning when most of such a column's values are new (the same column
+        in another type: ``1`` for ``True``).
     n_features_in_ : int
     feature_names_in_ : ndarray of str
         Defined only when ``X`` has string column names.
@@ -213,6 +247,8 @@ class FOLDClassifier(ClassifierMixin, BaseEstimator):
         for name, kind in zip(self.schema_.names, self.schema_.kinds):
             if kind == NUMERIC and column_kind(frame[name]) != NUMERIC:
                 view.numeric(name)  # converts, or says which column is not numeric
+        for name, seen in self.categories_.items():
+            _warn_unseen(name, _known_values(view, name), seen)
         return view
 
     def _class_order(self, counts: np.ndarray) -> list:
@@ -277,6 +313,9 @@ class FOLDClassifier(ClassifierMixin, BaseEstimator):
         learner = FoldLearner(EncodedTable(view, self.schema_), settings)
         self.rules_ = learner.learn_theory(y_index, self.classes_.tolist(), order)
         self.class_order_ = np.asarray(order, dtype=np.int64)
+        self.categories_ = {name: _known_categories(view, name)
+                            for name in sorted(_features_of(self.rules_.rules))
+                            if self.schema_.kind(name) != NUMERIC}
         self.prolog_ = write_program(self.rules_, self.schema_,
                                      get_engine().reserved_predicates())
         self.program_ = self.prolog_.text

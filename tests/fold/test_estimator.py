@@ -1,5 +1,7 @@
 """FOLDClassifier as a scikit-learn estimator."""
 
+import warnings
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -172,3 +174,18 @@ def test_an_array_at_predict_stands_for_the_fitted_columns_in_order():
         assert np.array_equal(clf.predict(X.to_numpy()), clf.predict(X))
         with pytest.raises(ValueError, match="expecting 2 features"):
             clf.predict(X.to_numpy()[:, :1])
+
+
+def test_a_tested_column_of_unseen_values_at_predict_is_warned_about():
+    # fitted on bools, given 0/1: no row matched "flag == True", silently
+    X = pd.DataFrame({"flag": [True, False] * 10, "x": np.arange(20.0)})
+    y = np.where(X["flag"], "p", "n")
+    clf = FOLDClassifier().fit(X, y)
+    assert clf.categories_ == {"flag": frozenset({"False", "True"})}
+    with pytest.warns(UserWarning, match=r"column 'flag': 20 of 20 values were never seen "
+                                         r"in fit \(e.g. '1', '0'; fit saw 'False', 'True'\)"):
+        clf.predict(X.assign(flag=X["flag"].astype(int)))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert (clf.predict(X) == y).all()
+        clf.predict(X.assign(flag=[True, False, "maybe", None] * 5))  # few new: no warning
