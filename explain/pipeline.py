@@ -265,9 +265,13 @@ def run_pipeline(
     bb_train = black_box.predict(X_train)
     bb_test = black_box.predict(X_test)
     if len(np.unique(bb_train)) < 2:
+        only = int(bb_train[0])
+        other = dataset.class_names[1 - only]
         raise InputError(
-            f"the black box predicts class {dataset.class_names[int(bb_train[0])]!r} for every "
-            "training row: there is no decision to explain"
+            f"the black box predicts class {dataset.class_names[only]!r} for every training "
+            f"row: there is no decision to explain ({other!r} has "
+            f"{int((y_train != only).sum())} of {len(y_train)} training rows; a larger "
+            f"class with --positive, or more rows, may give one)"
         )
 
     if user_box and np.mean(bb_train == y_train) < 0.5:

@@ -138,6 +138,20 @@ def test_a_black_box_reading_the_classes_the_other_way_is_flagged():
     assert not any("swapping" in n for n in right.report["dataset"]["notes"])
 
 
+def test_a_black_box_with_one_answer_says_how_large_the_other_class_is():
+    from adapters import TableEncoder, wrap_callable
+
+    rng = np.random.default_rng(0)
+    df = pd.DataFrame({"x": rng.normal(size=200)})
+    df["t"] = np.where(df.x > 1.5, "rare", "common")
+    ds = from_frame(df, "t")
+    box = wrap_callable(lambda X: np.full(len(X), 0.1), TableEncoder().fit(ds.X, ()))
+    with pytest.raises(InputError, match=r"predicts class 'common' for every training row: "
+                                         r"there is no decision to explain \('rare' has \d+ "
+                                         r"of 150 training rows; a larger class"):
+        run_pipeline(ds, RunConfig(lime=FAST_LIME, learners=("fold",)), black_box=box)
+
+
 def test_a_small_test_set_is_noted():
     rng = np.random.default_rng(0)
     df = pd.DataFrame({"x": rng.normal(size=80)})
