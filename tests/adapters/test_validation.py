@@ -139,7 +139,14 @@ def test_high_cardinality_categorical_dropped():
                 x=list(np.arange(n, dtype=float)))
     ds = from_frame(df, "t")
     assert "code" not in ds.X.columns
-    assert any(n.startswith("dropped column 'code': 101 distinct values") for n in ds.notes)
+    assert any(n.startswith("dropped column 'code': 101 distinct values") and
+               n.endswith("(an identifier or free text?)") for n in ds.notes)
+    # numbers written with separators or %: the reason says so
+    dressed = _frame(amount=[f"{1000 + 7 * i:,}.5" for i in range(n)],
+                     x=list(np.arange(n, dtype=float)))
+    assert (f"dropped column 'amount': {n} distinct values, more than {MAX_CATEGORIES} "
+            f"categories (mostly numbers written as text, see above)"
+            ) in from_frame(dressed, "t").notes
 
 
 def test_identifier_column_dropped():
