@@ -255,9 +255,10 @@ def _reason_to_drop(name, kind, values):
         return f"a single value ({quoted(shown)})"
     if kind == "categorical":
         if len(distinct) > MAX_CATEGORIES:
-            numbers = np.array([_NUMBER_DRESSING.sub("", str(v)) for v in distinct], dtype=object)
-            what = ("mostly numbers written as text, see above" if
-                    (~np.isnan(_numbers(numbers))).mean() >= 0.5 else "an identifier or free text?")
+            bare = [_NUMBER_DRESSING.sub("", str(v)) for v in distinct]
+            what = ("mostly numbers written as text, see above"
+                    if (~np.isnan(_numbers(bare))).mean() >= 0.5
+                    else "an identifier or free text?")
             return (f"{len(distinct)} distinct values, more than {MAX_CATEGORIES} "
                     f"categories ({what})")
         if len(distinct) > ID_MIN_DISTINCT and len(distinct) == len(present):

@@ -11,7 +11,6 @@ column: neither ``f <= t`` nor ``f > t``, no category, not the binary column.
 from __future__ import annotations
 
 import math
-
 from numbers import Integral
 
 import numpy as np
