@@ -11,8 +11,9 @@ from __future__ import annotations
 import json
 from html import escape
 
-from explain.report_md import (LEARNER_COLUMNS, VIEW_KEYS, VIEW_LABELS, cached,
-                               complement_legend, empty_rules_note, examples_caption, fmt,
+from explain.report_md import (FEATURES_SHOWN, LEARNER_COLUMNS, VIEW_KEYS, VIEW_LABELS,
+                               cached, complement_legend, empty_rules_note,
+                               examples_caption, features_caption, fmt,
                                learner_order, learner_rows, no_lime_note, value_cell,
                                view_rows)
 from explain.report_plots import LEARNER_STYLE, features_plot, filtering_plot, tradeoff_plot
@@ -194,8 +195,9 @@ def _rules(report: dict) -> str:
     return (
         f'<div class="cols">{cards}</div><p class="note">Per rule, on the test rows: '
         "<b>rows</b> it decides (a CNF clause decides the rows on which it fails; an exception "
-        "the rows it takes away from its rule), their share, and the fraction of them the "
-        "black box gives the same class (<b>precision vs BB</b>).</p>"
+        "the rows it takes away from its rule's class; a row that several rules decide counts "
+        "for each), their share, and the fraction of them the black box gives the same class "
+        "(<b>precision vs BB</b>).</p>"
     )
 
 
@@ -270,7 +272,8 @@ def _features(report: dict) -> str:
         return '<p class="note">LIME did not run (learners trained on full rows).</p>'
     learners = learner_order(report)
     image = features_plot(frequency, learners)
-    top = [row for row in frequency if row["selected"]][:15]
+    selected = [row for row in frequency if row["selected"]]
+    top = selected[:FEATURES_SHOWN]
     header = ["feature", "selected by LIME", "rows", "toward positive"] + [
         f"literals in {_learner_title(n)}" for n in learners
     ]
@@ -279,7 +282,8 @@ def _features(report: dict) -> str:
     return (
         f'<img alt="features LIME selected most often" src="{image}">'
         + _table(header, rows, numeric=set(range(1, len(header))))
-        + '<p class="note"><b>selected by LIME</b>: fraction of training rows whose top '
+        + f'<p class="note">{_e(features_caption(len(selected)))}. '
+        "<b>selected by LIME</b>: fraction of training rows whose top "
         "LIME features include it; <b>toward positive</b>: fraction of those selections "
         f"whose weight pushes toward {_e(report['dataset']['class_names'][1])}.</p>"
     )

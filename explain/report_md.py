@@ -209,9 +209,21 @@ def _rule_stats(stats: list[dict]) -> list[str]:
     rows = [[Code("\u2003" * int(st["depth"]) + st["text"]), st["kind"], st["predicts"], st["covered"],
              st["coverage"], st["precision"]] for st in stats]
     return ["", "Each rule on the test rows: the rows it decides (a CNF clause: the rows on "
-            "which it fails; an exception: the rows it takes from its rule), their share, and "
-            "the fraction the black box gives the same class.", ""] + _table(
+            "which it fails; an exception: the rows it takes from its rule's class; a row "
+            "that several rules decide counts for each), their share, and the fraction the "
+            "black box gives the same class.", ""] + _table(
         ["rule", "kind", "decides", "rows", "coverage", "precision vs BB"], rows)
+
+
+#: Rows of the "Features LIME selected" table, the most selected first.
+FEATURES_SHOWN = 15
+
+
+def features_caption(n_selected: int) -> str:
+    """Which of the features LIME selected the table shows."""
+    if n_selected > FEATURES_SHOWN:
+        return f"The {FEATURES_SHOWN} features LIME selected most often, of {n_selected}"
+    return f"Each of the {n_selected} features LIME selected"
 
 
 def examples_caption(agreement: dict, n_features: int) -> str:
@@ -260,12 +272,13 @@ def _features(report: dict) -> list[str]:
     if not frequency:
         return []
     learners = learner_order(report)
+    selected = [r for r in frequency if r["selected"]]
     rows = [[Code(r["feature"]), r["rate"], r["selected"], r["toward_positive"]]
-            + [r.get(n, 0) for n in learners] for r in frequency if r["selected"]][:15]
+            + [r.get(n, 0) for n in learners] for r in selected[:FEATURES_SHOWN]]
     return ["", "## Features LIME selected", "",
-            "Fraction of training rows whose top LIME features include each feature, the "
-            "fraction of those selections pushing toward the positive class, and the "
-            "literals testing it in each rule set.", ""] + _table(
+            f"{features_caption(len(selected))}: the fraction of training rows whose top LIME "
+            "features include it, the fraction of those selections pushing toward the "
+            "positive class, and the literals testing it in each rule set.", ""] + _table(
         ["feature", "selected by LIME", "rows", "toward positive"]
         + [f"literals in {n}" for n in learners], rows)
 

@@ -17,10 +17,13 @@ What a part decides, by kind:
 ``list rule`` / ``set rule`` (IMLI decision list / set)
     the rows it decides first (list) or fires on (set), toward its label;
 ``fold rule``
-    the rows it fires on (body true, no exception) that its class wins, toward its class;
+    the rows it fires on (body true, no exception) that its class wins, toward its class
+    (a row two rules of a class fire on counts for both);
 ``exception``
-    the rows on which its parent's body holds and it holds: they are taken away from the
-    parent's class (toward "not <class>"); an exception to an exception gives them back;
+    the rows on which its parent's body holds and it holds that its class then loses (to
+    a later class or the default): it took them away from the parent's class (toward
+    "not <class>"); an exception to an exception: the rows it gives back that the class
+    wins;
 ``default``
     the rows no rule claims, toward the default class.
 """
@@ -180,35 +183,39 @@ def fold_rule_stats(theory, X, bb, class_names) -> list[RuleStat]:
     stats: list[RuleStat] = []
     for k, class_rules in enumerate(theory.classes):
         label = str(class_rules.label)
-        wins = decision == k
+        outcome = {True: decision == k, False: decision > k}  # the class wins / loses
         for rule in class_rules.rules:
             everywhere = np.ones(len(decision), dtype=bool)
-            _fold_rule(rule, X, everywhere, wins, label, True, 0, bb_names, stats)
+            _fold_rule(rule, X, everywhere, outcome, label, True, 0, bb_names, stats)
     default = str(theory.default)
     stats.append(_stat(f"{default} otherwise", "default", 0, default,
                        decision == len(theory.classes), bb_names == default))
     return stats
 
 
-def _fold_rule(rule, X, scope, wins, label, toward, depth, bb_names, stats) -> None:
+def _fold_rule(rule, X, scope, outcome, label, toward, depth, bb_names, stats) -> None:
     """Append the stat of ``rule`` and, recursively, of its exceptions.
 
     ``scope`` holds the rows on which every enclosing body holds (all rows for a top-level
-    rule); a top-level rule counts only the rows its class wins (``wins``). ``toward`` is
-    True when the rule's rows go to ``label`` (a default rule, an exception to an
-    exception...), False when they are taken away from it (an exception).
+    rule). ``toward`` is True when the rule's rows go to ``label`` (a default rule, an
+    exception to an exception...), False when they are taken away from it (an exception);
+    a part counts only the rows that end that way (``outcome[toward]``: the class wins,
+    or loses to a later class or the default), not those another rule of the class, a
+    sibling exception or an earlier class decides.
     """
     body = " and ".join(str(lit) for lit in rule.literals) or "true"
+    covered = scope & rule.covers(X) & outcome[toward]
     if depth == 0:
-        text, kind, covered = f"{label} if {body}", "fold rule", wins & rule.covers(X)
+        text, kind = f"{label} if {body}", "fold rule"
     else:
-        text, kind, covered = f"unless {body}", "exception", scope & rule.covers(X)
+        text, kind = f"unless {body}", "exception"
     predicts = label if toward else f"not {label}"
     target = bb_names == label if toward else bb_names != label
     stats.append(_stat(text, kind, depth, predicts, covered, target))
     inside = scope & rule.body_covers(X)
     for exception in rule.exceptions:
-        _fold_rule(exception, X, inside, wins, label, not toward, depth + 1, bb_names, stats)
+        _fold_rule(exception, X, inside, outcome, label, not toward, depth + 1, bb_names,
+                   stats)
 
 
 def rule_stats(learner, X, bb) -> list[RuleStat]:

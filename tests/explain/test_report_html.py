@@ -19,7 +19,8 @@ from explain.lime_runner import LimeConfig
 from explain.outputs import prepare_out_dir, write_run
 from explain.pipeline import RunConfig
 from explain.report_html import SECTIONS, render_html
-from explain.report_md import complement_legend, examples_caption, render_markdown, value_cell
+from explain.report_md import (complement_legend, examples_caption, features_caption,
+                               render_markdown, value_cell)
 
 HOSTILE_NAME = "<script>alert(1)</script>"
 HOSTILE_VALUE = "<img src=x onerror=alert(2)>"
@@ -244,3 +245,12 @@ def test_the_disagreement_table_says_what_it_leaves_out():
     usage = {"imli": {f"f{i}": 1 for i in range(10)}, "fold": {"f11": 2, "f9": 3}}
     shown = example_features(usage, columns)
     assert len(shown) == MAX_EXAMPLE_FEATURES and shown[0] == "f9" and "f11" in shown
+
+
+def test_the_features_table_says_when_it_shows_only_the_most_selected(written):
+    assert features_caption(30) == "The 15 features LIME selected most often, of 30"
+    assert features_caption(3) == "Each of the 3 features LIME selected"
+    out, result = written
+    n = sum(1 for r in result.report["lime"]["feature_frequency"] if r["selected"])
+    assert features_caption(n) in (out / "report.md").read_text(encoding="utf-8")
+    assert features_caption(n) in (out / "report.html").read_text(encoding="utf-8")

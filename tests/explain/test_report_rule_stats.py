@@ -99,11 +99,12 @@ FOLD_BB = np.array([1, 1, 1, 1, 0, 0])
 def test_fold_rules_exceptions_and_default():
     stats = fold_rule_stats(_theory(), FOLD_X, FOLD_BB, CLASSES)
     # rule 1 (age > 30 unless city == x unless age > 60) fires on r0, r2 (bb yes, yes);
-    # its exception takes r1, r5 away (bb yes, no), whose own exception gives r2 back;
+    # its exception holds on r1, r5 but decides r1 only (bb yes): rule 2 still gives r5
+    # to yes; the exception's own exception gives r2 back;
     # rule 2 (income > 100) fires on r3, r5 (bb yes, no); the default gets r1, r4.
     assert _triples(stats) == [
         ("fold rule", "yes", 2, 1.0),
-        ("exception", "not yes", 2, 0.5),
+        ("exception", "not yes", 1, 0.0),
         ("exception", "yes", 1, 1.0),
         ("fold rule", "yes", 2, 0.5),
         ("default", "no", 2, 0.5),
