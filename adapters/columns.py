@@ -111,10 +111,11 @@ def clean_features(frame):
         if reason:
             notes.append(f"dropped column {quoted(name)}: {reason}")
             continue
-        kept[name] = pd.Series(values, dtype=object if kind == "categorical" else "float64")
+        kept[name] = pd.Series(values, index=frame.index,
+                               dtype=object if kind == "categorical" else "float64")
         if kind == "categorical":
             categorical.append(name)
-    X = pd.DataFrame(kept, index=pd.RangeIndex(len(frame)))
+    X = pd.DataFrame(kept, index=frame.index)
     return X, tuple(categorical), notes
 
 

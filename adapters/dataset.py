@@ -21,7 +21,8 @@ class Dataset:
         Short name for reports (a bundled name or the CSV file's stem).
     X : pandas.DataFrame
         Features. Numeric columns are ``float64`` with NaN for missing; categorical columns
-        are ``object`` dtype holding ``str`` values, NaN for missing.
+        are ``object`` dtype holding ``str`` values, NaN for missing. From a table, the
+        index is each row's number in it (0 ..; rows without a label are not in ``X``).
     y : numpy.ndarray of int
         Labels ``0 .. k-1``; for a binary target 1 is the positive class.
     target : str

@@ -85,7 +85,9 @@ def from_frame(df, target, positive=None, name="frame", *, binary=False):
     if features.shape[1] == 0:
         raise InputError(f"the table has no feature columns besides target "
                          f"{quoted(target)}")
-    features = features.loc[keep].reset_index(drop=True)
+    # the index counts the input table's rows (0 ..), so a row keeps its number when rows
+    # without a label are dropped
+    features = features.set_axis(pd.RangeIndex(len(features)), axis=0).loc[keep]
     X, categorical, feature_notes = clean_features(features)
     notes = notes + feature_notes
     if X.shape[1] == 0:

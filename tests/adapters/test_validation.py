@@ -47,6 +47,7 @@ def test_missing_target_values_dropped_and_counted():
     ds = from_frame(df, "t")
     assert len(ds.X) == 3 and ds.X["x"].tolist() == [1.0, 3.0, 5.0]
     assert "dropped 2 rows with a missing value in target 't'" in ds.notes
+    assert ds.X.index.tolist() == [0, 2, 4]   # rows keep their numbers in the input table
 
 
 def test_all_target_values_missing():

@@ -51,10 +51,9 @@ class Page(HTMLParser):
         self.text.append(data)
 
 
-@pytest.fixture(scope="module")
-def written(tmp_path_factory):
+def _hostile_frame():
     rng = np.random.default_rng(0)
-    n = 220
+    n = 224
     frame = pd.DataFrame({
         "age": rng.integers(18, 80, n).astype(float),
         "city": rng.choice(["paris", "lyon", HOSTILE_VALUE], n),
@@ -62,7 +61,13 @@ def written(tmp_path_factory):
     })
     frame["label"] = np.where(((frame["age"] > 45) & (frame["city"] != HOSTILE_VALUE))
                               | (frame[HOSTILE_NAME] > 70), "yes", "no")
-    dataset = from_frame(frame, "label", positive="yes", name="hostile & <b>")
+    frame.loc[[0, 3, 50, 51], "label"] = None   # dropped: later rows keep their numbers
+    return frame
+
+
+@pytest.fixture(scope="module")
+def written(tmp_path_factory):
+    dataset = from_frame(_hostile_frame(), "label", positive="yes", name="hostile & <b>")
     model = make_pipeline(
         make_column_transformer((OneHotEncoder(handle_unknown="ignore"), ["city"]),
                                 remainder="passthrough"),
@@ -254,3 +259,14 @@ def test_the_features_table_says_when_it_shows_only_the_most_selected(written):
     n = sum(1 for r in result.report["lime"]["feature_frequency"] if r["selected"])
     assert features_caption(n) in (out / "report.md").read_text(encoding="utf-8")
     assert features_caption(n) in (out / "report.html").read_text(encoding="utf-8")
+
+
+def test_disagreeing_rows_are_named_by_their_row_in_the_input_table(written):
+    _, result = written
+    frame = _hostile_frame()
+    examples = result.report["agreement"]["examples"]
+    assert examples and any(ex["row"] > 51 for ex in examples)
+    for ex in examples:
+        row = frame.iloc[ex["row"]]
+        for name, value in ex["values"].items():
+            assert row[name] == value, (ex["row"], name)
