@@ -56,8 +56,8 @@ class LimeInput:
             self._fill[j] = n
         self.training_data = self._impute(Z)
         self.training_labels = np.asarray(labels_train)
-        probe = self.training_data[: min(64, len(self.training_data))]
-        digest = hashlib.sha256(np.ascontiguousarray(self.predict_fn(probe)).tobytes())
+        digest = hashlib.sha256(np.ascontiguousarray(
+            self.predict_fn(_probe_rows(self.training_data))).tobytes())
         digest.update(black_box.kind.encode())
         self.fingerprint = digest.hexdigest()
 
@@ -89,3 +89,18 @@ class LimeInput:
                                    self.categorical_names, self.feature_names,
                                    self.training_labels)
         return {self.feature_names[j]: e for j, e in discretizer_edges(explainer).items()}
+
+
+def _probe_rows(training_data: np.ndarray, n_mixed: int = 256) -> np.ndarray:
+    """Rows whose probabilities identify the model (the LIME cache's fingerprint).
+
+    Training rows alone do not: two models that fit them perfectly with hard 0/1
+    probabilities (two grown trees) answer alike there. So are rows mixing the columns of
+    random training rows, where such models differ as LIME's samples would show.
+    """
+    rng = np.random.default_rng(0)
+    n = len(training_data)
+    picks = rng.integers(0, n, size=(n_mixed, training_data.shape[1]))
+    mixed = training_data[picks, np.arange(training_data.shape[1])]
+    return np.concatenate([training_data[:64], mixed])
+

@@ -244,3 +244,26 @@ def test_fit_learner_refuses_bad_fold_parameters_before_rescaling(bad):
     with pytest.raises(ValueError, match=next(iter(bad))):
         fit_learner("fold", stacked, np.concatenate([y, y]), bad, 0, [], data.class_names,
                     distinct_rows=50)
+
+
+def test_the_lime_cache_tells_apart_models_that_agree_on_the_training_rows(tmp_path):
+    # two grown trees give the same hard 0/1 probabilities on every training row: the
+    # second reused the first one's explanations
+    from sklearn.tree import DecisionTreeClassifier
+
+    from adapters import TableEncoder, wrap_sklearn
+
+    ds = load_dataset("breast_cancer")
+    encoder = TableEncoder().fit(ds.X, ds.categorical)
+    config = RunConfig(lime=FAST_LIME, learners=("fold",))
+    trees = [DecisionTreeClassifier(max_features="sqrt", random_state=seed).fit(ds.X, ds.y)
+             for seed in (0, 1)]
+    first = run_pipeline(ds, config, black_box=wrap_sklearn(trees[0], encoder),
+                         cache_dir=tmp_path)
+    second = run_pipeline(ds, config, black_box=wrap_sklearn(trees[1], encoder),
+                          cache_dir=tmp_path)
+    again = run_pipeline(ds, config, black_box=wrap_sklearn(trees[1], encoder),
+                         cache_dir=tmp_path)
+    assert first.explanations_train.rows_from_cache == 0
+    assert second.explanations_train.rows_from_cache == 0
+    assert again.explanations_train.rows_from_cache == len(again.labels["bb_train"])
