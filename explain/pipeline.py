@@ -280,7 +280,9 @@ def run_pipeline(
         note = (f"the black box agrees with the target on {np.mean(bb_train == y_train):.0%} "
                 f"of the training rows, less than swapping its two classes would; if it "
                 f"was fitted on the original labels, wrap it with "
-                f"class_names=Dataset.class_names")
+                f"class_names=Dataset.class_names (a scikit-learn model) or, if on their "
+                f"codes 0 .. k-1 in sorted order (LabelEncoder, an XGBoost model), give "
+                f"relabel_classes(box, [code for _, code in Dataset.source_labels])")
         warnings.warn(note, UserWarning, stacklevel=2)
         dataset = replace(dataset, notes=dataset.notes + (note,))
 

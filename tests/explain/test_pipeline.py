@@ -267,3 +267,23 @@ def test_the_lime_cache_tells_apart_models_that_agree_on_the_training_rows(tmp_p
     assert first.explanations_train.rows_from_cache == 0
     assert second.explanations_train.rows_from_cache == 0
     assert again.explanations_train.rows_from_cache == len(again.labels["bb_train"])
+
+
+def test_the_advice_for_a_model_fitted_on_label_codes_works():
+    from sklearn.linear_model import LogisticRegression
+    from sklearn.preprocessing import LabelEncoder
+
+    from adapters import TableEncoder, relabel_classes, wrap_sklearn
+
+    rng = np.random.default_rng(0)
+    df = pd.DataFrame({"a": rng.normal(size=400), "b": rng.normal(size=400)})
+    df["churn"] = np.where(df.a > 0.8, "leaves", "stays")   # 'leaves' = 0 in sorted order
+    ds = from_frame(df, "churn")                               # positive: 'leaves', y = 1
+    model = LogisticRegression().fit(df[["a", "b"]], LabelEncoder().fit_transform(df.churn))
+    box = wrap_sklearn(model, TableEncoder().fit(ds.X, ds.categorical))
+    config = RunConfig(lime=FAST_LIME, learners=("fold",))
+    with pytest.warns(UserWarning, match=r"relabel_classes\(box, \[code for _, code in "
+                                         r"Dataset.source_labels\]\)"):
+        run_pipeline(ds, config, black_box=box)
+    fixed = relabel_classes(box, [code for _, code in ds.source_labels])
+    assert run_pipeline(ds, config, black_box=fixed).report["black_box"]["accuracy_test"] > 0.9
