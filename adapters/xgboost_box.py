@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import numpy as np
@@ -238,13 +239,18 @@ def load_xgboost(path, encoder):
     if path.suffix.lower() not in (".ubj", ".json"):
         raise InputError(f"model file {quoted(str(path))} must end in .ubj or .json "
                          f"(XGBoost's save_model formats)")
+    if path.is_dir():
+        raise InputError(f"model file {quoted(str(path))} is a directory; give the file "
+                         f"written by save_model")
     if not path.is_file():
         raise InputError(f"no such model file: {quoted(str(path))}")
     booster = xgb.Booster()
     try:
         booster.load_model(str(path))
     except xgb.core.XGBoostError as err:
-        reason = " ".join(str(err).split())[:200]
+        # "[10:42:00] /path/to/src/file.cc:123: what went wrong Stack trace: [bt] ..."
+        reason = " ".join(str(err).split("Stack trace:")[0].split())
+        reason = re.sub(r"^\[[\d:]+\] \S+:\d+: ", "", reason)[:200]
         raise InputError(f"could not load XGBoost model {quoted(str(path))}: {reason}; "
                          f"give a file written by XGBoost's save_model") from None
     encoder._check_fitted()
@@ -357,11 +363,25 @@ def _column_order(booster, encoder):
     types = booster.feature_types
     if types is not None:
         categorical = set(encoder.categorical_indices_)
-        wrong = [names[j] for j, t in enumerate(types) if (t == "c") != (order[j] in categorical)]
+        wrong = []
+        for j, t in enumerate(types):
+            in_data = order[j] in categorical
+            if (t == "c") == in_data or (in_data and _is_bool(encoder, order[j])):
+                continue  # a bool column's codes (False 0, True 1) are the model's numbers
+            wrong.append(f"{quoted(names[j])} ("
+                         + ("categories in the model, numbers in the data" if t == "c"
+                            else "numbers in the model, categories in the data") + ")")
         if wrong:
-            raise InputError(f"columns {listing(wrong, 10)} are categorical in one of the "
-                             f"model and the data but not in the other")
+            raise InputError(f"the model and the data read columns {', '.join(wrong[:10])} "
+                             f"differently; train the model on the data's types (numbers "
+                             f"as numbers, text as pandas categories)")
     return order
+
+
+def _is_bool(encoder, i):
+    """Whether encoder column ``i`` holds the categories ``False``/``True`` only."""
+    return list(encoder.categories_[encoder.feature_names_[i]]) in (["False", "True"],
+                                                                    ["False"], ["True"])
 
 
 def _recode(booster, encoder, order):
