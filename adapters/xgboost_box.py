@@ -392,7 +392,14 @@ def _recode(booster, encoder, order):
     taken to use the encoder's codes when the number of categories agrees.
     """
     recode, notes = {}, []
-    for j, (count, categories) in _stored_categories(booster).items():
+    stored = _stored_categories(booster)
+    for j, kind in enumerate(booster.feature_types or ()):
+        if kind == "c" and j not in stored:
+            name = encoder.feature_names_[order[j]]
+            notes.append(f"column {quoted(name)}: the model stores no categories (saved by "
+                         f"XGBoost before 3.1); its codes are taken as the data's sorted "
+                         f"categories {listing(list(encoder.categories_[name]), 5)}")
+    for j, (count, categories) in stored.items():
         name = encoder.feature_names_[order[j]]
         ours = list(encoder.categories_.get(name, ()))
         if categories is None:

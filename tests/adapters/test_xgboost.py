@@ -6,7 +6,8 @@ import pandas as pd
 import pytest
 import xgboost as xgb
 
-from adapters import InputError, TableEncoder, load_dataset, load_xgboost, train_xgboost
+from adapters import (InputError, TableEncoder, from_frame, load_dataset, load_xgboost,
+                      train_xgboost)
 from adapters.xgboost_box import MODEL_FILE, XGBoostBlackBox
 
 from .conftest import mixed_frame
@@ -254,3 +255,20 @@ def test_class_names_are_kept_in_the_saved_model(tmp_path):
     with pytest.raises(InputError, match="class_names names 3 classes"):
         train_xgboost(ds.X, ds.y, enc, ds.categorical, n_estimators=5,
                       class_names=("a", "b", "c"))
+
+
+def test_a_model_without_stored_categories_says_what_it_assumes(tmp_path):
+    rng = np.random.default_rng(0)
+    df = pd.DataFrame({"x": rng.normal(size=300),
+                       "job": pd.Categorical(rng.choice(["b", "a", "c"], 300))})
+    df["y"] = ((df.x > 0) | (df.job == "a")).astype(int)
+    model = xgb.XGBClassifier(n_estimators=5, enable_categorical=True)
+    model.fit(df[["x", "job"]], df.y).save_model(tmp_path / "new.json")
+    saved = json.loads((tmp_path / "new.json").read_text())
+    del saved["learner"]["gradient_booster"]["model"]["cats"]   # as XGBoost < 3.1 saved it
+    (tmp_path / "old.json").write_text(json.dumps(saved))
+    ds = from_frame(df.assign(job=df.job.astype(str)), "y")
+    box = load_xgboost(tmp_path / "old.json", TableEncoder().fit(ds.X, ds.categorical))
+    assert box.info["notes"] == [
+        "column 'job': the model stores no categories (saved by XGBoost before 3.1); its "
+        "codes are taken as the data's sorted categories 'a', 'b', 'c'"]
