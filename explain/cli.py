@@ -23,7 +23,8 @@ from rich.markup import escape
 from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
-from adapters import InputError, TableEncoder, load_dataset, load_xgboost, relabel_classes
+from adapters import (BUNDLED, InputError, TableEncoder, load_dataset, load_xgboost,
+                      relabel_classes)
 from adapters.errors import listing
 from explain.compare import SweepConfig, run_compare, view_comparison
 from explain.learners import LEARNERS
@@ -374,8 +375,9 @@ def _load_model(run: CliRun, dataset):
         # them; the dataset may have re-encoded them (the positive class as 1, one-vs-rest).
         codes = [code for _, code in dataset.source_labels]
         labels = [label for label, _ in dataset.source_labels]
-        how = ("numbered as scikit-learn's LabelEncoder numbers them (sorted; a bundled "
-               "dataset's own order)")
+        how = ("in the bundled dataset's own order" if run.data in BUNDLED else
+               "numbered as scikit-learn's LabelEncoder numbers them (sorted, numbers in "
+               "numeric order)")
     else:
         # Trained here: the file names its classes, perhaps one class against the rest.
         rest = len(names) == 2 and names[0] == f"not {names[1]}"

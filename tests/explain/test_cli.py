@@ -109,7 +109,8 @@ def test_own_model_classes_are_read_as_the_targets_labels(own_models, tmp_path, 
     assert report["black_box"]["accuracy_test"] >= 0.9  # a swapped class would be near 0
     assert report["learners"]["fold"]["fidelity_test"] >= 0.9
     reading = {"two": "0 = 'lo', 1 = 'other'", "three": "0 = 'hi', 1 = 'lo', 2 = 'mid'"}[data]
-    assert any(reading in note for note in report["dataset"]["notes"])
+    assert any(reading in note and "LabelEncoder numbers them (sorted, numbers in numeric "
+               "order)" in note for note in report["dataset"]["notes"])
     head = report["dataset"]["positive_class"]
     assert f"'{head}'(X) :-" in (out / "fold.pl").read_text()
 
