@@ -67,7 +67,10 @@ class IMLIClassifier(ClassifierMixin, BaseEstimator):
         left undecided (JAIR 2022 Alg. 2); ``"auto"`` is ``"iterative"`` with mini-batches
         and ``"joint"`` without (``batch_size=None``). ``"decision_list"`` /
         ``"decision_set"`` learn ordered / unordered rules (JAIR Alg. 3 / 4) and also
-        handle more than two classes.
+        handle more than two classes. Where no term for the majority of the rows left pays
+        alone (the rest of a conjunction), the list tries the other classes' terms before
+        ending with the default, and a polished CNF/DNF left at a constant is polished
+        again from the other constant.
     n_passes : int, default=1
         Passes over the mini-batches; the rule with the best objective on all training rows
         is kept.

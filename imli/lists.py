@@ -78,6 +78,18 @@ def _fires(term: Term, L: np.ndarray) -> np.ndarray:
     return L[:, sorted(term)].all(axis=1)
 
 
+def _pays(setting: Setting, term: Term, v: int, majority: int, L: np.ndarray,
+          remaining: np.ndarray) -> bool:
+    """Whether the rule ``term → v`` lowers ``|R| + λ·|E|`` of the rows left against giving
+    them all the ``majority`` class."""
+    fires = _fires(term, L)
+    wrong_now = remaining.sum() - remaining[:, majority].sum()
+    wrong_then = (remaining[fires].sum() - remaining[fires, v].sum()
+                  + remaining[~fires].sum() - remaining[~fires, majority].sum())
+    weights = setting.weights
+    return weights.cost(len(term), int(wrong_then)) < weights.cost(0, int(wrong_now))
+
+
 def _default(counts: np.ndarray, undecided: np.ndarray, predicted: list[int]) -> int:
     left = undecided.sum(axis=0)
     if left.sum() > 0:
@@ -127,12 +139,23 @@ def decision_list(
     for _ in range(n_rules):
         if remaining.sum() == 0 or budget.expired():
             break
-        v = int(np.argmax(remaining.sum(axis=0)))
         live = remaining.sum(axis=1) > 0
-        target = remaining[live, v]
-        other = remaining[live].sum(axis=1) - target
-        term = learn_term(setting.after([t for t, _ in rules]), X[live], target, other, budget,
-                          batch_size, n_passes, rng)
+        step = setting.after([t for t, _ in rules])
+        # Alg. 3 learns a term for the majority class of the rows left. When none pays
+        # alone (a class that is the rest of a conjunction), the next classes are tried:
+        # otherwise the list would end here, as one class for every row left.
+        majority = int(np.argmax(remaining.sum(axis=0)))
+        for v in np.argsort(-remaining.sum(axis=0), kind="stable"):
+            v = int(v)
+            target = remaining[live, v]
+            if not target.any():
+                break
+            other = remaining[live].sum(axis=1) - target
+            term = learn_term(step, X[live], target, other, budget, batch_size, n_passes, rng)
+            if term and (v == majority or _pays(setting, term, v, majority, L, remaining)):
+                break
+            term = term if v == majority else None
+        v = v if term else majority
         if term is None:
             break
         if not term:  # fires on every row left: that is the default rule

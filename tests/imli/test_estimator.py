@@ -382,11 +382,16 @@ def test_a_conjunction_of_a_few_rows_is_not_left_at_false():
     assert clf.score(X, y) >= 0.95 and clf.objective_ < 0.2 * y.sum() * clf.data_fidelity
 
 
-def test_a_list_without_rules_prints_its_one_answer():
+def test_a_list_tries_the_other_class_where_no_majority_term_pays():
     rng = np.random.default_rng(0)
     X = pd.DataFrame({c: rng.normal(size=300) for c in "abc"})
     y = ((X["a"] > 0) & (X["b"] > 0)).to_numpy()  # no term for the majority pays alone
     clf = IMLIClassifier(n_clauses=2, mode="decision_list").fit(X, y)
+    assert str(clf.rules_).splitlines() == ["IF (a > -0.0765 AND b > -0.019) THEN True",
+                                            "ELSE False"]
+    # on labels that no rule predicts, a rule that does worse than none is not taken
+    noise = rng.random(300) < 0.2
+    clf = IMLIClassifier(n_clauses=2, mode="decision_list").fit(X, noise)
     assert str(clf.rules_) == "ALWAYS False"
 
 
