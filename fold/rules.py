@@ -172,7 +172,10 @@ class Rule:
         body = " and ".join(str(lit) for lit in self.literals) or "true"
         if not self.exceptions:
             return body
-        return f"{body} unless ({' or '.join(str(e) for e in self.exceptions)})"
+        # "(B unless (C))" among several: "A or B unless (C)" could read as (A or B) unless C
+        parts = [f"({e})" if e.exceptions and len(self.exceptions) > 1 else str(e)
+                 for e in self.exceptions]
+        return f"{body} unless ({' or '.join(parts)})"
 
 
 @dataclass(frozen=True)

@@ -46,6 +46,14 @@ def test_rules_are_immutable_hashable_and_repr_rebuilds():
     assert str(rule) == "a <= 0.30000000000000004 unless (b == x'y)"  # exact
 
 
+def test_an_exception_with_exceptions_among_several_is_bracketed():
+    inner = Rule((Literal("b", "==", "u"),), (Rule((Literal("c", ">", 1.0),)),))
+    rule = Rule((Literal("a", ">", 0.0),), (Rule((Literal("d", "==", "v"),)), inner))
+    assert str(rule) == "a > 0.0 unless (d == v or (b == u unless (c > 1.0)))"
+    alone = Rule((Literal("a", ">", 0.0),), (inner,))
+    assert str(alone) == "a > 0.0 unless (b == u unless (c > 1.0))"
+
+
 def test_rule_with_exceptions_and_theory_decision_list():
     X = pd.DataFrame({"a": [1.0, 1.0, 5.0, NAN], "b": ["x", "y", "x", "x"]})
     rule = Rule((Literal("a", "<=", 2.0),), (Rule((Literal("b", "==", "y"),)),))
