@@ -49,9 +49,9 @@ def test_rules_are_immutable_hashable_and_repr_rebuilds():
 def test_an_exception_with_exceptions_among_several_is_bracketed():
     inner = Rule((Literal("b", "==", "u"),), (Rule((Literal("c", ">", 1.0),)),))
     rule = Rule((Literal("a", ">", 0.0),), (Rule((Literal("d", "==", "v"),)), inner))
-    assert str(rule) == "a > 0.0 unless (d == v or (b == u unless (c > 1.0)))"
+    assert str(rule) == "a > 0 unless (d == v or (b == u unless (c > 1)))"
     alone = Rule((Literal("a", ">", 0.0),), (inner,))
-    assert str(alone) == "a > 0.0 unless (b == u unless (c > 1.0))"
+    assert str(alone) == "a > 0 unless (b == u unless (c > 1))"
 
 
 def test_rule_with_exceptions_and_theory_decision_list():
