@@ -127,6 +127,10 @@ def _fit_fold(X: pd.DataFrame, y, params, random_state, class_names, distinct_ro
             estimator.set_params(min_support=max(1, math.ceil(support * distinct_rows)))
         if weight is not None:
             estimator.set_params(mdl_weight=weight * copies)
+        estimator.fit(X, names)
+        # ``params`` holds what FOLD ran with; these are the values given for one copy
+        return estimator, {"params_given": {"min_support": _plain(support),
+                                            "mdl_weight": _plain(weight)}}
     estimator.fit(X, names)
     return estimator, {}
 

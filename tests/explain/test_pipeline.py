@@ -214,6 +214,9 @@ def test_stacked_view_counts_fold_support_on_the_rows_explained(breast_cancer_ru
     assert params["min_support"] == math.ceil(default * train_rows)
     # errors are made once per copy: the program's bits weigh twice RIPPER's 0.5
     assert params["mdl_weight"] == 2 * FOLDClassifier().mdl_weight
+    # and the values given, for one copy, beside them
+    assert report["learners"]["fold"]["params_given"] == {
+        "min_support": default, "mdl_weight": FOLDClassifier().mdl_weight}
 
 
 @pytest.mark.parametrize("given, expected", [
