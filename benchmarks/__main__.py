@@ -93,7 +93,8 @@ def _add_run(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--peers", nargs="*", choices=PEERS, default=list(PEERS),
                         metavar="PEER", help=f"peers to run (default: {' '.join(PEERS)})")
     parser.add_argument("--no-ablation", action="store_true",
-                        help="skip our learners without LIME filtering")
+                        help="skip our learners' variants: without LIME filtering and on the "
+                             "LIME-filtered rows only")
     parser.add_argument("--out", type=Path, default=RESULTS_DIR,
                         help="results folder (default: benchmarks/results)")
     parser.add_argument("--cache-dir", type=Path, default=LIME_CACHE_DIR,
@@ -129,6 +130,13 @@ def _run(args: argparse.Namespace) -> int:
                   f"{', '.join(SPECS[name].class_names)}", file=sys.stderr)
             return 2
         positive[name] = cls
+    for folder, what in ((args.out, "--out"), (None if args.no_cache else args.cache_dir,
+                                                 "--cache-dir"), (args.data_dir, "--data-dir")):
+        problem = _unusable_folder(folder)
+        if problem:
+            print(f"error: {what} {str(folder)!r} {problem}", file=sys.stderr)
+            return 2
+    datasets = list(dict.fromkeys(datasets))
     config = runner.BenchConfig(
         datasets=tuple(datasets), folds=folds, random_state=args.seed,
         lime_samples=lime_samples, lime_jobs=args.lime_jobs, discretizer=args.discretizer,
@@ -144,7 +152,26 @@ def _run(args: argparse.Namespace) -> int:
     path.write_text(text)
     print(text)
     print(f"tables written to {path}", file=sys.stderr)
+    if not any(r["summary"]["folds_ok"] for r in results):
+        print("error: no fold of any dataset ran to the end (see 'Failed folds')",
+              file=sys.stderr)
+        return 1
     return 0
+
+
+def _unusable_folder(folder: Path | None) -> str | None:
+    """Why ``folder`` cannot hold the files of a run (created when missing), or None."""
+    if folder is None:
+        return None
+    if folder.exists() and not folder.is_dir():
+        return "is a file, not a folder"
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as err:
+        return f"cannot be created ({err.strerror or err})"
+    if not os.access(folder, os.W_OK):
+        return "is not writable"
+    return None
 
 
 def _add_table(subparsers: argparse._SubParsersAction) -> None:
@@ -207,6 +234,10 @@ def main(argv: list[str] | None = None) -> int:
     except (DatasetError, ImportError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
+    except KeyboardInterrupt:
+        print("interrupted: the datasets finished so far are saved, and finished LIME "
+              "batches are in the cache", file=sys.stderr)
+        return 130
 
 
 def _fixed_hash_seed() -> None:

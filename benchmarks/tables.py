@@ -53,7 +53,14 @@ def load_results(directory: Path) -> list[dict]:
         if missing:
             raise DatasetError(f"{path} is not a benchmark result (no {', '.join(missing)})")
         results.append(result)
-    return results
+    # a run's datasets in the order it ran them (RESULTS.md's order)
+    return sorted(results, key=lambda r: (_run_position(r), r["dataset"]["name"]))
+
+
+def _run_position(result: dict) -> int:
+    names = list((result.get("config") or {}).get("datasets") or ())
+    name = result["dataset"]["name"]
+    return names.index(name) if name in names else len(names)
 
 
 def _mean_std(entry: dict | None) -> str:
@@ -142,7 +149,8 @@ def render_dataset(result: dict) -> str:
 
 
 def _fid(m: dict) -> float:
-    return m["fidelity_test"]["mean"]
+    # Means of the same fold scores summed in another order differ by ~1e-16: a tie.
+    return round(m["fidelity_test"]["mean"], 12)
 
 
 def verdicts(methods: dict) -> list[tuple[str, str, str, bool, str]]:
@@ -157,7 +165,7 @@ def verdicts(methods: dict) -> list[tuple[str, str, str, bool, str]]:
     ours = [k for k in OURS if k in have]
     peers = [k for k in PEERS if k in have]
     if ours and peers:
-        best = max(ours, key=lambda k: _fid(have[k]))
+        best = max(ours, key=lambda k: (_fid(have[k]), -have[k]["rule_size"]))
         # the best peer; among equal fidelity the one with fewer literals
         rival = max(peers, key=lambda k: (_fid(have[k]), -have[k]["rule_size"]))
         out.append(("best of ours vs best peer", _who(best, have), _who(rival, have),
@@ -176,7 +184,7 @@ def _compare(a: dict, b: dict, strict: bool = True) -> tuple[bool, str]:
     fewer = lit_a < lit_b if strict else lit_a <= lit_b
     if gap >= 0 and fewer:
         return True, ""
-    if abs(gap) < 1e-12 and lit_a == lit_b:
+    if gap == 0 and lit_a == lit_b:
         return False, "tie: equal fidelity and literals"
     why = []
     if gap < 0:
@@ -230,6 +238,14 @@ def render(results: list[dict]) -> str:
         return "No results.\n"
     first = results[0]
     parts = ["## Results", "", render_header(first["environment"], first.get("config")), ""]
+    commands = {}
+    for result in results:
+        commands.setdefault(result["environment"].get("command", "?"), []).append(
+            result["dataset"]["name"])
+    if len(commands) > 1:
+        parts += ["These results come from more than one run (the header is the first's): "
+                  + "; ".join(f"`{c}` ({', '.join(names)})" for c, names in commands.items())
+                  + ".", ""]
     summary = render_summary(results)
     if summary:
         parts += [summary, ""]

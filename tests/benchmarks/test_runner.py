@@ -256,3 +256,54 @@ def test_run_dataset_end_to_end_on_iris(tmp_path):
     assert fold["train_rows"] + fold["test_rows"] == 150
     assert any(line.startswith("[iris fold 2/2] tree3") for line in lines)
     assert "### iris" in tables.render_dataset(result)
+
+
+@pytest.mark.parametrize("option", ["--out", "--cache-dir", "--data-dir"])
+def test_a_folder_option_naming_a_file_is_refused_before_any_work(option, tmp_path, capsys):
+    afile = tmp_path / "afile"
+    afile.write_text("x")
+    others = {"--out": tmp_path / "o", "--cache-dir": tmp_path / "c",
+              "--data-dir": tmp_path / "d"}
+    others[option] = afile
+    argv = ["run", "--datasets", "iris"]
+    for name, folder in others.items():
+        argv += [name, str(folder)]
+    assert main(argv) == 2
+    err = capsys.readouterr().err.strip()
+    assert err == f"error: {option} {str(afile)!r} is a file, not a folder"
+
+
+def test_equal_fidelities_summed_in_another_order_are_a_tie():
+    # the same fold scores in another order: means differ by ~1e-16
+    ours, theirs = [73, 88, 71, 82, 81], [81, 82, 73, 88, 71]
+    a = {"fidelity_test": {"mean": np.mean(np.array(ours) / 90), "std": 0.0}, "rule_size": 5}
+    b = {"fidelity_test": {"mean": np.mean(np.array(theirs) / 90), "std": 0.0},
+         "rule_size": 9}
+    assert tables._compare(a, b) == (True, "")
+    b["rule_size"] = 5
+    assert tables._compare(a, b) == (False, "tie: equal fidelity and literals")
+
+
+def test_results_of_several_runs_say_so_and_keep_run_order(result, tmp_path):
+    first = json.loads(json.dumps(result))
+    second = json.loads(json.dumps(result))
+    second["dataset"]["name"] = "aaa"
+    second["environment"]["command"] = "python -m benchmarks run --datasets aaa"
+    save(first, tmp_path)
+    save(second, tmp_path)
+    loaded = tables.load_results(tmp_path)
+    text = tables.render(loaded)
+    assert ("These results come from more than one run (the header is the first's): "
+            "`python -m benchmarks run --quick` (toy); "
+            "`python -m benchmarks run --datasets aaa` (aaa).") in text
+
+
+def test_a_run_where_no_fold_finished_exits_1(result, tmp_path, monkeypatch, capsys):
+    from benchmarks import runner
+
+    failed = {**result, "folds": [{"fold": 0, "error": "e"}],
+              "summary": summarize([{"fold": 0, "error": "e"}])}
+    monkeypatch.setattr(runner, "run", lambda config, command: [failed])
+    assert main(["run", "--datasets", "iris", "--out", str(tmp_path / "o"), "--no-cache",
+                 "--data-dir", str(tmp_path / "d")]) == 1
+    assert "no fold of any dataset ran to the end" in capsys.readouterr().err
