@@ -113,7 +113,7 @@ def number_arg(kind, low=None, high=None, inclusive=True, nonzero=False):
             if low is not None:
                 bounds.append(f"{'>=' if inclusive else '>'} {low:g}")
             if high is not None:
-                bounds.append(f"< {high}")
+                bounds.append(f"< {high:g}")
             if nonzero:
                 bounds.append("not 0")
             if not bounds:
@@ -206,15 +206,17 @@ def _parser() -> argparse.ArgumentParser:
                        "rows only (no LIME)")
         p.add_argument("--imli-clauses", type=number_arg(int, 1), default=None, help="IMLI clauses (k)")
         p.add_argument("--imli-rule-type", choices=("CNF", "DNF"), default=None)
-        p.add_argument("--data-fidelity", type=_POSITIVE, default=None,
+        p.add_argument("--data-fidelity", type=number_arg(float, 1e-6, 1e9), default=None,
                        help="IMLI weight of one misclassified row vs one literal")
-        p.add_argument("--time-limit", type=_POSITIVE, default=None,
+        p.add_argument("--time-limit", type=number_arg(float, 0, 1e8, inclusive=False),
+                       default=None,
                        help="IMLI solver time limit per fit, seconds")
         p.add_argument("--fold-mdl-weight", type=_mdl_weight, default=None,
                        help="FOLD: weight of the program's size against its training errors "
                        "(default 0.5; larger: a smaller program; none: plain FOLD, every "
                        "rule that gains information)")
-        p.add_argument("--max-seconds", type=_POSITIVE, default=None,
+        p.add_argument("--max-seconds", type=number_arg(float, 0, 1e8, inclusive=False),
+                       default=None,
                        help="stop the whole run after this many seconds (finished LIME "
                        "batches stay in the cache)")
     return parser

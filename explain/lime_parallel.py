@@ -69,8 +69,12 @@ def _check_reachable(distributed, scheduler: str) -> None:
     """
     try:
         host, port = distributed.comm.get_address_host_port(scheduler)
-    except (ValueError, NotImplementedError):
-        return  # not a TCP address: the Client says what is wrong with it
+    except ValueError as err:
+        if "missing port" in str(err):
+            raise  # no address at all: a Client made of it would hang a minute on exit
+        return  # not a TCP address (inproc://): the Client says what is wrong with it
+    except NotImplementedError:
+        return
     socket.create_connection((host, port), timeout=10).close()
 
 

@@ -52,8 +52,11 @@ def prepare_out_dir(out_dir, force: bool = False) -> Path:
         )
     try:
         out.mkdir(parents=True, exist_ok=True)
+        # a directory that exists may still refuse files (/sys, a read-only mount): find
+        # out now, not after the run
+        tempfile.TemporaryFile(dir=out).close()
     except OSError as error:
-        raise InputError(f"cannot create --out {out} ({error.strerror or error}); choose "
+        raise InputError(f"cannot write to --out {out} ({error.strerror or error}); choose "
                          f"a directory you can write to") from None
     return out
 

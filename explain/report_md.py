@@ -84,12 +84,11 @@ def empty_rules_note(name: str, entry: dict) -> str | None:
         return None
     if name == "fold":
         return ("FOLD learned no rule: no test paid for itself in the program's description "
-                "length on these rows (one category of many covers few rows), so every row "
-                "gets the default class; a lower `--fold-mdl-weight` (or `none`) lets "
-                "smaller rules in.")
+                "length on these rows, so every row gets the default class; a lower "
+                "`--fold-mdl-weight` (or `none`) lets smaller rules in.")
     return ("IMLI's rule tests nothing: no literal paid for itself against the training "
             "errors it would fix, so every row gets one class; a higher `--data-fidelity` "
-            "or more `--imli-clauses` let rules in.")
+            "lets rules in.")
 
 
 def learner_order(section: dict) -> list[str]:

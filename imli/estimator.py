@@ -14,7 +14,7 @@ from sklearn.utils.multiclass import check_classification_targets, type_of_targe
 from sklearn.utils.validation import check_is_fitted, check_random_state
 
 from .decisions import DecisionList, DecisionSet, Rule
-from .encoding import Constraints, Weights, encode
+from .encoding import MAX_DENOMINATOR, Constraints, Weights, encode
 from .inputs import binary_input, literal_space
 from .lists import decision_list, decision_set
 from .literals import LiteralSpace, literal_matrix
@@ -52,7 +52,7 @@ class IMLIClassifier(ClassifierMixin, BaseEstimator):
         A DNF is learned as the CNF of the complemented labels, then complemented.
         Ignored by the decision-list and decision-set modes.
     data_fidelity : float, default=10.0
-        λ: the cost of one misclassified row relative to one literal.
+        λ: the cost of one misclassified row relative to one literal, from 1e-6 to 1e9.
     batch_size : int or None, default=25
         An int: mini-batches of about that many rows, so that every MaxSAT query stays
         small and the fit time grows linearly with the rows (AIES 2019 §4.1: each query
@@ -145,12 +145,14 @@ class IMLIClassifier(ClassifierMixin, BaseEstimator):
     _parameter_constraints: dict = {
         "n_clauses": [Interval(Integral, 1, None, closed="left")],
         "rule_type": [StrOptions({"CNF", "DNF"})],
-        "data_fidelity": [Interval(Real, 0, None, closed="neither")],
+        # at most 1e9: the solver's integer weights (λ times row counts) stay in 64 bits
+        "data_fidelity": [Interval(Real, 1 / MAX_DENOMINATOR, 1e9, closed="both")],
         "batch_size": [Interval(Integral, 1, None, closed="left"), None],
         "random_state": ["random_state"],
         "mode": [StrOptions(set(MODES))],
         "n_passes": [Interval(Integral, 1, None, closed="left")],
-        "time_limit": [Interval(Real, 0, None, closed="neither"), None],
+        # below the longest wait Python's threads take (the solver's watchdog)
+        "time_limit": [Interval(Real, 0, 1e8, closed="neither"), None],
         "solver": [StrOptions(set(ENGINES))],
         "solver_command": [list, tuple, None],
         "exclude_features": [list, tuple, None],
