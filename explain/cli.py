@@ -65,10 +65,10 @@ class CliRun:
     max_seconds: float | None = None
 
 
-def _number_list(kind):
-    """An argparse type: a comma-separated list of positive ``kind`` values (repeats
-    dropped)."""
-    one = number_arg(kind, 0, inclusive=False)
+def _number_list(kind, low=0, high=None, inclusive=False):
+    """An argparse type: a comma-separated list of ``kind`` values in the range
+    :func:`number_arg` takes (positive by default; repeats dropped)."""
+    one = number_arg(kind, low, high, inclusive=inclusive)
 
     def parse(text: str) -> tuple:
         values = tuple(dict.fromkeys(one(part) for part in text.split(",") if part.strip()))
@@ -152,7 +152,8 @@ def _parser() -> argparse.ArgumentParser:
     compare.add_argument("--data", required=True, help="a CSV file, or a bundled dataset name")
     compare.add_argument("--target", help="the target column (required for a CSV)")
     sweep = SweepConfig()
-    compare.add_argument("--sweep-data-fidelity", type=_number_list(float),
+    compare.add_argument("--sweep-data-fidelity",
+                         type=_number_list(float, 1e-6, 1e9, inclusive=True),
                          default=sweep.data_fidelity, metavar="L1,L2,...",
                          help=f"IMLI data_fidelity values (default {_csv(sweep.data_fidelity)})")
     compare.add_argument("--sweep-clauses", type=_number_list(int), default=sweep.n_clauses,
@@ -162,7 +163,8 @@ def _parser() -> argparse.ArgumentParser:
                          default=sweep.mdl_weight, metavar="W1,W2,...",
                          help="FOLD mdl_weight values: larger, smaller programs "
                          f"(default {_csv(sweep.mdl_weight)})")
-    compare.add_argument("--sweep-time-limit", type=_POSITIVE, default=sweep.imli_time_limit,
+    compare.add_argument("--sweep-time-limit", type=number_arg(float, 0, 1e8, inclusive=False),
+                         default=sweep.imli_time_limit,
                          help="seconds per IMLI fit of the sweep (default %(default)s)")
     for p in (run, demo):
         p.add_argument("--compare-views", action="store_true",

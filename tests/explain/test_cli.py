@@ -314,3 +314,15 @@ def test_fold_size_option(value, expected):
 
     option = [] if value is None else ["--fold-mdl-weight", value]
     assert parse_args(["demo", "--out", "unused", *option]).config.fold_params == expected
+
+
+@pytest.mark.parametrize("option, value", [
+    ("--sweep-data-fidelity", "1,1e-7"), ("--sweep-data-fidelity", "1e19"),
+    ("--sweep-clauses", "0"), ("--sweep-mdl-weight", "-1"), ("--sweep-time-limit", "1e10"),
+])
+def test_out_of_range_sweep_options_are_usage_errors(option, value, capsys):
+    from explain.cli import parse_args
+
+    with pytest.raises(SystemExit) as stop:
+        parse_args(["compare", "--data", "x.csv", "--out", "unused", option, value])
+    assert stop.value.code == 2 and option in capsys.readouterr().err.splitlines()[-1]
