@@ -176,20 +176,15 @@ def test_bad_input_is_one_line_exit_2(mixed_csv, tmp_path, args, words):
 @pytest.mark.parametrize("args, words", [
     (["--out", "/proc/surrogate-rules-nope"], "cannot write to --out /proc/surrogate-rules-nope"),
     (["--out", "/sys/kernel"], "cannot write to --out /sys/kernel"),   # exists, refuses files
-    (["--out", "OUT", "--scheduler", "not-an-address"],   # no Client left to hang on exit
-     "could not connect to the Dask scheduler 'not-an-address' (missing port number"),
     (["--out", "OUT", "--cache-dir", "/proc/version"],
      "cannot use '/proc/version' as the LIME cache directory"),
 ])
 def test_unusable_directories_are_one_line_exit_2(mixed_csv, tmp_path, args, words):
     args = [str(tmp_path / "o") if a == "OUT" else a for a in args]
     fast = [a for a in FAST if a != "--no-cache"]
-    started = time.perf_counter()
     done = run_cli("run", "--data", str(mixed_csv), "--target", "target", *args, *fast)
     assert done.returncode == 2 and "Traceback" not in done.stderr
-    assert done.stderr.strip().splitlines()[-1].endswith(words) or words in done.stderr
-    assert len(done.stderr.strip().splitlines()) == 1 or "note:" in done.stderr
-    assert time.perf_counter() - started < 45
+    assert words in done.stderr.strip().splitlines()[-1]
 
 
 def test_markup_in_names_is_printed_as_text_and_the_explained_class_is_said(tmp_path):
@@ -326,3 +321,14 @@ def test_out_of_range_sweep_options_are_usage_errors(option, value, capsys):
     with pytest.raises(SystemExit) as stop:
         parse_args(["compare", "--data", "x.csv", "--out", "unused", option, value])
     assert stop.value.code == 2 and option in capsys.readouterr().err.splitlines()[-1]
+
+
+def test_a_scheduler_with_no_address_is_one_line_and_quick(mixed_csv, tmp_path):
+    # a Client built from it hung a minute on exit, then printed a traceback
+    started = time.perf_counter()
+    done = run_cli("run", "--data", str(mixed_csv), "--target", "target", "--out",
+                   str(tmp_path / "o"), "--scheduler", "not-an-address", *FAST)
+    assert done.returncode == 2 and "Traceback" not in done.stderr
+    assert done.stderr.strip().splitlines()[-1].startswith(
+        "error: could not connect to the Dask scheduler 'not-an-address' (missing port number")
+    assert time.perf_counter() - started < 45
