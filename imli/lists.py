@@ -78,6 +78,28 @@ def _fires(term: Term, L: np.ndarray) -> np.ndarray:
     return L[:, sorted(term)].all(axis=1)
 
 
+def _next_rule(setting, X, L, remaining, live, budget, batch_size, n_passes, rng):
+    """The list's next ``(term, class)``, or None when no rule improves on the default.
+
+    Alg. 3 learns a term for the majority class of the rows left. When none pays alone (a
+    class that is the rest of a conjunction), the next classes are tried, each kept only
+    if its rule lowers the objective: otherwise the list would end here, as one class for
+    every row left.
+    """
+    totals = remaining.sum(axis=0)
+    majority = int(np.argmax(totals))
+    for v in np.argsort(-totals, kind="stable"):
+        v = int(v)
+        target = remaining[live, v]
+        if not target.any():
+            return None
+        other = remaining[live].sum(axis=1) - target
+        term = learn_term(setting, X[live], target, other, budget, batch_size, n_passes, rng)
+        if term and (v == majority or _pays(setting, term, v, majority, L, remaining)):
+            return term, v
+    return None
+
+
 def _pays(setting: Setting, term: Term, v: int, majority: int, L: np.ndarray,
           remaining: np.ndarray) -> bool:
     """Whether the rule ``term → v`` lowers ``|R| + λ·|E|`` of the rows left against giving
@@ -141,25 +163,10 @@ def decision_list(
             break
         live = remaining.sum(axis=1) > 0
         step = setting.after([t for t, _ in rules])
-        # Alg. 3 learns a term for the majority class of the rows left. When none pays
-        # alone (a class that is the rest of a conjunction), the next classes are tried:
-        # otherwise the list would end here, as one class for every row left.
-        majority = int(np.argmax(remaining.sum(axis=0)))
-        for v in np.argsort(-remaining.sum(axis=0), kind="stable"):
-            v = int(v)
-            target = remaining[live, v]
-            if not target.any():
-                break
-            other = remaining[live].sum(axis=1) - target
-            term = learn_term(step, X[live], target, other, budget, batch_size, n_passes, rng)
-            if term and (v == majority or _pays(setting, term, v, majority, L, remaining)):
-                break
-            term = term if v == majority else None
-        v = v if term else majority
-        if term is None:
+        found = _next_rule(step, X, L, remaining, live, budget, batch_size, n_passes, rng)
+        if found is None:  # the rows left all go to the default
             break
-        if not term:  # fires on every row left: that is the default rule
-            return rules, v
+        term, v = found
         fires = _fires(term, L) & live
         if not fires.any():
             break
