@@ -217,7 +217,9 @@ COMMANDS: dict[str, Callable[[argparse._SubParsersAction], None]] = {
 
 def build_parser() -> argparse.ArgumentParser:
     """The ``python -m benchmarks`` argument parser with every registered sub-command."""
-    parser = argparse.ArgumentParser(prog="python -m benchmarks",
+    from explain.cli import OneLineParser
+
+    parser = OneLineParser(prog="python -m benchmarks",
                                      description="Benchmark suite of surrogate-rules.")
     subparsers = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for add in COMMANDS.values():

@@ -136,8 +136,17 @@ def _csv(values) -> str:
     return ",".join(f"{v:g}" for v in values)
 
 
+class OneLineParser(argparse.ArgumentParser):
+    """An argument parser whose usage errors are one line on stderr (exit code 2) that
+    points at ``--help``, rather than the usage block and then the error (also used by
+    ``python -m benchmarks``)."""
+
+    def error(self, message: str):
+        self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+
+
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = OneLineParser(
         prog="python -m explain",
         description="Explain a black-box classifier with global rules (IMLI, FOLD) "
         "and measure their fidelity.",
@@ -191,10 +200,11 @@ def _parser() -> argparse.ArgumentParser:
                             "cuts where the black box's labels change; quartile, decile at "
                             "quantiles (default: entropy)")
         p.add_argument("--lime-engine", choices=("batched", "reference"), default="batched")
-        p.add_argument("--lime-mode", choices=("fast", "exact"), default="fast")
-        p.add_argument("--lime-pool-rows", type=number_arg(int, 1), default=32,
-                       help="rows (by id) sharing one LIME neighbourhood; 1 = one per row "
-                       "(default 32)")
+        p.add_argument("--lime-mode", choices=("fast", "exact"), default=None,
+                       help="the batched engine's local fits (default fast)")
+        p.add_argument("--lime-pool-rows", type=number_arg(int, 1), default=None,
+                       help="the batched engine's rows (by id) sharing one LIME "
+                       "neighbourhood; 1 = one per row (default 32)")
         p.add_argument("--n-jobs", type=number_arg(int, nonzero=True), default=-1, help="LIME worker processes")
         p.add_argument("--scheduler", help="a Dask scheduler address to explain rows on")
         p.add_argument("--cache-dir", type=_path, default=None,
@@ -242,6 +252,8 @@ def _cli_run(args) -> CliRun:
                          "explains no row; leave --train-view at its default")
     if args.scheduler is not None and importlib.util.find_spec("distributed") is None:
         raise ValueError(f"--scheduler needs Dask: {DASK_EXTRA_HINT}")
+    for message in _unused_options(args):
+        print(f"warning: {message}", file=sys.stderr)
     imli_params = {
         key: value
         for key, value in (
@@ -257,8 +269,8 @@ def _cli_run(args) -> CliRun:
         top_k=args.top_k,
         discretizer=args.discretizer,
         engine=args.lime_engine,
-        mode=args.lime_mode,
-        pool_rows=args.lime_pool_rows,
+        mode=args.lime_mode or LimeConfig.mode,
+        pool_rows=args.lime_pool_rows or LimeConfig.pool_rows,
         random_state=args.seed,
         n_jobs=args.n_jobs,
         scheduler=args.scheduler,
@@ -286,6 +298,30 @@ def _cli_run(args) -> CliRun:
     return CliRun(data, getattr(args, "target", None), args.positive, args.out, args.force,
                   args.model, cache, config, sweep, getattr(args, "compare_views", False),
                   args.max_seconds)
+
+
+def _unused_options(args) -> list[str]:
+    """Why some given options will not apply (a learner's settings when it does not run,
+    the batched engine's with the reference one): they are ignored, and the report records
+    only what applied."""
+    def given(*options):
+        return [o for o in options if getattr(args, o[2:].replace("-", "_")) is not None]
+
+    def sets(options):
+        return f"{', '.join(options)} set{'s' if len(options) == 1 else ''}"
+
+    messages = []
+    for learner, options in (("imli", given("--imli-clauses", "--imli-rule-type",
+                                            "--data-fidelity", "--time-limit")),
+                             ("fold", given("--fold-mdl-weight"))):
+        if options and learner not in args.learners:
+            messages.append(f"{sets(options)} {learner.upper()}, which --learners "
+                            f"{','.join(args.learners)} does not run: ignored")
+    options = given("--lime-mode", "--lime-pool-rows")
+    if options and args.lime_engine == "reference":
+        messages.append(f"{sets(options)} the batched LIME engine, not --lime-engine "
+                        "reference: ignored")
+    return messages
 
 
 def _summary_table(report: dict) -> Table:

@@ -79,8 +79,9 @@ class RunConfig:
             "random_state": self.random_state,
             "lime": lime,
             "learners": list(self.learners),
-            "imli_params": dict(self.imli_params),
-            "fold_params": dict(self.fold_params),
+            # a learner that does not run has no settings to record
+            "imli_params": dict(self.imli_params) if "imli" in self.learners else {},
+            "fold_params": dict(self.fold_params) if "fold" in self.learners else {},
             "explain_test": self.explain_test,
             "train_view": self.train_view,
         }
@@ -364,11 +365,13 @@ def run_pipeline(
             "rows_explained": sum(len(e.features) for e in (exp_train, exp_test) if e),
             "seconds": float(sum(e.seconds for e in (exp_train, exp_test) if e)),
             "rows_from_cache": sum(e.rows_from_cache for e in (exp_train, exp_test) if e),
-            "top_k": config.lime.top_k,
+            # what applied: no row has more features than the table, and only the
+            # batched engine has modes
+            "top_k": min(config.lime.top_k, int(n_features)),
             "num_samples": config.lime.num_samples,
             "discretizer": config.lime.discretizer,
             "engine": config.lime.engine,
-            "mode": config.lime.mode,
+            "mode": config.lime.mode if config.lime.engine == "batched" else None,
             "binary_columns": len(columns),
         },
         "learners": learner_reports,

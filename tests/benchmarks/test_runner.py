@@ -186,7 +186,8 @@ def test_run_command_line_options():
 def test_out_of_range_run_options_are_usage_errors(option, value, capsys):
     with pytest.raises(SystemExit) as stop:
         build_parser().parse_args(["run", option, value])
-    assert stop.value.code == 2 and option in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert stop.value.code == 2 and option in err and len(err.splitlines()) == 1, err
 
 
 def test_too_many_folds_and_foreign_result_files_are_one_line_errors(tmp_path, capsys):

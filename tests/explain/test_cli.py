@@ -11,7 +11,8 @@ import pandas as pd
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-FAST = ["--num-samples", "200", "--n-jobs", "1", "--time-limit", "5", "--no-cache"]
+FAST_LIME = ["--num-samples", "200", "--n-jobs", "1", "--no-cache"]
+FAST = [*FAST_LIME, "--time-limit", "5"]
 
 
 def run_cli(*args, cwd=None):
@@ -51,7 +52,7 @@ def test_run_writes_every_artefact(mixed_csv, tmp_path):
 def test_fold_pl_loads_in_plain_swipl(mixed_csv, tmp_path):
     out = tmp_path / "run"
     assert run_cli("run", "--data", str(mixed_csv), "--target", "target", "--out", str(out),
-                   "--learners", "fold", *FAST).returncode == 0
+                   "--learners", "fold", *FAST_LIME).returncode == 0
     loaded = subprocess.run(["swipl", "-q", "-g", "halt", str(out / "fold.pl")],
                             capture_output=True, text=True, timeout=60)
     assert loaded.returncode == 0, loaded.stderr
@@ -61,13 +62,13 @@ def test_fold_pl_loads_in_plain_swipl(mixed_csv, tmp_path):
 def test_refuses_to_overwrite_without_force(mixed_csv, tmp_path):
     out = tmp_path / "run"
     args = ("run", "--data", str(mixed_csv), "--target", "target", "--out", str(out),
-            "--learners", "fold", *FAST)
+            "--learners", "fold", *FAST_LIME)
     assert run_cli(*args).returncode == 0
     again = run_cli(*args)
     assert again.returncode == 2
     assert again.stderr.strip().startswith("error:") and "--force" in again.stderr
     other = [a if a != "fold" else "imli" for a in args]
-    assert run_cli(*other, "--force").returncode == 0
+    assert run_cli(*other, "--force", "--time-limit", "5").returncode == 0
     assert (out / "imli.txt").is_file() and not (out / "fold.pl").exists()  # not stale
 
 
@@ -104,7 +105,7 @@ def test_own_model_classes_are_read_as_the_targets_labels(own_models, tmp_path, 
     args = ["--positive", positive] if positive else []
     done = run_cli("run", "--data", str(own_models / f"{data}.csv"), "--target", "label",
                    "--model", str(own_models / f"{model}.ubj"), "--out", str(out),
-                   "--learners", "fold", *args, *FAST)
+                   "--learners", "fold", *args, *FAST_LIME)
     assert done.returncode == 0, done.stderr
     report = json.loads((out / "report.json").read_text())
     assert report["black_box"]["accuracy_test"] >= 0.9  # a swapped class would be near 0
@@ -120,11 +121,11 @@ def test_a_model_saved_by_a_run_is_read_back_by_its_class_names(own_models, tmp_
     # 'lo' is the minority, so class 1 here, but it sorts first: LabelEncoder order would
     # read the saved model's classes the wrong way round
     data = ("--data", str(own_models / "two.csv"), "--target", "label", "--learners", "fold")
-    assert run_cli("run", *data, "--out", str(tmp_path / "first"), *FAST).returncode == 0
+    assert run_cli("run", *data, "--out", str(tmp_path / "first"), *FAST_LIME).returncode == 0
     saved = str(tmp_path / "first" / "black_box.ubj")
     for positive in ([], ["--positive", "other"]):
         out = tmp_path / f"again{len(positive)}"
-        done = run_cli("run", *data, "--model", saved, "--out", str(out), *positive, *FAST)
+        done = run_cli("run", *data, "--model", saved, "--out", str(out), *positive, *FAST_LIME)
         assert done.returncode == 0, done.stderr
         report = json.loads((out / "report.json").read_text())
         assert report["black_box"]["accuracy_test"] >= 0.9
@@ -135,17 +136,17 @@ def test_a_model_saved_by_a_run_is_read_back_by_its_class_names(own_models, tmp_
 def test_a_saved_one_vs_rest_model_explains_its_class_again(own_models, tmp_path):
     data = ("--data", str(own_models / "three.csv"), "--target", "label", "--learners", "fold")
     first = tmp_path / "first"
-    assert run_cli("run", *data, "--out", str(first), *FAST).returncode == 0
+    assert run_cli("run", *data, "--out", str(first), *FAST_LIME).returncode == 0
     positive = json.loads((first / "report.json").read_text())["dataset"]["positive_class"]
     saved = str(first / "black_box.ubj")
-    again = run_cli("run", *data, "--model", saved, "--out", str(tmp_path / "again"), *FAST)
+    again = run_cli("run", *data, "--model", saved, "--out", str(tmp_path / "again"), *FAST_LIME)
     assert again.returncode == 0, again.stderr
     report = json.loads((tmp_path / "again" / "report.json").read_text())
     assert report["dataset"]["positive_class"] == positive
     assert report["black_box"]["accuracy_test"] >= 0.9
     other = next(c for c in ("hi", "lo", "mid") if c != positive)
     refused = run_cli("run", *data, "--model", saved, "--positive", other, "--out",
-                      str(tmp_path / "other"), *FAST)
+                      str(tmp_path / "other"), *FAST_LIME)
     assert refused.returncode == 2 and "Traceback" not in refused.stderr
     assert f"run with --positive '{positive}'" in refused.stderr.strip().splitlines()[-1]
 
@@ -195,7 +196,7 @@ def test_markup_in_names_is_printed_as_text_and_the_explained_class_is_said(tmp_
     data = tmp_path / "[red]d.csv"
     frame.to_csv(data, index=False)
     done = run_cli("run", "--data", str(data), "--target", "cls", "--out",
-                   str(tmp_path / "[x]"), "--learners", "fold", *FAST)
+                   str(tmp_path / "[x]"), "--learners", "fold", *FAST_LIME)
     assert done.returncode == 0, done.stderr
     assert "explaining 'k" in done.stdout and "against the rest" in done.stdout
     assert "[red]d" in done.stdout and "[x]/report.json" in done.stdout
@@ -298,8 +299,39 @@ def test_out_of_range_options_are_usage_errors(option, value, capsys):
     with pytest.raises(SystemExit) as stop:
         parse_args(["demo", "--out", "unused", option, value])
     assert stop.value.code == 2
-    last = capsys.readouterr().err.strip().splitlines()[-1]
-    assert option in last and value in last
+    lines = capsys.readouterr().err.strip().splitlines()
+    assert len(lines) == 1 and "usage:" not in lines[0], lines  # no usage block first
+    assert option in lines[0] and value in lines[0] and "--help" in lines[0]
+
+
+@pytest.mark.parametrize("options, words", [
+    (["--learners", "fold", "--imli-clauses", "3", "--time-limit", "5"],
+     "--imli-clauses, --time-limit set IMLI, which --learners fold does not run: ignored"),
+    (["--learners", "imli", "--fold-mdl-weight", "none"],
+     "--fold-mdl-weight sets FOLD, which --learners imli does not run: ignored"),
+    (["--lime-engine", "reference", "--lime-mode", "exact"],
+     "--lime-mode sets the batched LIME engine, not --lime-engine reference: ignored"),
+    (["--lime-engine", "reference", "--lime-pool-rows", "4"],
+     "--lime-pool-rows sets the batched LIME engine, not --lime-engine reference: ignored"),
+    (["--learners", "imli,fold", "--time-limit", "5", "--lime-mode", "exact"], None),
+])
+def test_options_that_will_not_apply_are_warned_of(options, words, capsys):
+    # they used to pass silently and be recorded in report.json as if they had applied
+    from explain.cli import parse_args
+
+    parse_args(["demo", "--out", "unused", *options])
+    err = capsys.readouterr().err
+    assert err == (f"warning: {words}\n" if words else ""), err
+
+
+def test_batched_engine_options_keep_their_defaults_unless_given():
+    from explain.cli import parse_args
+
+    lime = parse_args(["demo", "--out", "unused"]).config.lime
+    assert (lime.mode, lime.pool_rows) == ("fast", 32)
+    lime = parse_args(["demo", "--out", "unused", "--lime-mode", "exact",
+                       "--lime-pool-rows", "1"]).config.lime
+    assert (lime.mode, lime.pool_rows) == ("exact", 1)
 
 
 @pytest.mark.parametrize("value, expected", [("2", {"mdl_weight": 2.0}),

@@ -70,6 +70,7 @@ def test_without_lime_filtering_no_row_is_explained():
     report = run_pipeline(load_dataset("breast_cancer"), config).report
     assert report["lime"]["rows_explained"] == 0
     assert "fidelity_test_lime" not in report["learners"]["fold"]
+    assert report["parameters"]["imli_params"] == {}  # IMLI did not run
     assert report["learners"]["fold"]["fidelity_test"] >= 0.85
 
 
@@ -171,15 +172,19 @@ def test_a_test_set_leaving_too_few_training_rows_is_refused(test_size, words):
         run_pipeline(from_frame(df, "t"), RunConfig(lime=FAST_LIME, test_size=test_size))
 
 
-@pytest.mark.parametrize("mode", ["fast", "exact"])
-def test_table_without_numeric_features(mode):
+@pytest.mark.parametrize("engine, mode", [("batched", "fast"), ("batched", "exact"),
+                                          ("reference", "fast")])
+def test_table_without_numeric_features(engine, mode):
     """Regression (found by the CLI fuzz test): LIME with categorical features only."""
     rng = np.random.default_rng(0)
     frame = pd.DataFrame({"a": rng.choice(["x", "y", "z"], 60), "b": rng.choice(["p", "q"], 60)})
     frame["t"] = np.where((frame.a == "x") | (frame.b == "p"), "yes", "no")
-    lime = LimeConfig(num_samples=100, n_jobs=1, mode=mode)
+    lime = LimeConfig(num_samples=100, n_jobs=1, mode=mode, engine=engine)
     report = run_pipeline(from_frame(frame, "t"), RunConfig(lime=lime, imli_params=FAST_IMLI)).report
     assert report["lime"]["rows_explained"] == 60
+    # the report states what applied: top-5 of two features is two, no mode for reference
+    assert report["lime"]["top_k"] == 2
+    assert report["lime"]["mode"] == (mode if engine == "batched" else None)
     assert report["learners"]["fold"]["fidelity_test"] >= 0.9
 
 
