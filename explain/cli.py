@@ -32,7 +32,7 @@ from explain.lime_parallel import DASK_EXTRA_HINT
 from explain.lime_runner import DISCRETIZERS, LimeConfig
 from explain.outputs import prepare_out_dir, write_run
 from explain.pipeline import TRAIN_VIEWS, RunConfig, binarize_target, run_pipeline
-from explain.report_md import LEARNER_COLUMNS, fmt, learner_rows
+from explain.report_md import LEARNER_COLUMNS, fmt, learner_rows, optimal_cell
 from fold import FoldInputError
 
 DEMO_DATASET = "breast_cancer"
@@ -345,7 +345,7 @@ def _pareto_table(report: dict) -> Table:
             if p["pareto"]:
                 setting = ", ".join(f"{k}={v:g}" for k, v in p["params"].items())
                 table.add_row(name, setting, fmt(p["fidelity_test"]), str(p["rule_size"]),
-                              fmt(p.get("optimal")))
+                              optimal_cell(p))
     return table
 
 

@@ -25,7 +25,7 @@ __all__ = ["SweepConfig", "sweep", "pareto_front", "view_comparison", "run_compa
 
 #: Metrics kept for each training view in the view comparison.
 VIEW_KEYS = ("fidelity_test", "fidelity_test_lime", "accuracy_test", "f1_test", "n_rules",
-             "rule_size", "fit_seconds", "optimal")
+             "rule_size", "fit_seconds", "optimal", "timed_out")
 
 
 @dataclass(frozen=True)

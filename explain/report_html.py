@@ -11,10 +11,10 @@ from __future__ import annotations
 import json
 from html import escape
 
-from explain.report_md import (FEATURES_SHOWN, LEARNER_COLUMNS, VIEW_KEYS, VIEW_LABELS,
-                               cached, complement_legend, empty_rules_note,
-                               examples_caption, features_caption, fmt,
-                               learner_order, learner_rows, no_lime_note, value_cell,
+from explain.report_md import (FEATURES_SHOWN, LEARNER_COLUMNS, OPTIMAL_NOTE, VIEW_KEYS,
+                               VIEW_LABELS, cached, complement_legend, empty_rules_note,
+                               examples_caption, features_caption, fmt, learner_order,
+                               learner_rows, no_lime_note, optimal_cell, value_cell,
                                view_rows)
 from explain.report_plots import LEARNER_STYLE, features_plot, filtering_plot, tradeoff_plot
 
@@ -147,8 +147,7 @@ def _metrics(report: dict) -> str:
         "<b>raw test</b>: the surrogate used as a global model on the rows as they are; "
         "<b>LIME test</b>: each test row first keeps only its top LIME features (the "
         "LIME-FOLD protocol). Precision, recall and F1 treat the black box's labels as the "
-        "truth; accuracy compares with the real labels. <b>optimal</b>: IMLI's rule is a "
-        "proven optimum of its MaxSAT objective (no time limit struck).</p>"
+        f"truth; accuracy compares with the real labels. <b>optimal</b>: {_e(OPTIMAL_NOTE)}</p>"
     )
 
 
@@ -245,7 +244,7 @@ def _tradeoff(report: dict) -> str:
         rows = [
             [_setting(p), fmt(p["fidelity_test"]),
              fmt(p.get("fidelity_test_lime")), fmt(p["accuracy_test"]), p["n_rules"],
-             p["rule_size"], fmt(p["fit_seconds"]), fmt(p.get("optimal")),
+             p["rule_size"], fmt(p["fit_seconds"]), optimal_cell(p),
              "★" if p["pareto"] else ""]
             for p in points
         ]

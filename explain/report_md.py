@@ -101,10 +101,24 @@ def learner_order(section: dict) -> list[str]:
     return [n for n in known if n in names] + sorted(n for n in names if n not in known)
 
 
+def optimal_cell(entry: dict) -> str:
+    """IMLI's "optimal" cell for a fit's report ``entry``; "no (time limit)" when the
+    solver's time limit cut the fit short, so the rule may be improved by more time."""
+    return "no (time limit)" if entry.get("timed_out") else fmt(entry.get("optimal"))
+
+
+#: What the "optimal" column says, for the reports' captions.
+OPTIMAL_NOTE = ("IMLI's rule is a proven optimum of its MaxSAT objective on all "
+                "training rows, which only one query over all of them (batch_size=None) "
+                "with no time limit struck can prove; \"no (time limit)\": the time limit "
+                "cut the fit short.")
+
+
 def learner_rows(report: dict) -> list[list[str]]:
     """One row of cells per learner, in LEARNER_COLUMNS order (with the name first)."""
     return [
-        [name] + [fmt(report["learners"][name].get(key)) for key, _ in LEARNER_COLUMNS]
+        [name] + [optimal_cell(report["learners"][name]) if key == "optimal"
+                  else fmt(report["learners"][name].get(key)) for key, _ in LEARNER_COLUMNS]
         for name in learner_order(report)
     ]
 
@@ -170,7 +184,7 @@ def render_markdown(report: dict) -> str:
         "",
         "Fidelity is agreement with the black box's labels on held-out rows: *raw test* uses "
         "the surrogate as a global model on the rows as they are; *LIME test* first keeps each "
-        "test row's top LIME features only (the LIME-FOLD protocol).",
+        f"test row's top LIME features only (the LIME-FOLD protocol). *Optimal*: {OPTIMAL_NOTE}",
     ]
     if "agreement" in report:
         ag = report["agreement"]
@@ -258,7 +272,7 @@ def _sweep(sweep: dict | None) -> list[str]:
         points = sweep["learners"][name]
         rows = [[", ".join(f"{k}={v:g}" for k, v in p["params"].items()), p["fidelity_test"],
                  p.get("fidelity_test_lime"), p["accuracy_test"], p["n_rules"],
-                 p["rule_size"], p["fit_seconds"], p.get("optimal"),
+                 p["rule_size"], p["fit_seconds"], optimal_cell(p),
                  "★" if p["pareto"] else ""] for p in points]
         out += ["", f"### {name}", ""] + _table(
             ["setting", "fidelity (raw test)", "fidelity (LIME test)", "accuracy", "rules",
@@ -297,7 +311,8 @@ def view_rows(filtering: dict) -> list[list]:
             label = VIEW_LABELS.get(view, view)
             if view == filtering["run_view"]:
                 label += " (this run)"
-            rows.append([name, label] + [views[view].get(k) for k, _ in VIEW_KEYS])
+            rows.append([name, label] + [optimal_cell(views[view]) if k == "optimal"
+                                         else views[view].get(k) for k, _ in VIEW_KEYS])
     return rows
 
 

@@ -270,3 +270,19 @@ def test_disagreeing_rows_are_named_by_their_row_in_the_input_table(written):
         row = frame.iloc[ex["row"]]
         for name, value in ex["values"].items():
             assert row[name] == value, (ex["row"], name)
+
+
+def test_a_fit_the_time_limit_cut_short_says_so(written):
+    # it was only on stderr and in report.json; the tables said "no" as for mini-batches
+    _, result = written
+    report = json.loads(json.dumps(result.report, default=str))
+    assert all("timed_out" in p for p in report["sweep"]["learners"]["imli"])
+    report["learners"]["imli"].update(optimal=False, timed_out=True)
+    report["sweep"]["learners"]["imli"][0].update(optimal=False, timed_out=True)
+    text = render_markdown(report)
+    assert text.count("| no (time limit) |") == 2 and "batch_size=None" in text
+    page = Page(render_html(report)).text
+    assert page.count("no (time limit)") == 2 and "batch_size=None" in " ".join(page)
+    report["learners"]["imli"]["timed_out"] = False
+    report["sweep"]["learners"]["imli"][0]["timed_out"] = False
+    assert "| no (time limit) |" not in render_markdown(report)
