@@ -100,8 +100,11 @@ def clean_features(frame):
     ...                                                "k": [7] * 12}))
     >>> X.dtypes.astype(str).tolist(), cat
     (['object', 'object'], ('a', 'b'))
-    >>> notes
-    ["dropped column 'k': a single value ('7')"]
+    >>> print(*notes, sep="\\n")  # doctest: +NORMALIZE_WHITESPACE
+    column 'a': 8 of 12 values are numbers but 4 are not (e.g. 'x'), too many to read them
+    as missing: read as categories, each number its own; make those values empty to
+    compare the column as numbers
+    dropped column 'k': a single value ('7')
     """
     kept, categorical, notes = {}, [], []
     for name in frame.columns:

@@ -105,7 +105,7 @@ def load_dataset(source, target=None, positive=None, *, binary=False):
         One of :data:`BUNDLED` — ``breast_cancer`` (scikit-learn's Wisconsin diagnostic
         breast cancer data, positive class ``malignant``), ``wine``, ``iris`` — or the path
         of a CSV file (comma, semicolon, tab or ``|`` separated, with a header row; UTF-8,
-        else read as Latin-1 with a note).
+        bytes that are not UTF-8 read as Windows-1252, with a note).
     target : str, optional
         The target column; required for a CSV. A bundled dataset's target is ``"target"``
         (leave it unset).

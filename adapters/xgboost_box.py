@@ -154,7 +154,7 @@ def train_xgboost(X, y, encoder, categorical, random_state=0, class_names=None, 
 
     Examples
     --------
-    >>> from adapters import load_dataset
+    >>> from adapters import TableEncoder, load_dataset
     >>> ds = load_dataset("breast_cancer")
     >>> enc = TableEncoder().fit(ds.X, ds.categorical)
     >>> box = train_xgboost(ds.X, ds.y, enc, ds.categorical, n_estimators=20)

@@ -4,9 +4,10 @@
                                        [--num-samples N] [--time-limit S] [--n-jobs J]
 
 Steps: load the bundled table, let the pipeline train an XGBoost black box, explain every
-row with LIME, learn IMLI and FOLD surrogates from the LIME-filtered rows, then write the
-report (report.html, report.md, report.json, imli.txt, fold.pl) and print the rules, their
-fidelity, and why FOLD labels one test row as it does.
+row with LIME, learn IMLI and FOLD surrogates from the LIME-filtered rows stacked with the
+same rows in full (the default training view), then write the report (report.html,
+report.md, report.json, imli.txt, fold.pl) and print the rules, their fidelity, and why
+FOLD labels one test row as it does.
 
 The environment variables EXAMPLE_NUM_SAMPLES, EXAMPLE_TIME_LIMIT and EXAMPLE_N_JOBS set
 the defaults of the matching options (the tests use them to run the example quickly).

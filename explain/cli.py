@@ -31,7 +31,8 @@ from explain.learners import LEARNERS
 from explain.lime_parallel import DASK_EXTRA_HINT
 from explain.lime_runner import DISCRETIZERS, LimeConfig
 from explain.outputs import prepare_out_dir, write_run
-from explain.pipeline import TRAIN_VIEWS, RunConfig, binarize_target, run_pipeline
+from explain.pipeline import (MIN_POSITIVE_ROWS, MIN_POSITIVE_SHARE, TRAIN_VIEWS, RunConfig,
+                              binarize_target, run_pipeline)
 from explain.report_md import LEARNER_COLUMNS, fmt, learner_rows, optimal_cell
 from fold import FoldInputError
 
@@ -184,7 +185,9 @@ def _parser() -> argparse.ArgumentParser:
         p.add_argument("--force", action="store_true", help="overwrite a previous run in --out")
         p.add_argument("--positive", help="the label that counts as class 1 (default: "
                        "the yes of a yes/no target such as 0/1 or no/yes, else the minority "
-                       "class; with more classes, the minority against the rest)")
+                       "class; with more classes, the smallest class with at least "
+                       f"{MIN_POSITIVE_ROWS} rows and {MIN_POSITIVE_SHARE * 100:g}%% of the rows, "
+                       "against the rest)")
         p.add_argument("--model", type=_path, help="explain this saved XGBoost model "
                        "(.ubj/.json) instead of training one")
         p.add_argument("--seed", type=number_arg(int, 0, 2**32), default=0,
@@ -202,9 +205,9 @@ def _parser() -> argparse.ArgumentParser:
         p.add_argument("--lime-engine", choices=("batched", "reference"), default="batched")
         p.add_argument("--lime-mode", choices=("fast", "exact"), default=None,
                        help="the batched engine's local fits (default fast)")
-        p.add_argument("--lime-pool-rows", type=number_arg(int, 1), default=None,
-                       help="the batched engine's rows (by id) sharing one LIME "
-                       "neighbourhood; 1 = one per row (default 32)")
+        p.add_argument("--lime-pool-rows", type=number_arg(int, 1), default=32,
+                       help="rows (by id) sharing one LIME seed, so one neighbourhood in "
+                       "the batched engine; 1 = one per row (default 32)")
         p.add_argument("--n-jobs", type=number_arg(int, nonzero=True), default=-1, help="LIME worker processes")
         p.add_argument("--scheduler", help="a Dask scheduler address to explain rows on")
         p.add_argument("--cache-dir", type=_path, default=None,
@@ -270,7 +273,7 @@ def _cli_run(args) -> CliRun:
         discretizer=args.discretizer,
         engine=args.lime_engine,
         mode=args.lime_mode or LimeConfig.mode,
-        pool_rows=args.lime_pool_rows or LimeConfig.pool_rows,
+        pool_rows=args.lime_pool_rows,
         random_state=args.seed,
         n_jobs=args.n_jobs,
         scheduler=args.scheduler,
@@ -302,8 +305,8 @@ def _cli_run(args) -> CliRun:
 
 def _unused_options(args) -> list[str]:
     """Why some given options will not apply (a learner's settings when it does not run,
-    the batched engine's with the reference one): they are ignored, and the report records
-    only what applied."""
+    the batched engine's mode with the reference one): they are ignored, and the report
+    does not record them."""
     def given(*options):
         return [o for o in options if getattr(args, o[2:].replace("-", "_")) is not None]
 
@@ -317,9 +320,8 @@ def _unused_options(args) -> list[str]:
         if options and learner not in args.learners:
             messages.append(f"{sets(options)} {learner.upper()}, which --learners "
                             f"{','.join(args.learners)} does not run: ignored")
-    options = given("--lime-mode", "--lime-pool-rows")
-    if options and args.lime_engine == "reference":
-        messages.append(f"{sets(options)} the batched LIME engine, not --lime-engine "
+    if args.lime_mode is not None and args.lime_engine == "reference":
+        messages.append("--lime-mode sets the batched LIME engine, not --lime-engine "
                         "reference: ignored")
     return messages
 

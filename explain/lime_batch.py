@@ -16,8 +16,10 @@ Both take lime's own fitted ``LimeTabularExplainer`` and explain a batch of rows
 from __future__ import annotations
 
 import copy
+import warnings
 
 import numpy as np
+from scipy.linalg import LinAlgWarning
 
 from explain.lime_fit import LocalFits, fit_local_models
 from explain.lime_sampling import FastConstants, SamplingTables, sample_neighbourhoods
@@ -133,6 +135,14 @@ class ReferenceLime:
         # a private copy: explain_instance mutates the explainer's random state, and batches
         # may run in threads (Dask workers) sharing this engine
         explainer = copy.deepcopy(self.explainer)
+        with warnings.catch_warnings():
+            # lime's ridge on fewer samples than features: the run warns of that once
+            warnings.simplefilter("ignore", LinAlgWarning)
+            self._explain_each(explainer, rows, seeds, labels, predict_fn, fits)
+        return fits
+
+    def _explain_each(self, explainer, rows, seeds, labels, predict_fn, fits) -> None:
+        k = self.top_k
         for r, (row, seed, label) in enumerate(zip(rows, seeds, labels)):
             # one RandomState object is shared by the explainer, its discretizer and LimeBase
             explainer.random_state.seed(int(seed))
@@ -144,4 +154,3 @@ class ReferenceLime:
             fits.features[r, :len(pairs)] = [f for f, _ in pairs]
             fits.weights[r, :len(pairs)] = [v for _, v in pairs]
             fits.intercepts[r], fits.scores[r] = exp.intercept[label], exp.score
-        return fits

@@ -37,6 +37,7 @@ Which class is explained: ``LimeConfig.label`` if set; else class 1 of a binary 
 from __future__ import annotations
 
 import math
+import warnings
 import time
 from dataclasses import asdict, dataclass, field
 from typing import Callable
@@ -405,6 +406,11 @@ def explain_rows(training_data, rows, predict_fn: Callable, config: LimeConfig |
         progress(from_cache, n)
 
     todo = np.flatnonzero(~done)
+    if len(todo) and config.num_samples <= d:
+        warnings.warn(f"LIME draws {config.num_samples} samples per row to weigh {d} "
+                      "features: the local fits have fewer samples than features, so their "
+                      f"weights are mostly the ridge penalty's; use more than {d} samples "
+                      "(--num-samples)", stacklevel=2)
     if len(todo):
         if config.engine == "batched":
             engine = BatchedLime(explainer, config.num_samples, config.top_k,

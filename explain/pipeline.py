@@ -72,8 +72,10 @@ class RunConfig:
 
     def to_dict(self) -> dict:
         """The configuration as plain JSON-ready values."""
-        lime = {k: getattr(self.lime, k) for k in self.lime.__dataclass_fields__}
-        lime = {k: v for k, v in lime.items() if k != "scheduler"}
+        lime = {k: getattr(self.lime, k) for k in self.lime.__dataclass_fields__
+                if k != "scheduler"}
+        if self.lime.engine != "batched":
+            lime["mode"] = None  # only the batched engine has modes
         return {
             "test_size": self.test_size,
             "random_state": self.random_state,

@@ -137,7 +137,7 @@ class Binarizer(TransformerMixin, BaseEstimator):
     >>> df = pd.DataFrame({"age": [20, 30, 40, 50], "color": ["r", "g", "r", "b"]})
     >>> b = Binarizer(n_thresholds=1).fit(df)
     >>> [str(p) for p in b.column_specs_]
-    ['age <= 30.0', 'age > 30.0', 'color == b', 'color == g', 'color == r']
+    ['age <= 35.0', 'age > 35.0', 'color == b', 'color == g', 'color == r']
     >>> b.transform(df).iloc[0].tolist()
     [True, False, False, False, True]
     """

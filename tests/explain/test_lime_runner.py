@@ -148,6 +148,23 @@ def test_progress_is_reported():
 
 
 @pytest.mark.parametrize("engine", ["batched", "reference"])
+def test_too_few_samples_is_one_warning_not_a_flood(engine):
+    # the reference engine printed scikit-learn's ill-conditioned warning for every row
+    import warnings
+
+    X, y, predict = breast_cancer()
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        explain_rows(X, X[:6], predict, LimeConfig(num_samples=5, top_k=3, engine=engine,
+                                                   n_jobs=1))
+        explain_rows(X, X[:2], predict, LimeConfig(num_samples=40, top_k=3, engine=engine,
+                                                   n_jobs=1))
+    messages = [str(w.message) for w in caught]
+    assert len(messages) == 1, messages
+    assert messages[0].startswith(f"LIME draws 5 samples per row to weigh {X.shape[1]} features")
+
+
+@pytest.mark.parametrize("engine", ["batched", "reference"])
 def test_processes_give_the_same_results(engine):
     X, y, predict = breast_cancer()
     config = dict(num_samples=200, top_k=3, engine=engine, batch_size=2)

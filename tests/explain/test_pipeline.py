@@ -185,6 +185,7 @@ def test_table_without_numeric_features(engine, mode):
     # the report states what applied: top-5 of two features is two, no mode for reference
     assert report["lime"]["top_k"] == 2
     assert report["lime"]["mode"] == (mode if engine == "batched" else None)
+    assert report["parameters"]["lime"]["mode"] == report["lime"]["mode"]
     assert report["learners"]["fold"]["fidelity_test"] >= 0.9
 
 
