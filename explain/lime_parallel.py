@@ -61,11 +61,18 @@ def dask_client(client=None, scheduler: str | None = None):
         owned.close()
 
 
+#: Seconds a TCP scheduler address has to send its first bytes (a Dask scheduler greets a
+#: new connection at once).
+HANDSHAKE_WAIT = 10.0
+
+
 def _check_reachable(distributed, scheduler: str) -> None:
-    """Raise OSError when nothing listens at a TCP ``scheduler`` address.
+    """Raise OSError when nothing listens at a TCP ``scheduler`` address, or something
+    that is not a Dask scheduler does.
 
     A ``Client`` that fails to connect keeps trying to close itself when collected (a
-    minute, then a printed traceback), so an address nobody answers is refused first.
+    minute, then a printed traceback), and one connected to another service (a web
+    server) waits for its handshake for ever, so such addresses are refused first.
     """
     try:
         host, port = distributed.comm.get_address_host_port(scheduler)
@@ -75,7 +82,18 @@ def _check_reachable(distributed, scheduler: str) -> None:
         return  # not a TCP address (inproc://): the Client says what is wrong with it
     except NotImplementedError:
         return
-    socket.create_connection((host, port), timeout=10).close()
+    with socket.create_connection((host, port), timeout=10) as probe:
+        if distributed.comm.parse_address(scheduler)[0] != "tcp":
+            return  # TLS: the client speaks first
+        probe.settimeout(HANDSHAKE_WAIT)
+        try:
+            greeted = probe.recv(1)
+        except TimeoutError:
+            raise OSError(f"something listens there but sent no Dask handshake within "
+                          f"{HANDSHAKE_WAIT:g} s: not a Dask scheduler") from None
+        if not greeted:
+            raise OSError("something listens there but closed the connection at once: "
+                          "not a Dask scheduler")
 
 
 def n_workers(n_jobs: int, client=None) -> int:

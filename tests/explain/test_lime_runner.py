@@ -244,6 +244,33 @@ def test_unreachable_scheduler_is_a_clear_error(address):
             pass
 
 
+@pytest.mark.parametrize("reply", [None, b""])
+def test_a_service_that_is_not_a_dask_scheduler_is_a_clear_error(monkeypatch, reply):
+    # a Client connected to, say, a web server waited for its handshake for ever
+    import socket
+    import threading
+
+    pytest.importorskip("distributed")
+    server = socket.create_server(("127.0.0.1", 0))
+    address = f"tcp://127.0.0.1:{server.getsockname()[1]}"
+
+    def serve():
+        conn, _ = server.accept()
+        if reply is None:
+            conn.recv(1)  # silent until the client gives up
+        conn.close()
+
+    threading.Thread(target=serve, daemon=True).start()
+    monkeypatch.setattr(lime_parallel, "HANDSHAKE_WAIT", 0.5)
+    words = "sent no Dask handshake within 0.5 s" if reply is None else "closed the connection at once"
+    try:
+        with pytest.raises(InputError, match=f"'{address}'.*{words}: not a Dask scheduler"):
+            with lime_parallel.dask_client(None, address):
+                pass
+    finally:
+        server.close()
+
+
 def test_batch_size_follows_the_memory_budget():
     config = LimeConfig(num_samples=5000, memory_budget_mb=32)
     per_row = 5000 * 30 * 8 * 4
