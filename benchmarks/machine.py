@@ -29,7 +29,10 @@ def environment(command: str) -> dict:
     dict
         ``cpu`` (model name), ``cores``, ``cores_available`` (this process's affinity),
         ``platform``, ``python``, ``versions`` (:data:`VERSIONED`; ``None`` when not
-        installed), ``swipl`` (``swipl --version`` or ``None``), ``date`` (UTC), ``command``.
+        installed), ``swipl`` (``swipl --version`` or ``None``), ``date`` (UTC), ``command``,
+        ``pythonhashseed`` (the environment's ``PYTHONHASHSEED``: FOLD-R++ iterates over
+        sets of strings) and ``commit`` (this checkout's, ``+`` when files differ from it;
+        ``None`` outside a git checkout).
     """
     return {
         "cpu": _cpu_model(),
@@ -42,6 +45,8 @@ def environment(command: str) -> dict:
         "swipl": _swipl_version(),
         "date": datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
         "command": command,
+        "pythonhashseed": os.environ.get("PYTHONHASHSEED"),
+        "commit": _commit(),
     }
 
 
@@ -77,3 +82,22 @@ def _swipl_version() -> str | None:
         return None
     done = subprocess.run([swipl, "--version"], capture_output=True, text=True, timeout=30)
     return done.stdout.strip() or None
+
+
+def _commit() -> str | None:
+    """The code's git commit, with ``+`` when tracked files differ from it."""
+    root = Path(__file__).resolve().parent.parent
+    git = shutil.which("git")
+    if git is None or not (root / ".git").exists():
+        return None
+    try:
+        head = subprocess.run([git, "-C", str(root), "rev-parse", "--short=12", "HEAD"],
+                              capture_output=True, text=True, timeout=30)
+        dirty = subprocess.run([git, "-C", str(root), "status", "--porcelain",
+                                "--untracked-files=no"], capture_output=True, text=True,
+                               timeout=30)
+    except (OSError, subprocess.SubprocessError):
+        return None
+    if head.returncode != 0:
+        return None
+    return head.stdout.strip() + ("+" if dirty.stdout.strip() else "")

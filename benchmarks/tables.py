@@ -86,6 +86,11 @@ def _default_lime_samples() -> int:
     return LimeConfig().num_samples
 
 
+def _hash_seed(environment: dict) -> str:
+    seed = environment.get("pythonhashseed")
+    return f"PYTHONHASHSEED={seed} " if seed is not None else ""
+
+
 def render_header(environment: dict, config: dict | None = None) -> str:
     """The run's machine, versions, date, command and protocol as markdown lines."""
     versions = ", ".join(f"{k} {v}" for k, v in environment["versions"].items() if v)
@@ -95,7 +100,8 @@ def render_header(environment: dict, config: dict | None = None) -> str:
         f"- Python {environment['python']}; {versions}"
         + (f"; {environment['swipl']}" if environment.get("swipl") else ""),
         f"- Date: {environment['date']}",
-        f"- Command: `{environment['command']}`",
+        f"- Command: `{_hash_seed(environment)}{environment['command']}`"
+        + (f" at commit {environment['commit']}" if environment.get("commit") else ""),
     ]
     if config:
         samples = config.get("lime_samples") or _default_lime_samples()
@@ -108,7 +114,8 @@ def render_header(environment: dict, config: dict | None = None) -> str:
             "on train and test rows; every surrogate learns the black box's train-fold labels"
             + (f"; IMLI time limit {config['imli_params']['time_limit']:g} s per fit"
                if config.get("imli_params", {}).get("time_limit") else "") + ". "
-            "Scores are mean ± std over folds; rules, literals and fit seconds are medians.")
+            "Scores are mean ± std over folds (the population std, ddof 0); rules, literals "
+            "and fit seconds are medians.")
     return "\n".join(lines)
 
 

@@ -1,5 +1,8 @@
 """Benchmark runner pieces that need no pipeline run: folds, summaries, tables, the CLI."""
 import json
+import os
+import subprocess
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -8,6 +11,8 @@ from benchmarks import tables
 from benchmarks.__main__ import build_parser, main
 from benchmarks.machine import environment
 from benchmarks.runner import BenchConfig, fold_splits, save, summarize
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def _entry(fid, lit, rules, seconds, fid_lime=None, optimal=None):
@@ -136,6 +141,9 @@ def test_render_header_and_document(result):
     assert "- Command: `python -m benchmarks run --quick`" in text
     assert "stratified 3-fold (seed 0)" in text
     assert "LIME (500 samples per row, entropy bins)" in text  # the default, saved
+    environment = {**result["environment"], "pythonhashseed": "0", "commit": "abc123+"}
+    assert ("- Command: `PYTHONHASHSEED=0 python -m benchmarks run --quick` at commit abc123+"
+            in tables.render([{**result, "environment": environment}]))
     del result["config"]["discretizer"]  # saved before the setting existed: quartile
     assert "LIME (500 samples per row, quartile bins)" in tables.render([result])
     assert "; IMLI time limit 10 s per fit." in text
@@ -232,6 +240,12 @@ def test_environment_names_machine_and_command():
     assert env["cores"] >= 1 and env["cpu"]
     assert env["versions"]["numpy"] == np.__version__
     assert env["command"] == "python -m benchmarks run"
+    assert env["pythonhashseed"] == os.environ.get("PYTHONHASHSEED")
+    # this checkout's commit, "+" when tracked files differ from it (a clean clone: none)
+    head = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--short=12", "HEAD"],
+                          capture_output=True, text=True)
+    if head.returncode == 0:
+        assert env["commit"].rstrip("+") == head.stdout.strip()
 
 
 def test_run_dataset_end_to_end_on_iris(tmp_path):
