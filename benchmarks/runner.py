@@ -5,8 +5,9 @@ Per dataset and fold (:func:`run_fold`):
 1. :func:`explain.pipeline.run_pipeline` on the fold's split: XGBoost trained on the train
    fold, LIME on the train (and test) rows, IMLI and FOLD learned from the black box's labels
    of the LIME-filtered train rows, scored on the test rows (raw and LIME-filtered).
-2. The ablation: the same learners and the same black box with ``train_view="raw"`` (every
-   feature of every row).
+2. The ablation: the same learners refitted (:func:`explain.compare.refit`) on the same
+   rows, LIME run and black box with ``train_view="raw"`` (every feature of every row) and
+   ``"lime"`` (the LIME-filtered rows only, the LIME-FOLD paper's dataset).
 3. The peers of :mod:`benchmarks.peers` on the raw train rows with the same black-box labels,
    scored on the same test rows.
 
@@ -198,6 +199,7 @@ def run_fold(dataset, split, config: BenchConfig, log: Log = _stderr, tag: str =
         ``methods`` (name -> the pipeline's learner report keys), ``black_box``, ``lime``,
         ``train_rows``, ``test_rows``, ``seconds``.
     """
+    from explain.compare import refit
     from explain.pipeline import run_pipeline
 
     train_idx, test_idx = split
@@ -211,19 +213,13 @@ def run_fold(dataset, split, config: BenchConfig, log: Log = _stderr, tag: str =
         f"{report['lime']['seconds']:.1f}s) " + _brief(methods))
 
     if config.ablation:
-        begun = time.perf_counter()
-        ablated = run_pipeline(dataset, replace(run_config, train_view="raw"),
-                               black_box=result.black_box, split=(train_idx, test_idx))
-        nolime = {ABLATION[n]: ablated.report["learners"][n] for n in OURS}
-        methods.update(nolime)
-        log(f"{tag} no-LIME ablation {time.perf_counter() - begun:.1f}s " + _brief(nolime))
-        begun = time.perf_counter()
-        paper = run_pipeline(dataset, replace(run_config, train_view="lime"),
-                             black_box=result.black_box, split=(train_idx, test_idx),
-                             cache_dir=config.cache_dir)
-        lime_only = {LIME_ONLY[n]: paper.report["learners"][n] for n in OURS}
-        methods.update(lime_only)
-        log(f"{tag} LIME-rows-only {time.perf_counter() - begun:.1f}s " + _brief(lime_only))
+        # the same rows, LIME run and black box; only the training view changes
+        for view, names, title in (("raw", ABLATION, "no-LIME ablation"),
+                                   ("lime", LIME_ONLY, "LIME-rows-only")):
+            begun = time.perf_counter()
+            refitted = {names[n]: refit(result, n, view) for n in OURS}
+            methods.update(refitted)
+            log(f"{tag} {title} {time.perf_counter() - begun:.1f}s " + _brief(refitted))
 
     labels = result.labels
     X_train, X_test = dataset.X.iloc[train_idx], dataset.X.iloc[test_idx]

@@ -21,7 +21,7 @@ from explain.pipeline import (TRAIN_VIEWS, PipelineResult, RunConfig, learner_re
 from explain.report_details import add_details
 from imli import TimeLimitWarning
 
-__all__ = ["SweepConfig", "sweep", "pareto_front", "view_comparison", "run_compare"]
+__all__ = ["SweepConfig", "sweep", "pareto_front", "refit", "view_comparison", "run_compare"]
 
 #: Metrics kept for each training view in the view comparison.
 VIEW_KEYS = ("fidelity_test", "fidelity_test_lime", "accuracy_test", "f1_test", "n_rules",
@@ -72,9 +72,29 @@ def _settings(name: str, config: SweepConfig, base: dict) -> list[dict]:
     return [{**base, "mdl_weight": float(w)} for w in config.mdl_weight]
 
 
-def _point(result: PipelineResult, name: str, params: dict, view: str) -> dict:
-    """Fit learner ``name`` with ``params`` on training view ``view``; measure it as the run does."""
+def refit(result: PipelineResult, name: str, view: str, params: dict | None = None) -> dict:
+    """Fit learner ``name`` again on training view ``view`` of a run's rows (no LIME, no
+    black-box training) and measure it as the run does.
+
+    Parameters
+    ----------
+    result : PipelineResult
+    name : {"imli", "fold"}
+        A learner of the run.
+    view : str
+        A training view (:data:`~explain.pipeline.TRAIN_VIEWS`); the LIME views need a run
+        that explained rows.
+    params : dict, optional
+        The learner's settings (default: the run's).
+
+    Returns
+    -------
+    dict
+        The learner's report entry, as in ``result.report["learners"]``.
+    """
     report, labels = result.report, result.labels
+    if params is None:
+        params = report["parameters"]["imli_params" if name == "imli" else "fold_params"]
     X = training_view(result.views[name], view)
     y = training_labels(labels["bb_train"], view)
     with warnings.catch_warnings():
@@ -84,8 +104,13 @@ def _point(result: PipelineResult, name: str, params: dict, view: str) -> dict:
             name, X, y, params, report["parameters"]["random_state"], result.columns,
             tuple(report["dataset"]["class_names"]), distinct_rows=len(labels["bb_train"]),
         )
-    measured = learner_report(learner, result.views[name], labels["bb_train"],
-                              labels["bb_test"], labels["y_test"])
+    return learner_report(learner, result.views[name], labels["bb_train"],
+                          labels["bb_test"], labels["y_test"])
+
+
+def _point(result: PipelineResult, name: str, params: dict, view: str) -> dict:
+    """Fit learner ``name`` with ``params`` on training view ``view``; measure it as the run does."""
+    measured = refit(result, name, view, params)
     point = {"params": {k: params[k] for k in ("data_fidelity", "n_clauses", "mdl_weight")
                         if k in params}}
     point.update({k: measured[k] for k in VIEW_KEYS if k in measured})
