@@ -43,6 +43,7 @@ MAX_CATEGORIES = 100
 ID_MIN_DISTINCT = 10
 _UNNAMED = re.compile(r"(Unnamed: \d+)?\Z")
 _THOUSANDS = re.compile(r"[+-]?\d{1,3}(\.\d{3})+\Z")
+_LEADING_ZERO = re.compile(r"\s*0\d+\s*\Z")
 _DATE = re.compile(r"(\d{4}-\d{1,2}-\d{1,2}|\d{1,2}[/.]\d{1,2}[/.]\d{2,4})"
                    r"([ T]\d{1,2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?\Z")
 
@@ -146,6 +147,7 @@ def _typed(name, series):
                      f"in a numeric column treated as missing (e.g. "
                      f"{', '.join(quoted(v) for v in bad[:3])})")
     notes += _dotted_thousands(name, text[present][parses])
+    notes += leading_zeros(name, text[present][parses])
     values = np.full(len(text), np.nan)
     values[present] = parsed
     values, inf_notes = _finite(name, values)
@@ -163,6 +165,20 @@ def _dotted_thousands(name, text):
             f"(e.g. {quoted(dotted[0])}) and the others have none, as if '.' separated "
             f"thousands; they were read with '.' as the decimal point: remove the '.' if it "
             f"separates thousands"]
+
+
+def leading_zeros(name, text) -> list[str]:
+    """A note when some of a numeric column's values, as written (``text``), are whole
+    numbers with leading zeros (``00501``): codes, perhaps, whose zeros reading them as
+    numbers loses."""
+    padded = [t for t in text if _LEADING_ZERO.match(t)]
+    if not padded:
+        return []
+    first = padded[0].strip()
+    return [f"column {quoted(name)} has numbers written with leading zeros, read as numbers "
+            f"({quoted(first)} is {float(first):g}); if they are codes rather than "
+            f"quantities, write them with a letter (e.g. {quoted('z' + first)}) to compare "
+            "them as categories"]
 
 
 def _numbers(text):

@@ -10,7 +10,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from .columns import clean_features
+from .columns import clean_features, leading_zeros
 from .dataset import Dataset
 from .errors import InputError, listing, quoted
 from .target import encode_target
@@ -20,6 +20,8 @@ BUNDLED = ("breast_cancer", "wine", "iris")
 
 _DEFAULT_POSITIVE = {"breast_cancer": "malignant"}
 _DELIMITERS = (",", ";", "\t", "|")
+#: How many rows of a CSV file are looked at for numbers written with leading zeros.
+ZERO_PADDED_ROWS = 10_000
 
 
 def from_frame(df, target, positive=None, name="frame", *, binary=False):
@@ -208,12 +210,27 @@ def read_csv(path):
     except (pd.errors.ParserError, pd.errors.EmptyDataError, ValueError) as err:
         raise _unparsable(path, " ".join(str(err).split())) from None
     frame.columns = [str(c).strip() for c in frame.columns]
+    notes += _zero_padded(text, delimiter, frame)
     unnamed = [f"{i + 1} ({quoted(frame.columns[i])})" for i, n in enumerate(names)
                if not n.strip() and i > 0 and i < len(frame.columns)]
     if unnamed:
         notes.append(f"header fields {', '.join(unnamed)} of {path.name} are empty: "
                      f"named as pandas names them")
     return frame, notes
+
+
+def _zero_padded(text, delimiter, frame) -> list[str]:
+    """Notes on numeric columns written with leading zeros in the first
+    :data:`ZERO_PADDED_ROWS` rows (pandas reads ``00501`` as 501 without a word)."""
+    numeric = [i for i, dtype in enumerate(frame.dtypes)
+               if pd.api.types.is_numeric_dtype(dtype) and not pd.api.types.is_bool_dtype(dtype)]
+    if not numeric:
+        return []
+    written = pd.read_csv(io.StringIO(text), sep=delimiter, skipinitialspace=True,
+                          index_col=False, keep_default_na=False, na_values=[""], dtype=str,
+                          usecols=numeric, nrows=ZERO_PADDED_ROWS)
+    return [note for k, name in enumerate(frame.columns[numeric])
+            for note in leading_zeros(name, written.iloc[:, k].dropna())]
 
 
 def _decode(raw, name):

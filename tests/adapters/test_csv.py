@@ -1,8 +1,9 @@
 """CSV files: mixed columns, missing values, delimiters, encodings and broken files."""
 import numpy as np
+import pandas as pd
 import pytest
 
-from adapters import InputError, load_dataset
+from adapters import InputError, from_frame, load_dataset
 
 MIXED = """\
 age,job,income,smoker,label
@@ -82,6 +83,20 @@ def test_line_endings_blank_lines_and_unnamed_columns(tmp_path):
     assert "skipped 2 blank line(s) before data.csv's header" in ds.notes
     assert "header fields 2 ('Unnamed: 1') of data.csv are empty: named as pandas names them" \
         in ds.notes
+
+
+def test_numbers_written_with_leading_zeros_are_noted(tmp_path):
+    # pandas reads the zip code 00501 as 501 without a word
+    text = "zip;amount;t\n" + "".join(f"{z};{a};{i % 2}\n" for i, (z, a) in enumerate(
+        [("00501", "0.5"), ("90210", "0"), ("02134", "10"), ("10001", "7")]))
+    ds = load_dataset(_write(tmp_path, text), target="t")
+    assert ds.X["zip"].tolist()[:2] == [501.0, 90210.0]
+    note = ("column 'zip' has numbers written with leading zeros, read as numbers ('00501' "
+            "is 501); if they are codes rather than quantities, write them with a letter "
+            "(e.g. 'z00501') to compare them as categories")
+    assert [n for n in ds.notes if "leading zeros" in n] == [note]  # 0.5 and 0 are plain
+    frame = pd.DataFrame({"zip": ["00501", "90210", "02134", "10001"], "t": [0, 1, 0, 1]})
+    assert note in from_frame(frame, "t").notes  # text in a DataFrame: the same note
 
 
 def test_a_dot_that_looks_like_a_thousands_separator_is_noted(tmp_path):
