@@ -13,7 +13,7 @@ from .datasets import BUNDLED, from_frame, load_dataset
 from .encoding import TableEncoder
 from .errors import InputError
 from .wrappers import wrap_callable, wrap_sklearn
-from .xgboost_box import load_xgboost, train_xgboost
+from .xgboost_box import load_xgboost, restrict_to_model, train_xgboost
 
 __all__ = [
     "BUNDLED",
@@ -25,6 +25,7 @@ __all__ = [
     "load_dataset",
     "load_xgboost",
     "relabel_classes",
+    "restrict_to_model",
     "train_xgboost",
     "wrap_callable",
     "wrap_sklearn",

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import json
 import re
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -235,24 +236,7 @@ def load_xgboost(path, encoder):
         A missing file, a wrong suffix, a file XGBoost cannot read, a model that is not a
         probabilistic classifier, or columns that do not match the encoder.
     """
-    path = Path(path)
-    if path.suffix.lower() not in (".ubj", ".json"):
-        raise InputError(f"model file {quoted(str(path))} must end in .ubj or .json "
-                         f"(XGBoost's save_model formats)")
-    if path.is_dir():
-        raise InputError(f"model file {quoted(str(path))} is a directory; give the file "
-                         f"written by save_model")
-    if not path.is_file():
-        raise InputError(f"no such model file: {quoted(str(path))}")
-    booster = xgb.Booster()
-    try:
-        booster.load_model(str(path))
-    except xgb.core.XGBoostError as err:
-        # "[10:42:00] /path/to/src/file.cc:123: what went wrong Stack trace: [bt] ..."
-        reason = " ".join(str(err).split("Stack trace:")[0].split())
-        reason = re.sub(r"^\[[\d:]+\] \S+:\d+: ", "", reason)[:200]
-        raise InputError(f"could not load XGBoost model {quoted(str(path))}: {reason}; "
-                         f"give a file written by XGBoost's save_model") from None
+    booster = _read_booster(path)
     encoder._check_fitted()
     config = json.loads(booster.save_config())["learner"]
     objective = config["objective"]["name"]
@@ -276,6 +260,66 @@ def load_xgboost(path, encoder):
     return XGBoostBlackBox(booster, encoder, n_classes, iteration_range,
                            column_order=None if identity else order, recode=recode,
                            info=info)
+
+
+def _read_booster(path) -> xgb.Booster:
+    """The model saved at ``path``, or an :class:`InputError` saying why not."""
+    path = Path(path)
+    if path.suffix.lower() not in (".ubj", ".json"):
+        raise InputError(f"model file {quoted(str(path))} must end in .ubj or .json "
+                         f"(XGBoost's save_model formats)")
+    if path.is_dir():
+        raise InputError(f"model file {quoted(str(path))} is a directory; give the file "
+                         f"written by save_model")
+    if not path.is_file():
+        raise InputError(f"no such model file: {quoted(str(path))}")
+    booster = xgb.Booster()
+    try:
+        booster.load_model(str(path))
+    except xgb.core.XGBoostError as err:
+        # "[10:42:00] /path/to/src/file.cc:123: what went wrong Stack trace: [bt] ..."
+        reason = " ".join(str(err).split("Stack trace:")[0].split())
+        reason = re.sub(r"^\[[\d:]+\] \S+:\d+: ", "", reason)[:200]
+        raise InputError(f"could not load XGBoost model {quoted(str(path))}: {reason}; "
+                         f"give a file written by XGBoost's save_model") from None
+    return booster
+
+
+def restrict_to_model(dataset, path):
+    """``dataset`` with only the columns the saved model at ``path`` was trained on, when
+    it names a part of them; else ``dataset`` unchanged (:func:`load_xgboost` then says
+    what does not match).
+
+    A table often holds more than a model reads (an id, the columns of another model);
+    explaining the model in terms of columns it never sees would be misleading.
+
+    Parameters
+    ----------
+    dataset : Dataset
+    path : path-like
+        A model file, as for :func:`load_xgboost`.
+
+    Returns
+    -------
+    Dataset
+        With a note naming the columns left out.
+    """
+    names = _read_booster(path).feature_names
+    columns = [str(c) for c in dataset.X.columns]
+    if names is None or len(names) >= len(columns):
+        return dataset
+    safe = xgboost_names(columns)
+    by_name = {**dict(zip(safe, columns)), **{c: c for c in columns}}
+    if not all(n in by_name for n in names):
+        return dataset
+    keep = {by_name[n] for n in names}
+    kept = [c for c in dataset.X.columns if str(c) in keep]
+    left = [c for c in dataset.X.columns if str(c) not in keep]
+    note = (f"the model reads {len(kept)} of the table's {len(columns)} columns: "
+            f"{listing(left, 10)} left out of the explanation")
+    return replace(dataset, X=dataset.X[kept],
+                   categorical=tuple(c for c in dataset.categorical if c in kept),
+                   notes=dataset.notes + (note,))
 
 
 def xgboost_names(names) -> list[str]:

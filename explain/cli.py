@@ -24,7 +24,7 @@ from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
 from adapters import (BUNDLED, InputError, TableEncoder, load_dataset, load_xgboost,
-                      relabel_classes)
+                      relabel_classes, restrict_to_model)
 from adapters.errors import listing
 from explain.compare import SweepConfig, run_compare, view_comparison
 from explain.learners import LEARNERS
@@ -409,6 +409,7 @@ def _execute(run: CliRun, console: Console, out: Path) -> Path:
 def _load_model(run: CliRun, dataset):
     """The user's model with its classes read as ``dataset``'s labels, and the dataset (with
     a note saying how the classes were read)."""
+    dataset = restrict_to_model(dataset, run.model)
     # The pipeline encodes with an encoder fitted the same way on the whole table.
     box = load_xgboost(run.model, TableEncoder().fit(dataset.X, dataset.categorical))
     names = box.class_names
@@ -424,7 +425,8 @@ def _load_model(run: CliRun, dataset):
         # Trained here: the file names its classes, perhaps one class against the rest.
         rest = len(names) == 2 and names[0] == f"not {names[1]}"
         if rest and run.positive is None and names[1] in dict(dataset.source_labels):
-            dataset = load_dataset(run.data, target=run.target, positive=names[1])
+            dataset = restrict_to_model(load_dataset(run.data, target=run.target,
+                                                     positive=names[1]), run.model)
         if sorted(names) != sorted(dataset.class_names):
             hint = f"; run with --positive {names[1]!r}" if rest else ""
             raise InputError(f"the model's classes {listing(names)} are not the target's "

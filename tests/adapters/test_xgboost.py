@@ -7,7 +7,7 @@ import pytest
 import xgboost as xgb
 
 from adapters import (InputError, TableEncoder, from_frame, load_dataset, load_xgboost,
-                      train_xgboost)
+                      restrict_to_model, train_xgboost)
 from adapters.xgboost_box import MODEL_FILE, XGBoostBlackBox
 
 from .conftest import mixed_frame
@@ -272,3 +272,27 @@ def test_a_model_without_stored_categories_says_what_it_assumes(tmp_path):
     assert box.info["notes"] == [
         "column 'job': the model stores no categories (saved by XGBoost before 3.1); its "
         "codes are taken as the data's sorted categories 'a', 'b', 'c'"]
+
+
+def test_a_model_of_some_columns_keeps_the_table_to_them(tmp_path):
+    rng = np.random.default_rng(0)
+    frame = pd.DataFrame({"id": np.arange(200.0), "a[1]": rng.normal(size=200),
+                          "c": rng.choice(["u", "v"], 200), "y": rng.integers(0, 2, 200)})
+    ds = from_frame(frame, "y")
+    # XGBoost names the column 'a(1)' (it refuses brackets), as train_xgboost does
+    model = xgb.XGBClassifier(n_estimators=3, enable_categorical=True).fit(
+        pd.DataFrame({"a(1)": frame["a[1]"], "c": frame["c"].astype("category")}), ds.y)
+    model.save_model(tmp_path / "m.ubj")
+    kept = restrict_to_model(ds, tmp_path / "m.ubj")
+    assert list(kept.X.columns) == ["a[1]", "c"] and kept.categorical == ("c",)
+    assert kept.notes[-1] == ("the model reads 2 of the table's 3 columns: 'id' left out "
+                              "of the explanation")
+    box = load_xgboost(tmp_path / "m.ubj", TableEncoder().fit(kept.X, kept.categorical))
+    assert np.array_equal(box.predict(kept.X), model.predict(
+        pd.DataFrame({"a(1)": frame["a[1]"], "c": frame["c"].astype("category")})))
+    # a model of other columns, or of all of them: unchanged, load_xgboost says what is wrong
+    other = xgb.XGBClassifier(n_estimators=3).fit(pd.DataFrame({"w": frame["id"]}), ds.y)
+    other.save_model(tmp_path / "w.ubj")
+    assert restrict_to_model(ds, tmp_path / "w.ubj") is ds
+    with pytest.raises(InputError, match="no such model file"):
+        restrict_to_model(ds, tmp_path / "none.ubj")

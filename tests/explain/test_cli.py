@@ -90,7 +90,23 @@ def own_models(tmp_path_factory):
         directory / "two.csv", index=False)
     xgb.XGBClassifier(n_estimators=20).fit(frame[["x", "z"]], frame.label != "lo").save_model(
         directory / "two.ubj")
+    xgb.XGBClassifier(n_estimators=20).fit(frame[["x"]], codes).save_model(
+        directory / "three_x.ubj")
     return directory
+
+
+def test_a_model_of_some_of_the_columns_is_explained_with_those(own_models, tmp_path):
+    # it was refused ("the model has 1 columns, the data 2")
+    out = tmp_path / "run"
+    done = run_cli("run", "--data", str(own_models / "three.csv"), "--target", "label",
+                   "--model", str(own_models / "three_x.ubj"), "--out", str(out),
+                   "--learners", "fold", *FAST_LIME)
+    assert done.returncode == 0, done.stderr
+    report = json.loads((out / "report.json").read_text())
+    assert report["dataset"]["numeric"] == ["x"] and report["dataset"]["features"] == 1
+    assert ("the model reads 1 of the table's 2 columns: 'z' left out of the explanation"
+            in report["dataset"]["notes"])
+    assert report["black_box"]["accuracy_test"] >= 0.9
 
 
 @pytest.mark.parametrize("data, model, positive", [
