@@ -24,7 +24,7 @@ _DELIMITERS = (",", ";", "\t", "|")
 ZERO_PADDED_ROWS = 10_000
 
 
-def from_frame(df, target, positive=None, name="frame", *, binary=False):
+def from_frame(df, target, positive=None, name="frame", *, binary=False, missing=()):
     """Clean a DataFrame into a :class:`Dataset`.
 
     Parameters
@@ -43,6 +43,9 @@ def from_frame(df, target, positive=None, name="frame", *, binary=False):
         Name of the dataset in reports.
     binary : bool, default=False
         Refuse a multi-class target when no ``positive`` is given.
+    missing : sequence of str or float, default=()
+        Feature values that mean "missing" (a sentinel such as ``-999``), matched as text
+        and, when they are numbers, as numbers (``-999`` matches ``-999.0``).
 
     Returns
     -------
@@ -90,15 +93,42 @@ def from_frame(df, target, positive=None, name="frame", *, binary=False):
     # the index counts the input table's rows (0 ..), so a row keeps its number when rows
     # without a label are dropped
     features = features.set_axis(pd.RangeIndex(len(features)), axis=0).loc[keep]
+    features, missing_notes = _mark_missing(features, missing)
     X, categorical, feature_notes = clean_features(features)
-    notes = notes + feature_notes
+    notes = notes + missing_notes + feature_notes
     if X.shape[1] == 0:
         raise InputError(f"no usable feature column is left: {'; '.join(feature_notes)}")
     return Dataset(name=str(name), X=X, y=y, target=target, class_names=class_names,
                    categorical=categorical, notes=tuple(notes), source_labels=source_labels)
 
 
-def load_dataset(source, target=None, positive=None, *, binary=False):
+def _mark_missing(features, missing):
+    """``features`` with the values of ``missing`` made NaN, and a note per column."""
+    texts = list(dict.fromkeys(str(v).strip() for v in missing))
+    if not texts:
+        return features, []
+    numbers = pd.to_numeric(pd.Series(texts, dtype=object), errors="coerce").dropna()
+    features, notes = features.copy(), []
+    for name in features.columns:
+        column = features[name]
+        if pd.api.types.is_numeric_dtype(column.dtype) and not \
+                pd.api.types.is_bool_dtype(column.dtype):
+            hit = column.isin(numbers)
+        else:
+            text = column.astype(object).where(column.notna()).map(
+                lambda v: str(v).strip(), na_action="ignore")
+            hit = text.isin(texts) | pd.to_numeric(text, errors="coerce").isin(numbers)
+        hit = hit.fillna(False).to_numpy(dtype=bool)
+        if hit.any():
+            shown = ", ".join(quoted(v) for v in pd.unique(column[hit].astype(str))[:3])
+            features[name] = column.astype(object).mask(hit) if column.dtype == bool \
+                else column.mask(hit)
+            notes.append(f"column {quoted(name)}: {int(hit.sum())} values {shown} read as "
+                         "missing, as asked")
+    return features, notes
+
+
+def load_dataset(source, target=None, positive=None, *, binary=False, missing=()):
     """Load a bundled dataset by name, or a CSV file.
 
     Parameters
@@ -116,6 +146,8 @@ def load_dataset(source, target=None, positive=None, *, binary=False):
         may also be a class index (``0``, ``"2"``) and the others become class 0.
     binary : bool, default=False
         Refuse a multi-class target when no ``positive`` is given.
+    missing : sequence of str or float, default=()
+        Feature values that mean "missing" (see :func:`from_frame`).
 
     Returns
     -------
@@ -134,7 +166,7 @@ def load_dataset(source, target=None, positive=None, *, binary=False):
     ((569, 30), ('benign', 'malignant'))
     """
     if isinstance(source, str) and source in BUNDLED:
-        return _load_bundled(source, target, positive, binary)
+        return _load_bundled(source, target, positive, binary, missing)
     path = Path(source)
     if path.is_dir():
         raise InputError(f"{quoted(str(source))} is a directory; give the path of a CSV file")
@@ -142,7 +174,8 @@ def load_dataset(source, target=None, positive=None, *, binary=False):
         hint = "" if path.suffix else f", or a bundled dataset: {', '.join(BUNDLED)}"
         raise InputError(f"no such file: {quoted(str(source))}; give a CSV path{hint}")
     frame, notes = read_csv(path)
-    dataset = from_frame(frame, target, positive, name=path.stem, binary=binary)
+    dataset = from_frame(frame, target, positive, name=path.stem, binary=binary,
+                         missing=missing)
     return _with_notes(dataset, notes)
 
 
@@ -306,7 +339,7 @@ def _check_unique(names):
                          f"every column has its own name")
 
 
-def _load_bundled(name, target, positive, binary):
+def _load_bundled(name, target, positive, binary, missing=()):
     """One of scikit-learn's bundled tables, target values as class-name strings."""
     from sklearn import datasets as sk
 
@@ -330,7 +363,7 @@ def _load_bundled(name, target, positive, binary):
         positive = class_names[index]
     frame = bunch.frame.copy()
     frame["target"] = np.asarray(class_names, dtype=object)[bunch.target.to_numpy()]
-    dataset = from_frame(frame, "target", positive, name=name, binary=binary)
+    dataset = from_frame(frame, "target", positive, name=name, binary=binary, missing=missing)
     # scikit-learn numbers the classes in target_names' order, not in sorted order
     codes = dict(dataset.source_labels)
     dataset = replace(dataset, source_labels=tuple((c, codes[c]) for c in class_names))

@@ -64,6 +64,7 @@ class CliRun:
     sweep: SweepConfig | None = None
     views: bool = False
     max_seconds: float | None = None
+    missing: tuple = ()
 
 
 def _number_list(kind, low=0, high=None, inclusive=False):
@@ -146,6 +147,10 @@ class OneLineParser(argparse.ArgumentParser):
         self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
 
 
+MISSING_HELP = ("a feature value that means missing, e.g. -999 (repeat for more); a model "
+                "given with --model sees it as missing too")
+
+
 def _parser() -> argparse.ArgumentParser:
     parser = OneLineParser(
         prog="python -m explain",
@@ -156,11 +161,15 @@ def _parser() -> argparse.ArgumentParser:
     run = sub.add_parser("run", help="explain a model trained on (or given for) a table")
     run.add_argument("--data", required=True, help="a CSV file, or a bundled dataset name")
     run.add_argument("--target", help="the target column (required for a CSV)")
+    run.add_argument("--missing", action="append", default=[], metavar="VALUE",
+                     help=MISSING_HELP)
     demo = sub.add_parser("demo", help=f"run on the bundled {DEMO_DATASET} dataset")
     compare = sub.add_parser("compare", help="run, then sweep both learners' settings on "
                              "the same LIME run and fit them on each training view")
     compare.add_argument("--data", required=True, help="a CSV file, or a bundled dataset name")
     compare.add_argument("--target", help="the target column (required for a CSV)")
+    compare.add_argument("--missing", action="append", default=[], metavar="VALUE",
+                         help=MISSING_HELP)
     sweep = SweepConfig()
     compare.add_argument("--sweep-data-fidelity",
                          type=_number_list(float, 1e-6, 1e9, inclusive=True),
@@ -300,7 +309,7 @@ def _cli_run(args) -> CliRun:
         )
     return CliRun(data, getattr(args, "target", None), args.positive, args.out, args.force,
                   args.model, cache, config, sweep, getattr(args, "compare_views", False),
-                  args.max_seconds)
+                  args.max_seconds, tuple(getattr(args, "missing", ())))
 
 
 def _unused_options(args) -> list[str]:
@@ -369,7 +378,8 @@ def execute(run: CliRun, console: Console) -> Path:
 
 
 def _execute(run: CliRun, console: Console, out: Path) -> Path:
-    dataset = load_dataset(run.data, target=run.target, positive=run.positive)
+    dataset = load_dataset(run.data, target=run.target, positive=run.positive,
+                           missing=run.missing)
     black_box = None
     if run.model is not None:
         black_box, dataset = _load_model(run, dataset)
@@ -426,7 +436,8 @@ def _load_model(run: CliRun, dataset):
         rest = len(names) == 2 and names[0] == f"not {names[1]}"
         if rest and run.positive is None and names[1] in dict(dataset.source_labels):
             dataset = restrict_to_model(load_dataset(run.data, target=run.target,
-                                                     positive=names[1]), run.model)
+                                                     positive=names[1],
+                                                     missing=run.missing), run.model)
         if sorted(names) != sorted(dataset.class_names):
             hint = f"; run with --positive {names[1]!r}" if rest else ""
             raise InputError(f"the model's classes {listing(names)} are not the target's "

@@ -214,3 +214,14 @@ def test_utf16_file(tmp_path):
     ds = load_dataset(_write(tmp_path, text, encoding="utf-16"), target="t")
     assert ds.X["city"].tolist() == ["Zürich", "Genève", "Bern"]
     assert "read data.csv as UTF-16" in ds.notes
+
+
+def test_values_given_as_missing_become_missing_in_every_kind_of_column():
+    frame = pd.DataFrame({"n": [1.0, -999.0, 3.0, 4.0], "s": ["a", " -999", "b", "unknown"],
+                          "b": [True, False, True, False], "t": [0, 1, 0, 1]})
+    ds = from_frame(frame, "t", missing=[-999, "unknown"])
+    assert ds.X["n"].isna().tolist() == [False, True, False, False]
+    assert ds.X["s"].isna().tolist() == [False, True, False, True]
+    assert ds.X["b"].notna().all()  # False is not a missing marker
+    assert "column 's': 2 values ' -999', 'unknown' read as missing, as asked" in ds.notes
+    assert from_frame(frame, "t", missing=[-999]).y.tolist() == [0, 1, 0, 1]  # not the target

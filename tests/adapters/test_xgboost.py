@@ -296,3 +296,23 @@ def test_a_model_of_some_columns_keeps_the_table_to_them(tmp_path):
     assert restrict_to_model(ds, tmp_path / "w.ubj") is ds
     with pytest.raises(InputError, match="no such model file"):
         restrict_to_model(ds, tmp_path / "none.ubj")
+
+
+def test_a_model_trained_with_a_missing_sentinel_reads_it_as_missing(tmp_path):
+    # XGBoost does not save `missing`: -999 in the table is a value to the loaded model
+    # unless the table marks it missing (load_dataset(missing=...), --missing)
+    rng = np.random.default_rng(1)
+    x = rng.normal(size=400)
+    x[rng.random(400) < 0.3] = -999.0
+    frame = pd.DataFrame({"x": x, "z": rng.normal(size=400)})
+    frame["y"] = np.where(x == -999.0, 1, (x > 0.5).astype(int))
+    model = xgb.XGBClassifier(n_estimators=20, missing=-999.0).fit(frame[["x", "z"]], frame.y)
+    model.save_model(tmp_path / "m.ubj")
+    frame.to_csv(tmp_path / "t.csv", index=False)
+    expected = model.predict(frame[["x", "z"]])
+    for missing, same in (((), False), (("-999",), True)):
+        ds = load_dataset(tmp_path / "t.csv", target="y", missing=missing)
+        box = load_xgboost(tmp_path / "m.ubj", TableEncoder().fit(ds.X, ds.categorical))
+        assert np.array_equal(box.predict(ds.X), expected) == same
+    n = int((x == -999.0).sum())
+    assert f"column 'x': {n} values '-999.0' read as missing, as asked" in ds.notes

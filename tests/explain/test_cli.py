@@ -339,6 +339,15 @@ def test_options_that_will_not_apply_are_warned_of(options, words, capsys):
     assert err == (f"warning: {words}\n" if words else ""), err
 
 
+def test_missing_markers_are_repeatable():
+    from explain.cli import parse_args
+
+    run = parse_args(["run", "--data", "x.csv", "--target", "t", "--out", "o",
+                      "--missing", "-999", "--missing", "?"])
+    assert run.missing == ("-999", "?")
+    assert parse_args(["demo", "--out", "o"]).missing == ()
+
+
 def test_batched_engine_options_keep_their_defaults_unless_given():
     from explain.cli import parse_args
 
