@@ -74,12 +74,16 @@ def _check_reachable(distributed, scheduler: str) -> None:
     minute, then a printed traceback), and one connected to another service (a web
     server) waits for its handshake for ever, so such addresses are refused first.
     """
+    scheme, location = distributed.comm.parse_address(scheduler)
+    if scheme == "inproc":
+        _check_in_process(location)
+        return
     try:
         host, port = distributed.comm.get_address_host_port(scheduler)
     except ValueError as err:
         if "missing port" in str(err):
             raise  # no address at all: a Client made of it would hang a minute on exit
-        return  # not a TCP address (inproc://): the Client says what is wrong with it
+        return  # another scheme: the Client says what is wrong with it
     except NotImplementedError:
         return
     with socket.create_connection((host, port), timeout=10) as probe:
@@ -94,6 +98,20 @@ def _check_reachable(distributed, scheduler: str) -> None:
         if not greeted:
             raise OSError("something listens there but closed the connection at once: "
                           "not a Dask scheduler")
+
+
+def _check_in_process(location: str) -> None:
+    """Raise OSError unless a scheduler of this process listens at ``inproc://location``
+    (a Client given another would hang a minute on exit, then print a traceback)."""
+    from distributed.comm.inproc import global_manager
+
+    try:
+        listening = global_manager.get_listener_for(location) is not None
+    except ValueError:
+        listening = False
+    if not listening:
+        raise OSError("no scheduler of this process listens there; an inproc:// address "
+                      "works only inside the Python process that started its cluster")
 
 
 def n_workers(n_jobs: int, client=None) -> int:

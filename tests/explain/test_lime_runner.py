@@ -236,7 +236,8 @@ def test_missing_dask_names_the_extra(monkeypatch):
         list(lime_parallel.run_batches(None, predict, [], client=object()))
 
 
-@pytest.mark.parametrize("address", ["tcp://127.0.0.1:1", "not-an-address"])
+@pytest.mark.parametrize("address", ["tcp://127.0.0.1:1", "not-an-address",
+                                     "inproc://nothing", "inproc://10.1.1.1/1/1"])
 def test_unreachable_scheduler_is_a_clear_error(address):
     pytest.importorskip("distributed")
     with pytest.raises(InputError, match=f"could not connect to the Dask scheduler '{address}'"):
