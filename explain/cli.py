@@ -13,6 +13,7 @@ import math
 import os
 import signal
 import sys
+import time
 import warnings
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
@@ -386,21 +387,7 @@ def _execute(run: CliRun, console: Console, out: Path) -> Path:
     # the class explained against the rest is the pipeline's choice; say it here too
     for note in binarize_target(dataset).notes:
         console.print(f"[dim]note:[/dim] {escape(note)}")
-    with Progress(TextColumn("{task.description}"), BarColumn(),
-                  TextColumn("{task.completed}/{task.total} {task.fields[unit]}"),
-                  TextColumn("{task.fields[rate]}"), TimeRemainingColumn(),
-                  console=console, transient=True) as bar:
-        tasks: dict[str, int] = {}
-
-        def progress(stage: str, done: int, total: int) -> None:
-            unit = "fits" if stage.startswith("sweep") else "rows"
-            if stage not in tasks:
-                text = f"{stage}" if unit == "fits" else f"explaining rows with {stage}"
-                tasks[stage] = bar.add_task(text, total=total, rate="", unit=unit)
-            task = bar.tasks[tasks[stage]]
-            rate = f"{done / task.elapsed:.0f} {unit}/s" if task.elapsed and unit == "rows" else ""
-            bar.update(tasks[stage], completed=done, total=total, rate=rate)
-
+    with _progress_reporter(console) as progress:
         if run.sweep is not None:
             result = run_compare(dataset, run.config, run.sweep, black_box=black_box,
                                  cache_dir=run.cache_dir, progress=progress)
@@ -414,6 +401,50 @@ def _execute(run: CliRun, console: Console, out: Path) -> Path:
     if "sweep" in result.report:
         console.print(_pareto_table(result.report))
     return written["report_json"]
+
+
+@contextmanager
+def _progress_reporter(console: Console):
+    """A ``progress(stage, done, total)`` callback: a live bar on a terminal; elsewhere (a
+    log file, CI) a line on stderr at each quarter, so a long run is not silent."""
+    def unit_of(stage):
+        return "fits" if stage.startswith("sweep") else "rows"
+
+    def title(stage):
+        return stage if unit_of(stage) == "fits" else f"explaining rows with {stage}"
+
+    if not console.is_terminal:
+        started, shown = {}, {}
+
+        def log(stage: str, done: int, total: int) -> None:
+            key = (stage, total)
+            started.setdefault(key, time.monotonic())
+            quarter = 4 * done // total if total else 4
+            if shown.get(key) == quarter:
+                return
+            shown[key] = quarter
+            elapsed = time.monotonic() - started[key]
+            rate = f", {done / elapsed:.0f} {unit_of(stage)}/s" if done and elapsed else ""
+            print(f"{title(stage)}: {done}/{total} {unit_of(stage)}{rate}", file=sys.stderr,
+                  flush=True)
+
+        yield log
+        return
+    with Progress(TextColumn("{task.description}"), BarColumn(),
+                  TextColumn("{task.completed}/{task.total} {task.fields[unit]}"),
+                  TextColumn("{task.fields[rate]}"), TimeRemainingColumn(),
+                  console=console, transient=True) as bar:
+        tasks: dict[str, int] = {}
+
+        def update(stage: str, done: int, total: int) -> None:
+            unit = unit_of(stage)
+            if stage not in tasks:
+                tasks[stage] = bar.add_task(title(stage), total=total, rate="", unit=unit)
+            task = bar.tasks[tasks[stage]]
+            rate = f"{done / task.elapsed:.0f} {unit}/s" if task.elapsed and unit == "rows" else ""
+            bar.update(tasks[stage], completed=done, total=total, rate=rate)
+
+        yield update
 
 
 def _load_model(run: CliRun, dataset):

@@ -47,6 +47,12 @@ def test_run_writes_every_artefact(mixed_csv, tmp_path):
     assert report["dataset"]["rows"] == 200
     assert set(report["learners"]) == {"imli", "fold"}
     assert "report.json" in done.stdout
+    # not a terminal: progress is a few lines on stderr, ending with every row explained
+    progress = [line for line in done.stderr.splitlines() if line.startswith("explaining")]
+    train, test = report["split"]["train_rows"], report["split"]["test_rows"]
+    assert progress[0] == f"explaining rows with LIME: 0/{train} rows"
+    assert progress[-1].startswith(f"explaining rows with LIME: {test}/{test} rows, ")
+    assert len(progress) <= 10
 
 
 def test_fold_pl_loads_in_plain_swipl(mixed_csv, tmp_path):
