@@ -11,6 +11,7 @@ column: neither ``f <= t`` nor ``f > t``, no category, not the binary column.
 from __future__ import annotations
 
 import math
+import warnings
 from numbers import Integral
 
 import numpy as np
@@ -20,6 +21,9 @@ from sklearn.utils._param_validation import Interval
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from .predicates import Predicate, category_texts, readable, short_between, to_numbers
+
+#: A categorical column with more categories than this gets a warning at fit.
+MANY_CATEGORIES = 100
 
 __all__ = ["Binarizer"]
 
@@ -204,6 +208,12 @@ class Binarizer(TransformerMixin, BaseEstimator):
                 sources.append(i)
             elif name in wanted or not numeric:
                 cats = sorted(set(category_texts(col)) - {None})
+                if len(cats) > MANY_CATEGORIES:
+                    warnings.warn(
+                        f"column {name!r} has {len(cats)} categories, one binary "
+                        "column each: a rule can list values one by one and memorise the "
+                        "training rows; group rare values or drop the column",
+                        UserWarning, stacklevel=2)
                 specs.extend(Predicate(name, "==", c) for c in cats)
                 sources.extend([i] * len(cats))
             else:

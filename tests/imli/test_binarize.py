@@ -138,3 +138,19 @@ def test_extreme_thresholds_get_short_distinct_names():
     names = Binarizer(n_thresholds=3).fit(df).get_feature_names_out()
     assert len(set(names)) == len(names) and max(map(len, names)) < 30
     assert "tiny <= 6e-309" in names and "big > 6.62600005e+199" in names
+
+
+def test_a_column_of_many_categories_is_warned_of():
+    # the estimator turned 2000 shop names into 2000 columns and a 176-literal rule that
+    # listed them, with no word
+    import warnings
+
+    from imli.binarize import MANY_CATEGORIES
+
+    many = pd.DataFrame({"shop": [f"s{i}" for i in range(MANY_CATEGORIES + 1)]})
+    with pytest.warns(UserWarning, match=f"column 'shop' has {MANY_CATEGORIES + 1} "
+                                         "categories, one binary column each"):
+        Binarizer().fit(many)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        Binarizer().fit(many.iloc[:MANY_CATEGORIES])
