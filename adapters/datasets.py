@@ -230,7 +230,15 @@ def read_csv(path):
     if delimiter != ",":
         comma = " (a decimal comma reads as a decimal point)" if decimal == "," else ""
         notes.append(f"read {path.name} with delimiter {delimiter!r}{comma}")
-    _check_unique([n.strip() for n in names if n.strip()])
+    _check_unique([n for n in names if n.strip()])
+    stripped = [n.strip() for n in names if n.strip()]
+    if len(set(stripped)) < len(stripped):
+        same = [n for n in names if n.strip() and stripped.count(n.strip()) > 1]
+        raise InputError(f"column names {listing(same)} are the same once the spaces around "
+                         f"them are removed (as names are read); rename them")
+    spaced = [n for n in names if n.strip() and n != n.strip()]
+    if spaced:
+        notes.append(f"removed the spaces around column names {listing(spaced, 5)}")
     if _extra_empty_fields(text, delimiter, len(names), path):
         notes.append(f"ignored the empty field after the last delimiter of {path.name}'s "
                      f"data rows (the header has {len(names)} fields)")

@@ -225,3 +225,13 @@ def test_values_given_as_missing_become_missing_in_every_kind_of_column():
     assert ds.X["b"].notna().all()  # False is not a missing marker
     assert "column 's': 2 values ' -999', 'unknown' read as missing, as asked" in ds.notes
     assert from_frame(frame, "t", missing=[-999]).y.tolist() == [0, 1, 0, 1]  # not the target
+
+
+def test_spaces_around_column_names_are_noted_and_collisions_named(tmp_path):
+    # "score " and "score" became two columns named 'score': "duplicate column names"
+    with pytest.raises(InputError, match="column names 'score ', 'score' are the same once "
+                                         "the spaces around them are removed"):
+        load_dataset(_write(tmp_path, "score ,score,y\n1,2,0\n2,3,1\n3,4,0\n"), target="y")
+    ds = load_dataset(_write(tmp_path, "a ,b\t,y\n1,2,0\n2,3,1\n3,4,0\n4,5,1\n"), target="y")
+    assert list(ds.X.columns) == ["a", "b"]
+    assert "removed the spaces around column names 'a ', 'b\\t'" in ds.notes
