@@ -270,11 +270,13 @@ def run_pipeline(
     if len(np.unique(bb_train)) < 2:
         only = int(bb_train[0])
         other = dataset.class_names[1 - only]
+        # with more than two classes, another one against the rest may be learned
+        fix = ("a larger class with --positive, or more rows, may give one"
+               if len(dataset.source_labels) > 2 else "more rows of it may give one")
         raise InputError(
             f"the black box predicts class {dataset.class_names[only]!r} for every training "
             f"row: there is no decision to explain ({other!r} has "
-            f"{int((y_train != only).sum())} of {len(y_train)} training rows; a larger "
-            f"class with --positive, or more rows, may give one)"
+            f"{int((y_train != only).sum())} of {len(y_train)} training rows; {fix})"
         )
 
     if user_box and np.mean(bb_train == y_train) < 0.5:

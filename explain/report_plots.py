@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import base64
 import io
+import warnings
 
 import matplotlib
 import numpy as np
@@ -31,8 +32,13 @@ _RC = {"text.parse_math": False, "font.size": 9, "axes.spines.top": False,
 def _data_uri(fig: Figure) -> str:
     FigureCanvasAgg(fig)
     buffer = io.BytesIO()
-    fig.savefig(buffer, format="png", dpi=110, bbox_inches="tight",
-                metadata={"Software": None})
+    with warnings.catch_warnings():
+        # a feature name in a script the font lacks (emoji, CJK) draws as a box; the
+        # report's tables give the name in full
+        warnings.filterwarnings("ignore", message="Glyph .* missing from font",
+                                category=UserWarning)
+        fig.savefig(buffer, format="png", dpi=110, bbox_inches="tight",
+                    metadata={"Software": None})
     return "data:image/png;base64," + base64.b64encode(buffer.getvalue()).decode("ascii")
 
 

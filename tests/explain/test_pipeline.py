@@ -149,7 +149,13 @@ def test_a_black_box_with_one_answer_says_how_large_the_other_class_is():
     box = wrap_callable(lambda X: np.full(len(X), 0.1), TableEncoder().fit(ds.X, ()))
     with pytest.raises(InputError, match=r"predicts class 'common' for every training row: "
                                          r"there is no decision to explain \('rare' has \d+ "
-                                         r"of 150 training rows; a larger class"):
+                                         r"of 150 training rows; more rows of it may "
+                                         r"give one\)"):
+        run_pipeline(ds, RunConfig(lime=FAST_LIME, learners=("fold",)), black_box=box)
+    # with more classes, another may be explained against the rest
+    df["t"] = np.where(df.x > 1.5, "rare", np.where(df.x > 0, "high", "low"))
+    ds = from_frame(df, "t", positive="rare")
+    with pytest.raises(InputError, match="a larger class with --positive, or more rows"):
         run_pipeline(ds, RunConfig(lime=FAST_LIME, learners=("fold",)), black_box=box)
 
 

@@ -286,3 +286,16 @@ def test_a_fit_the_time_limit_cut_short_says_so(written):
     report["learners"]["imli"]["timed_out"] = False
     report["sweep"]["learners"]["imli"][0]["timed_out"] = False
     assert "| no (time limit) |" not in render_markdown(report)
+
+
+def test_a_name_the_plot_font_lacks_draws_without_a_warning():
+    # an emoji in a column name printed "warning: Glyph ... missing from font(s)"
+    import warnings
+
+    from explain.report_plots import features_plot
+
+    frequency = [{"feature": "city 🏙", "rate": 0.5, "selected": 10, "toward_positive": 0.5,
+                  "fold": 1}]
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert features_plot(frequency, ["fold"]).startswith("data:image/png;base64,")
