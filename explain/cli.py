@@ -490,6 +490,28 @@ class RunTimeout(BaseException):
     """
 
 
+class Terminated(BaseException):
+    """The process was asked to stop (SIGTERM: ``kill``, ``timeout``, a job scheduler)."""
+
+
+@contextmanager
+def stop_on_sigterm():
+    """Turn SIGTERM into :class:`Terminated` in the main thread, so a run stopped that way
+    cleans up as Ctrl-C does (an empty ``--out`` it made is removed)."""
+    def terminate(signum, frame):
+        raise Terminated()
+
+    try:
+        previous = signal.signal(signal.SIGTERM, terminate)
+    except ValueError:  # not the main thread: leave the default
+        yield
+        return
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
 @contextmanager
 def run_deadline(seconds: float | None):
     """Raise :class:`RunTimeout` in the main thread once ``seconds`` of wall time pass."""
@@ -519,7 +541,7 @@ def main(argv: list[str] | None = None) -> int:
     warnings.showwarning = lambda message, category, *rest: print(
         f"warning: {message}", file=sys.stderr)
     try:
-        with run_deadline(run.max_seconds):
+        with stop_on_sigterm(), run_deadline(run.max_seconds):
             report = execute(run, console)
     except (InputError, FoldInputError) as err:
         print(f"error: {err}", file=sys.stderr)
@@ -533,17 +555,23 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _stopped(err: BaseException, run: CliRun) -> int:
-    """The exit code of a run stopped by ``--max-seconds`` or Ctrl-C, after saying so.
+    """The exit code of a run stopped by ``--max-seconds``, Ctrl-C or SIGTERM, after saying so.
 
     The stop may surface as another error: a library cleaning up after it (joblib's pool
     interrupted while starting a thread) raises its own, with the stop as its context.
     Any other error is raised again.
     """
     seen = err
-    while seen is not None and not isinstance(seen, RunTimeout | KeyboardInterrupt):
+    while seen is not None and not isinstance(seen, RunTimeout | KeyboardInterrupt
+                                              | Terminated):
         seen = seen.__context__ or seen.__cause__
     if seen is None:
         raise err
+    if isinstance(seen, Terminated):
+        print("terminated (SIGTERM)" + ("; finished LIME batches are kept in the cache"
+                                        if run.cache_dir is not None else ""),
+              file=sys.stderr)
+        return 143
     if isinstance(seen, RunTimeout):
         resume = ("finished LIME batches are kept in the cache, so running it again resumes"
                   if run.cache_dir is not None else "without a cache (--no-cache) nothing "

@@ -243,7 +243,7 @@ def test_whole_run_time_limit_stops_cleanly(mixed_csv, tmp_path):
 
 def test_a_stop_that_surfaces_as_another_error_is_still_a_stop(capsys):
     # joblib, interrupted while starting a thread, raised its own RuntimeError on cleanup
-    from explain.cli import RunTimeout, _stopped, parse_args
+    from explain.cli import RunTimeout, Terminated, _stopped, parse_args
     run = parse_args(["run", "--data", "x.csv", "--target", "t", "--max-seconds", "4",
                       "--out", "o"])
 
@@ -259,6 +259,7 @@ def test_a_stop_that_surfaces_as_another_error_is_still_a_stop(capsys):
     assert _stopped(raised(RunTimeout(), RuntimeError("cannot join thread")), run) == 3
     assert "--max-seconds 4" in capsys.readouterr().err
     assert _stopped(raised(KeyboardInterrupt(), OSError("pipe")), run) == 130
+    assert _stopped(raised(Terminated(), RuntimeError("cannot join thread")), run) == 143
     with pytest.raises(RuntimeError, match="a bug"):
         _stopped(raised(ValueError("x"), RuntimeError("a bug")), run)
 
@@ -294,6 +295,29 @@ def test_ctrl_c_during_lime_keeps_finished_batches(tmp_path):
     assert "Traceback" not in err and "run the same command again" in err
     assert list(cache.rglob("*.npz")), "finished batches must stay in the cache"
     assert not list(cache.rglob("*.tmp"))
+
+
+def test_sigterm_stops_a_run_as_ctrl_c_does(tmp_path):
+    # `timeout` and job schedulers send SIGTERM: it left the empty --out behind, and
+    # joblib's leaked-semaphore warnings
+    import signal
+    import time
+
+    cache, out = tmp_path / "cache", tmp_path / "new" / "out"
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "explain", "run", "--data", "breast_cancer", "--out",
+         str(out), "--cache-dir", str(cache), "--num-samples", "20000", "--n-jobs", "1",
+         "--learners", "fold"],
+        cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 240
+    while not list(cache.rglob("*.npz")) and time.monotonic() < deadline:
+        time.sleep(0.2)
+    proc.send_signal(signal.SIGTERM)
+    _, err = proc.communicate(timeout=120)
+    assert proc.returncode == 143, err
+    assert err.strip().splitlines()[-1] == ("terminated (SIGTERM); finished LIME batches are "
+                                            "kept in the cache")
+    assert "Traceback" not in err and not (tmp_path / "new").exists()
 
 
 def test_compare_views_without_lime_is_a_usage_error(capsys):
