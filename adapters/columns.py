@@ -17,6 +17,7 @@ The rules, applied column by column (each change is reported as a note):
   most of them are numbers);
 * numbers written as text whose '.' looks like a thousands separator (``1.381`` beside
   ``950``) are read with '.' as the decimal point, with a note;
+* a duration (timedelta) column is numeric, in seconds;
 * infinite values are treated as missing (noted with a count);
 * a column with no values, or a single distinct value, is dropped;
 * a categorical column with more than :data:`MAX_CATEGORIES` distinct values, or with a
@@ -129,6 +130,11 @@ def _typed(name, series):
     if pd.api.types.is_bool_dtype(dtype) or isinstance(dtype, pd.CategoricalDtype):
         text = as_strings(series)
         return "categorical", text, _missing_words(name, series, text)
+    if pd.api.types.is_timedelta64_dtype(dtype):
+        seconds = series.dt.total_seconds().to_numpy(dtype="float64", na_value=np.nan)
+        values, notes = _finite(name, seconds)
+        return "numeric", values, [f"column {quoted(name)} holds durations, read as "
+                                   f"seconds"] + notes
     if pd.api.types.is_numeric_dtype(dtype) and not pd.api.types.is_complex_dtype(dtype):
         values, notes = _finite(name, series.to_numpy(dtype="float64", na_value=np.nan))
         return "numeric", values, notes

@@ -235,3 +235,13 @@ def test_spaces_around_column_names_are_noted_and_collisions_named(tmp_path):
     ds = load_dataset(_write(tmp_path, "a ,b\t,y\n1,2,0\n2,3,1\n3,4,0\n4,5,1\n"), target="y")
     assert list(ds.X.columns) == ["a", "b"]
     assert "removed the spaces around column names 'a ', 'b\\t'" in ds.notes
+
+
+def test_a_duration_column_is_numeric_in_seconds():
+    # it became categories ("0 days 01:00:00"), one IMLI literal per value
+    frame = pd.DataFrame({"wait": pd.to_timedelta([60, 90, None, 3600], unit="s"),
+                          "t": [0, 1, 0, 1]})
+    ds = from_frame(frame, "t")
+    assert ds.categorical == () and ds.X["wait"].tolist()[:2] == [60.0, 90.0]
+    assert np.isnan(ds.X["wait"][2])
+    assert "column 'wait' holds durations, read as seconds" in ds.notes
