@@ -173,14 +173,19 @@ def _dotted_thousands(name, text):
             f"separates thousands"]
 
 
+def zero_padded(text) -> str | None:
+    """The first of ``text`` (values as written) that is a whole number with leading zeros
+    (``00501``), or ``None``."""
+    return next((t.strip() for t in text if _LEADING_ZERO.match(t)), None)
+
+
 def leading_zeros(name, text) -> list[str]:
     """A note when some of a numeric column's values, as written (``text``), are whole
     numbers with leading zeros (``00501``): codes, perhaps, whose zeros reading them as
     numbers loses."""
-    padded = [t for t in text if _LEADING_ZERO.match(t)]
-    if not padded:
+    first = zero_padded(text)
+    if first is None:
         return []
-    first = padded[0].strip()
     return [f"column {quoted(name)} has numbers written with leading zeros, read as numbers "
             f"({quoted(first)} is {float(first):g}); if they are codes rather than "
             f"quantities, write them with a letter (e.g. {quoted('z' + first)}) to compare "

@@ -10,7 +10,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from .columns import clean_features, leading_zeros
+from .columns import clean_features, leading_zeros, zero_padded
 from .dataset import Dataset
 from .errors import InputError, listing, quoted
 from .target import encode_target
@@ -103,28 +103,43 @@ def from_frame(df, target, positive=None, name="frame", *, binary=False, missing
 
 
 def _mark_missing(features, missing):
-    """``features`` with the values of ``missing`` made NaN, and a note per column."""
+    """``features`` with the values of ``missing`` made NaN: a note per column, and one
+    for each value found nowhere (a typo would otherwise leave no trace)."""
+    if isinstance(missing, str | bytes | int | float | bool):
+        missing = [missing]  # one value, not its characters
     texts = list(dict.fromkeys(str(v).strip() for v in missing))
     if not texts:
         return features, []
-    numbers = pd.to_numeric(pd.Series(texts, dtype=object), errors="coerce").dropna()
-    features, notes = features.copy(), []
+    numbers = pd.to_numeric(pd.Series(texts, dtype=object), errors="coerce")
+    features, notes, found = features.copy(), [], set()
     for name in features.columns:
         column = features[name]
-        if pd.api.types.is_numeric_dtype(column.dtype) and not \
-                pd.api.types.is_bool_dtype(column.dtype):
-            hit = column.isin(numbers)
-        else:
+        numeric = (pd.api.types.is_numeric_dtype(column.dtype)
+                   and not pd.api.types.is_bool_dtype(column.dtype))
+        if not numeric:
             text = column.astype(object).where(column.notna()).map(
                 lambda v: str(v).strip(), na_action="ignore")
-            hit = text.isin(texts) | pd.to_numeric(text, errors="coerce").isin(numbers)
-        hit = hit.fillna(False).to_numpy(dtype=bool)
+            parsed = pd.to_numeric(text, errors="coerce")
+        hit = np.zeros(len(column), dtype=bool)
+        for given, number in zip(texts, numbers):
+            if numeric:
+                these = column.isin([number]) if not np.isnan(number) else column.isin([])
+            else:
+                these = text.eq(given) | (parsed.eq(number) if not np.isnan(number)
+                                          else False)
+            these = these.fillna(False).to_numpy(dtype=bool)
+            if these.any():
+                found.add(given)
+                hit |= these
         if hit.any():
             shown = ", ".join(quoted(v) for v in pd.unique(column[hit].astype(str))[:3])
             features[name] = column.astype(object).mask(hit) if column.dtype == bool \
                 else column.mask(hit)
             notes.append(f"column {quoted(name)}: {int(hit.sum())} values {shown} read as "
                          "missing, as asked")
+    unused = [t for t in texts if t not in found]
+    if unused:
+        notes.append(f"no feature value is {listing(unused)}, given as missing")
     return features, notes
 
 
@@ -173,18 +188,20 @@ def load_dataset(source, target=None, positive=None, *, binary=False, missing=()
     if not path.is_file():
         hint = "" if path.suffix else f", or a bundled dataset: {', '.join(BUNDLED)}"
         raise InputError(f"no such file: {quoted(str(source))}; give a CSV path{hint}")
-    frame, notes = read_csv(path)
+    frame, notes = read_csv(path, target)
     dataset = from_frame(frame, target, positive, name=path.stem, binary=binary,
                          missing=missing)
     return _with_notes(dataset, notes)
 
 
-def read_csv(path):
+def read_csv(path, target=None):
     """Read a CSV file into a DataFrame of raw values.
 
     Parameters
     ----------
     path : path-like
+    target : str, optional
+        The target column, which the notes on feature values leave out.
 
     Returns
     -------
@@ -251,7 +268,7 @@ def read_csv(path):
     except (pd.errors.ParserError, pd.errors.EmptyDataError, ValueError) as err:
         raise _unparsable(path, " ".join(str(err).split())) from None
     frame.columns = [str(c).strip() for c in frame.columns]
-    notes += _zero_padded(text, delimiter, frame)
+    notes += _zero_padded(text, delimiter, frame, target)
     unnamed = [f"{i + 1} ({quoted(frame.columns[i])})" for i, n in enumerate(names)
                if not n.strip() and i > 0 and i < len(frame.columns)]
     if unnamed:
@@ -260,8 +277,8 @@ def read_csv(path):
     return frame, notes
 
 
-def _zero_padded(text, delimiter, frame) -> list[str]:
-    """Notes on numeric columns written with leading zeros in the first
+def _zero_padded(text, delimiter, frame, target) -> list[str]:
+    """Notes on numeric feature columns written with leading zeros in the first
     :data:`ZERO_PADDED_ROWS` rows (pandas reads ``00501`` as 501 without a word)."""
     numeric = [i for i, dtype in enumerate(frame.dtypes)
                if pd.api.types.is_numeric_dtype(dtype) and not pd.api.types.is_bool_dtype(dtype)]
@@ -270,8 +287,16 @@ def _zero_padded(text, delimiter, frame) -> list[str]:
     written = pd.read_csv(io.StringIO(text), sep=delimiter, skipinitialspace=True,
                           index_col=False, keep_default_na=False, na_values=[""], dtype=str,
                           usecols=numeric, nrows=ZERO_PADDED_ROWS)
-    return [note for k, name in enumerate(frame.columns[numeric])
-            for note in leading_zeros(name, written.iloc[:, k].dropna())]
+    notes = []
+    for k, name in enumerate(frame.columns[numeric]):
+        values = written.iloc[:, k].dropna()
+        if target is None or name != str(target).strip():
+            notes += leading_zeros(name, values)
+        elif (first := zero_padded(values)) is not None:
+            notes.append(f"target {quoted(name)}: labels written with leading zeros are read "
+                         f"as numbers ({quoted(first)} is the class "
+                         f"{quoted(f'{float(first):g}')})")
+    return notes
 
 
 def _decode(raw, name):

@@ -97,6 +97,11 @@ def test_numbers_written_with_leading_zeros_are_noted(tmp_path):
     assert [n for n in ds.notes if "leading zeros" in n] == [note]  # 0.5 and 0 are plain
     frame = pd.DataFrame({"zip": ["00501", "90210", "02134", "10001"], "t": [0, 1, 0, 1]})
     assert note in from_frame(frame, "t").notes  # text in a DataFrame: the same note
+    # a target's labels are not codes to rewrite: the note says which class each became
+    labels = load_dataset(_write(tmp_path, "x,t\n1,01\n2,02\n3,01\n4,02\n"), target="t")
+    assert [n for n in labels.notes if "leading zeros" in n] == [
+        "target 't': labels written with leading zeros are read as numbers ('01' is the "
+        "class '1')"]
 
 
 def test_a_dot_that_looks_like_a_thousands_separator_is_noted(tmp_path):
@@ -224,7 +229,13 @@ def test_values_given_as_missing_become_missing_in_every_kind_of_column():
     assert ds.X["s"].isna().tolist() == [False, True, False, True]
     assert ds.X["b"].notna().all()  # False is not a missing marker
     assert "column 's': 2 values ' -999', 'unknown' read as missing, as asked" in ds.notes
-    assert from_frame(frame, "t", missing=[-999]).y.tolist() == [0, 1, 0, 1]  # not the target
+    assert from_frame(frame, "t", missing=[0, 1]).y.tolist() == [0, 1, 0, 1]  # not the target
+    # one value is one value, not its characters; a value found nowhere is said so
+    ds = from_frame(frame, "t", missing="-999")
+    assert ds.X["n"].isna().sum() == 1 and ds.X["s"].isna().sum() == 1
+    assert from_frame(frame, "t", missing=-999).X["n"].isna().sum() == 1
+    assert "no feature value is '-99', given as missing" in from_frame(
+        frame, "t", missing=["-99", "unknown"]).notes
 
 
 def test_spaces_around_column_names_are_noted_and_collisions_named(tmp_path):
