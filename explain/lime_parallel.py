@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import contextlib
 import socket
+import struct
 from typing import Callable, Iterator
 
 import joblib
@@ -90,14 +91,21 @@ def _check_reachable(distributed, scheduler: str) -> None:
         if distributed.comm.parse_address(scheduler)[0] != "tcp":
             return  # TLS: the client speaks first
         probe.settimeout(HANDSHAKE_WAIT)
+        greeting = b""
         try:
-            greeted = probe.recv(1)
+            while len(greeting) < 16 and (part := probe.recv(16 - len(greeting))):
+                greeting += part
         except TimeoutError:
             raise OSError(f"something listens there but sent no Dask handshake within "
                           f"{HANDSHAKE_WAIT:g} s: not a Dask scheduler") from None
-        if not greeted:
+        if not greeting:
             raise OSError("something listens there but closed the connection at once: "
                           "not a Dask scheduler")
+        # a Dask message starts with its size and its number of frames (uint64 each)
+        size, frames = struct.unpack("<QQ", greeting.ljust(16, b"\xff"))
+        if not (size < 2**24 and 0 < frames < 2**10):
+            raise OSError(f"something listens there but speaks another protocol (it sent "
+                          f"{greeting[:16]!r}): not a Dask scheduler")
 
 
 def _check_in_process(location: str) -> None:

@@ -245,7 +245,7 @@ def test_unreachable_scheduler_is_a_clear_error(address):
             pass
 
 
-@pytest.mark.parametrize("reply", [None, b""])
+@pytest.mark.parametrize("reply", [None, b"", b"SSH-2.0-OpenSSH_9.2\r\n"])
 def test_a_service_that_is_not_a_dask_scheduler_is_a_clear_error(monkeypatch, reply):
     # a Client connected to, say, a web server waited for its handshake for ever
     import socket
@@ -259,13 +259,16 @@ def test_a_service_that_is_not_a_dask_scheduler_is_a_clear_error(monkeypatch, re
         conn, _ = server.accept()
         if reply is None:
             conn.recv(1)  # silent until the client gives up
+        else:
+            conn.sendall(reply)  # then hangs up, or speaks first but not Dask
         conn.close()
 
     threading.Thread(target=serve, daemon=True).start()
     monkeypatch.setattr(lime_parallel, "HANDSHAKE_WAIT", 0.5)
-    words = "sent no Dask handshake within 0.5 s" if reply is None else "closed the connection at once"
+    words = {None: "sent no Dask handshake within 0.5 s",
+             b"": "closed the connection at once"}.get(reply, "speaks another protocol")
     try:
-        with pytest.raises(InputError, match=f"'{address}'.*{words}: not a Dask scheduler"):
+        with pytest.raises(InputError, match=f"'{address}'.*{words}.*: not a Dask scheduler"):
             with lime_parallel.dask_client(None, address):
                 pass
     finally:
