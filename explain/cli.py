@@ -410,22 +410,20 @@ def _progress_reporter(console: Console):
     def unit_of(stage):
         return "fits" if stage.startswith("sweep") else "rows"
 
-    def title(stage):
-        return stage if unit_of(stage) == "fits" else f"explaining rows with {stage}"
-
     if not console.is_terminal:
-        started, shown = {}, {}
+        first, shown = {}, {}  # per stage: (time, done) of its first report; last quarter
 
         def log(stage: str, done: int, total: int) -> None:
-            key = (stage, total)
-            started.setdefault(key, time.monotonic())
+            began, done0 = first.setdefault(stage, (time.monotonic(), done))
             quarter = 4 * done // total if total else 4
-            if shown.get(key) == quarter:
+            if shown.get(stage) == quarter:
                 return
-            shown[key] = quarter
-            elapsed = time.monotonic() - started[key]
-            rate = f", {done / elapsed:.0f} {unit_of(stage)}/s" if done and elapsed else ""
-            print(f"{title(stage)}: {done}/{total} {unit_of(stage)}{rate}", file=sys.stderr,
+            shown[stage] = quarter
+            elapsed = time.monotonic() - began
+            # the rate of the work seen since the first report (which may come after a fit)
+            rate = (f", {(done - done0) / elapsed:.0f} {unit_of(stage)}/s"
+                    if done > done0 and elapsed > 0 else "")
+            print(f"{stage}: {done}/{total} {unit_of(stage)}{rate}", file=sys.stderr,
                   flush=True)
 
         yield log
@@ -439,7 +437,7 @@ def _progress_reporter(console: Console):
         def update(stage: str, done: int, total: int) -> None:
             unit = unit_of(stage)
             if stage not in tasks:
-                tasks[stage] = bar.add_task(title(stage), total=total, rate="", unit=unit)
+                tasks[stage] = bar.add_task(stage, total=total, rate="", unit=unit)
             task = bar.tasks[tasks[stage]]
             rate = f"{done / task.elapsed:.0f} {unit}/s" if task.elapsed and unit == "rows" else ""
             bar.update(tasks[stage], completed=done, total=total, rate=rate)

@@ -408,7 +408,7 @@ def explain_rows(training_data, rows, predict_fn: Callable, config: LimeConfig |
     todo = np.flatnonzero(~done)
     if len(todo) and config.num_samples <= d:
         warnings.warn(f"LIME draws {config.num_samples} samples per row to weigh {d} "
-                      "features: the local fits have fewer samples than features, so their "
+                      "features: the local fits have no more samples than features, so their "
                       f"weights are mostly the ridge penalty's; use more than {d} samples "
                       "(--num-samples)", stacklevel=2)
     if len(todo):

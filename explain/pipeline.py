@@ -294,13 +294,20 @@ def run_pipeline(
     lime_input = LimeInput(encoder, black_box, X_train, bb_train)
     n_features = dataset.X.shape[1]
     if config.uses_lime:
-        lime_progress = (lambda done, total: progress("LIME", done, total)) if progress else None
-        exp_train = _explain(lime_input, X_train, train_idx, config, cache_dir, lime_progress)
-        exp_test = (
-            _explain(lime_input, X_test, test_idx, config, cache_dir, lime_progress)
-            if config.explain_test
-            else None
-        )
+        def lime_progress(part):
+            if progress is None:
+                return None
+            return lambda done, total: progress(f"LIME, {part} rows", done, total)
+
+        exp_train = _explain(lime_input, X_train, train_idx, config, cache_dir,
+                             lime_progress("training"))
+        exp_test = None
+        if config.explain_test:
+            with warnings.catch_warnings():
+                # a warning about the LIME settings was given for the training rows
+                warnings.filterwarnings("ignore", message="LIME draws .* samples per row")
+                exp_test = _explain(lime_input, X_test, test_idx, config, cache_dir,
+                                    lime_progress("test"))
         mask_train = selection_mask(exp_train.features, n_features)
     else:
         exp_train = exp_test = mask_train = None

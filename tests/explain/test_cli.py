@@ -48,10 +48,10 @@ def test_run_writes_every_artefact(mixed_csv, tmp_path):
     assert set(report["learners"]) == {"imli", "fold"}
     assert "report.json" in done.stdout
     # not a terminal: progress is a few lines on stderr, ending with every row explained
-    progress = [line for line in done.stderr.splitlines() if line.startswith("explaining")]
+    progress = [line for line in done.stderr.splitlines() if line.startswith("LIME")]
     train, test = report["split"]["train_rows"], report["split"]["test_rows"]
-    assert progress[0] == f"explaining rows with LIME: 0/{train} rows"
-    assert progress[-1].startswith(f"explaining rows with LIME: {test}/{test} rows, ")
+    assert progress[0] == f"LIME, training rows: 0/{train} rows"
+    assert progress[-1].startswith(f"LIME, test rows: {test}/{test} rows, ")
     assert len(progress) <= 10
 
 
@@ -350,6 +350,26 @@ def test_options_that_will_not_apply_are_warned_of(options, words, capsys):
     parse_args(["demo", "--out", "unused", *options])
     err = capsys.readouterr().err
     assert err == (f"warning: {words}\n" if words else ""), err
+
+
+def test_progress_off_a_terminal_is_a_line_per_quarter_with_true_rates(capsys):
+    # a sweep's first report comes after its first fit: its rate was 150000 fits/s
+    import io
+
+    from rich.console import Console
+
+    from explain.cli import _progress_reporter
+
+    with _progress_reporter(Console(file=io.StringIO())) as progress:
+        for done in range(1, 9):
+            progress("sweep imli", done, 8)
+            time.sleep(0.01)  # a fit: at most 100 fits/s
+    lines = capsys.readouterr().err.splitlines()
+    assert lines[0] == "sweep imli: 1/8 fits"  # no rate yet
+    assert [line.split(",")[0] for line in lines[1:]] == [
+        "sweep imli: 2/8 fits", "sweep imli: 4/8 fits", "sweep imli: 6/8 fits",
+        "sweep imli: 8/8 fits"]
+    assert all(float(line.split(", ")[1].split()[0]) <= 100 for line in lines[1:])
 
 
 def test_missing_markers_are_repeatable():

@@ -302,3 +302,15 @@ def test_the_advice_for_a_model_fitted_on_label_codes_works():
         run_pipeline(ds, config, black_box=box)
     fixed = relabel_classes(box, [code for _, code in ds.source_labels])
     assert run_pipeline(ds, config, black_box=fixed).report["black_box"]["accuracy_test"] > 0.9
+
+
+def test_too_few_lime_samples_is_said_once_per_run():
+    import warnings
+
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        run_pipeline(load_dataset("iris"), RunConfig(
+            lime=LimeConfig(num_samples=4, n_jobs=1), learners=("fold",)))
+    said = [str(w.message) for w in caught if "samples per row" in str(w.message)]
+    assert len(said) == 1 and said[0].startswith("LIME draws 4 samples per row to weigh 4 "
+                                                 "features: the local fits have no more")
