@@ -146,7 +146,7 @@ def _run(args: argparse.Namespace) -> int:
         data_dir=args.data_dir)
     command = "python -m benchmarks " + shlex.join(sys.argv[1:] if args.argv is None
                                                    else args.argv)
-    if "foldrpp" in config.peers and os.environ.get("PYTHONHASHSEED") in (None, "random"):
+    if "foldrpp" in config.peers and os.environ.get("PYTHONHASHSEED", "") in ("", "random"):
         print("note: FOLD-R++ iterates over sets of strings, so its rules can change from "
               "one run to the next; set PYTHONHASHSEED (the published tables use 0) to "
               "repeat them", file=sys.stderr)

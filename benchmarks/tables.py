@@ -87,8 +87,8 @@ def _default_lime_samples() -> int:
 
 
 def _hash_seed(environment: dict) -> str:
-    seed = environment.get("pythonhashseed")
-    return f"PYTHONHASHSEED={seed} " if seed is not None else ""
+    seed = environment.get("pythonhashseed")  # unset, empty or "random": random hashes
+    return f"PYTHONHASHSEED={seed} " if seed not in (None, "", "random") else ""
 
 
 def render_header(environment: dict, config: dict | None = None) -> str:

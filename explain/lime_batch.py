@@ -135,8 +135,12 @@ class ReferenceLime:
         # a private copy: explain_instance mutates the explainer's random state, and batches
         # may run in threads (Dask workers) sharing this engine
         explainer = copy.deepcopy(self.explainer)
+        if self.num_samples > len(explainer.feature_names):
+            self._explain_each(explainer, rows, seeds, labels, predict_fn, fits)
+            return fits
+        # lime's ridge on no more samples than features warns of every row; the run warns
+        # of that once (catch_warnings is process-wide, so only in this case)
         with warnings.catch_warnings():
-            # lime's ridge on fewer samples than features: the run warns of that once
             warnings.simplefilter("ignore", LinAlgWarning)
             self._explain_each(explainer, rows, seeds, labels, predict_fn, fits)
         return fits

@@ -144,6 +144,10 @@ def test_render_header_and_document(result):
     environment = {**result["environment"], "pythonhashseed": "0", "commit": "abc123+"}
     assert ("- Command: `PYTHONHASHSEED=0 python -m benchmarks run --quick` at commit abc123+"
             in tables.render([{**result, "environment": environment}]))
+    for random_hashes in ("", "random"):  # what Python reads as no fixed seed
+        environment["pythonhashseed"] = random_hashes
+        assert ("- Command: `python -m benchmarks run --quick` at commit abc123+"
+                in tables.render([{**result, "environment": environment}]))
     del result["config"]["discretizer"]  # saved before the setting existed: quartile
     assert "LIME (500 samples per row, quartile bins)" in tables.render([result])
     assert "; IMLI time limit 10 s per fit." in text
