@@ -303,14 +303,26 @@ def restrict_to_model(dataset, path):
     -------
     Dataset
         With a note naming the columns left out.
+
+    Raises
+    ------
+    InputError
+        The model reads a column that reading the table dropped (a single value, an
+        identifier), naming it and why.
     """
     names = _read_booster(path).feature_names
     columns = [str(c) for c in dataset.X.columns]
-    if names is None or len(names) >= len(columns):
+    if names is None:
         return dataset
     safe = xgboost_names(columns)
     by_name = {**dict(zip(safe, columns)), **{c: c for c in columns}}
-    if not all(n in by_name for n in names):
+    absent = [n for n in names if n not in by_name]
+    dropped = [note for n in absent for note in dataset.notes
+               if note.startswith(f"dropped column {quoted(n)}:")]
+    if dropped:
+        raise InputError(f"the model reads columns the table's reading dropped "
+                         f"({'; '.join(dropped)}); a model cannot be explained without them")
+    if absent or len(names) >= len(columns):
         return dataset
     keep = {by_name[n] for n in names}
     kept = [c for c in dataset.X.columns if str(c) in keep]

@@ -316,3 +316,16 @@ def test_a_model_trained_with_a_missing_sentinel_reads_it_as_missing(tmp_path):
         assert np.array_equal(box.predict(ds.X), expected) == same
     n = int((x == -999.0).sum())
     assert f"column 'x': {n} values '-999.0' read as missing, as asked" in ds.notes
+
+
+def test_a_model_column_dropped_while_reading_the_table_is_named(tmp_path):
+    # it said "the model has 2 columns, the data 3"
+    rng = np.random.default_rng(0)
+    frame = pd.DataFrame({"a": rng.normal(size=100), "k": 7.0, "z": rng.normal(size=100),
+                          "y": rng.integers(0, 2, 100)})
+    xgb.XGBClassifier(n_estimators=2).fit(frame[["a", "k"]], frame.y).save_model(
+        tmp_path / "m.ubj")
+    for table in (frame, frame[["a", "k", "y"]]):
+        with pytest.raises(InputError, match=r"the model reads columns the table's reading "
+                                             r"dropped \(dropped column 'k': a single value"):
+            restrict_to_model(from_frame(table, "y"), tmp_path / "m.ubj")
