@@ -148,8 +148,9 @@ class OneLineParser(argparse.ArgumentParser):
         self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
 
 
-MISSING_HELP = ("a feature value that means missing, e.g. -999 (repeat for more); a model "
-                "given with --model sees it as missing too")
+MISSING_HELP = ("a feature value that means missing, e.g. -999 (repeat for more; write "
+                "--missing=-1e9 for a value that reads like an option); a model given with "
+                "--model sees it as missing too")
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -174,18 +175,19 @@ def _parser() -> argparse.ArgumentParser:
     sweep = SweepConfig()
     compare.add_argument("--sweep-data-fidelity",
                          type=_number_list(float, 1e-6, 1e9, inclusive=True),
-                         default=sweep.data_fidelity, metavar="L1,L2,...",
+                         default=None, metavar="L1,L2,...",
                          help=f"IMLI data_fidelity values (default {_csv(sweep.data_fidelity)})")
-    compare.add_argument("--sweep-clauses", type=_number_list(int), default=sweep.n_clauses,
+    compare.add_argument("--sweep-clauses", type=_number_list(int), default=None,
                          metavar="K1,K2,...",
                          help=f"IMLI clause counts (default {_csv(sweep.n_clauses)})")
     compare.add_argument("--sweep-mdl-weight", type=_number_list(float),
-                         default=sweep.mdl_weight, metavar="W1,W2,...",
+                         default=None, metavar="W1,W2,...",
                          help="FOLD mdl_weight values: larger, smaller programs "
                          f"(default {_csv(sweep.mdl_weight)})")
     compare.add_argument("--sweep-time-limit", type=number_arg(float, 0, 1e8, inclusive=False),
-                         default=sweep.imli_time_limit,
-                         help="seconds per IMLI fit of the sweep (default %(default)s)")
+                         default=None,
+                         help="seconds per IMLI fit of the sweep "
+                         f"(default {sweep.imli_time_limit:g})")
     for p in (run, demo):
         p.add_argument("--compare-views", action="store_true",
                        help="also refit both learners on the other training views (LIME rows "
@@ -204,20 +206,22 @@ def _parser() -> argparse.ArgumentParser:
                        help="seeds everything (default 0)")
         p.add_argument("--test-size", type=number_arg(float, 0, 1, inclusive=False), default=0.25,
                        help="share of the rows held out to measure fidelity (default 0.25)")
-        p.add_argument("--top-k", type=number_arg(int, 1), default=5,
-                       help="LIME features kept per row (default 5)")
-        p.add_argument("--num-samples", type=number_arg(int, 2), default=5000,
-                       help="LIME samples per row (default 5000)")
+        p.add_argument("--top-k", type=number_arg(int, 1), default=None,
+                       help=f"LIME features kept per row (default {LimeConfig.top_k})")
+        p.add_argument("--num-samples", type=number_arg(int, 2), default=None,
+                       help=f"LIME samples per row (default {LimeConfig.num_samples})")
         p.add_argument("--discretizer", choices=DISCRETIZERS, default="entropy",
                        help="how LIME bins numeric features (IMLI's thresholds too): entropy "
                             "cuts where the black box's labels change; quartile, decile at "
                             "quantiles (default: entropy)")
-        p.add_argument("--lime-engine", choices=("batched", "reference"), default="batched")
+        p.add_argument("--lime-engine", choices=("batched", "reference"), default=None,
+                       help="batched (this project's, default) or reference (stock lime, "
+                       "one row at a time)")
         p.add_argument("--lime-mode", choices=("fast", "exact"), default=None,
                        help="the batched engine's local fits (default fast)")
-        p.add_argument("--lime-pool-rows", type=number_arg(int, 1), default=32,
+        p.add_argument("--lime-pool-rows", type=number_arg(int, 1), default=None,
                        help="rows (by id) sharing one LIME seed, so one neighbourhood in "
-                       "the batched engine; 1 = one per row (default 32)")
+                       f"the batched engine; 1 = one per row (default {LimeConfig.pool_rows})")
         p.add_argument("--n-jobs", type=number_arg(int, nonzero=True), default=-1, help="LIME worker processes")
         p.add_argument("--scheduler", help="a Dask scheduler address to explain rows on")
         p.add_argument("--cache-dir", type=_path, default=None,
@@ -278,12 +282,12 @@ def _cli_run(args) -> CliRun:
         if value is not None
     }
     lime = LimeConfig(
-        num_samples=args.num_samples,
-        top_k=args.top_k,
+        num_samples=args.num_samples or LimeConfig.num_samples,
+        top_k=args.top_k or LimeConfig.top_k,
         discretizer=args.discretizer,
-        engine=args.lime_engine,
+        engine=args.lime_engine or LimeConfig.engine,
         mode=args.lime_mode or LimeConfig.mode,
-        pool_rows=args.lime_pool_rows,
+        pool_rows=args.lime_pool_rows or LimeConfig.pool_rows,
         random_state=args.seed,
         n_jobs=args.n_jobs,
         scheduler=args.scheduler,
@@ -302,12 +306,11 @@ def _cli_run(args) -> CliRun:
     cache = None if args.no_cache else (args.cache_dir or default_cache_dir())
     sweep = None
     if args.command == "compare":
-        sweep = SweepConfig(
-            data_fidelity=args.sweep_data_fidelity,
-            n_clauses=args.sweep_clauses,
-            mdl_weight=args.sweep_mdl_weight,
-            imli_time_limit=args.sweep_time_limit,
-        )
+        given = {key: value for key, value in (
+            ("data_fidelity", args.sweep_data_fidelity), ("n_clauses", args.sweep_clauses),
+            ("mdl_weight", args.sweep_mdl_weight), ("imli_time_limit", args.sweep_time_limit),
+        ) if value is not None}
+        sweep = SweepConfig(**given)
     return CliRun(data, getattr(args, "target", None), args.positive, args.out, args.force,
                   args.model, cache, config, sweep, getattr(args, "compare_views", False),
                   args.max_seconds, tuple(getattr(args, "missing", ())))
@@ -323,14 +326,21 @@ def _unused_options(args) -> list[str]:
     def sets(options):
         return f"{', '.join(options)} set{'s' if len(options) == 1 else ''}"
 
+    sweeps = args.command == "compare"
+    imli = given("--imli-clauses", "--imli-rule-type", "--data-fidelity", "--time-limit",
+                 *(("--sweep-data-fidelity", "--sweep-clauses", "--sweep-time-limit")
+                   if sweeps else ()))
+    fold = given("--fold-mdl-weight", *(("--sweep-mdl-weight",) if sweeps else ()))
     messages = []
-    for learner, options in (("imli", given("--imli-clauses", "--imli-rule-type",
-                                            "--data-fidelity", "--time-limit")),
-                             ("fold", given("--fold-mdl-weight"))):
+    for learner, options in (("imli", imli), ("fold", fold)):
         if options and learner not in args.learners:
             messages.append(f"{sets(options)} {learner.upper()}, which --learners "
                             f"{','.join(args.learners)} does not run: ignored")
-    if args.lime_mode is not None and args.lime_engine == "reference":
+    lime = given("--top-k", "--num-samples", "--lime-engine", "--lime-mode",
+                 "--lime-pool-rows", "--scheduler")
+    if lime and args.train_view == "raw":
+        messages.append(f"{sets(lime)} LIME, which --train-view raw does not run: ignored")
+    elif args.lime_mode is not None and args.lime_engine == "reference":
         messages.append("--lime-mode sets the batched LIME engine, not --lime-engine "
                         "reference: ignored")
     return messages

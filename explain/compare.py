@@ -161,7 +161,11 @@ def sweep(result: PipelineResult, config: SweepConfig | None = None,
     config = config or SweepConfig()
     params = result.report["parameters"]
     view = params["train_view"]
-    out: dict = {"config": config.to_dict(), "train_view": view, "learners": {}}
+    # the settings of a learner that does not run are not recorded
+    owner = {"data_fidelity": "imli", "n_clauses": "imli", "imli_time_limit": "imli",
+             "mdl_weight": "fold"}
+    recorded = {k: v for k, v in config.to_dict().items() if owner[k] in result.learners}
+    out: dict = {"config": recorded, "train_view": view, "learners": {}}
     for name in result.learners:
         base = dict(params["imli_params"] if name == "imli" else params["fold_params"])
         settings = _settings(name, config, base)

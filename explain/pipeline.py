@@ -76,6 +76,8 @@ class RunConfig:
                 if k != "scheduler"}
         if self.lime.engine != "batched":
             lime["mode"] = None  # only the batched engine has modes
+        if not self.uses_lime:  # only the bins (IMLI's thresholds) apply
+            lime = {"discretizer": self.lime.discretizer}
         return {
             "test_size": self.test_size,
             "random_state": self.random_state,
@@ -376,13 +378,7 @@ def run_pipeline(
             "rows_explained": sum(len(e.features) for e in (exp_train, exp_test) if e),
             "seconds": float(sum(e.seconds for e in (exp_train, exp_test) if e)),
             "rows_from_cache": sum(e.rows_from_cache for e in (exp_train, exp_test) if e),
-            # what applied: no row has more features than the table, and only the
-            # batched engine has modes
-            "top_k": min(config.lime.top_k, int(n_features)),
-            "num_samples": config.lime.num_samples,
-            "discretizer": config.lime.discretizer,
-            "engine": config.lime.engine,
-            "mode": config.lime.mode if config.lime.engine == "batched" else None,
+            **_lime_settings(config, int(n_features)),
             "binary_columns": len(columns),
         },
         "learners": learner_reports,
@@ -393,6 +389,18 @@ def run_pipeline(
         report["agreement"] = _surrogate_agreement(fitted, views, bb_test)
     labels = {"bb_train": bb_train, "bb_test": bb_test, "y_train": y_train, "y_test": y_test}
     return PipelineResult(report, black_box, fitted, exp_train, exp_test, views, labels, columns)
+
+
+def _lime_settings(config: RunConfig, n_features: int) -> dict:
+    """The LIME settings that applied, for the report (``None`` where none did)."""
+    lime = config.lime
+    if not config.uses_lime:  # no row explained; the discretizer still gives IMLI its bins
+        return {"top_k": None, "num_samples": None, "discretizer": lime.discretizer,
+                "engine": None, "mode": None}
+    # no row has more features than the table, and only the batched engine has modes
+    return {"top_k": min(lime.top_k, n_features), "num_samples": lime.num_samples,
+            "discretizer": lime.discretizer, "engine": lime.engine,
+            "mode": lime.mode if lime.engine == "batched" else None}
 
 
 def training_view(views: dict, train_view: str) -> pd.DataFrame:

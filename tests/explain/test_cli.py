@@ -342,6 +342,8 @@ def test_out_of_range_options_are_usage_errors(option, value, capsys):
      "--lime-mode sets the batched LIME engine, not --lime-engine reference: ignored"),
     (["--lime-engine", "reference", "--lime-pool-rows", "4"], None),  # it seeds the rows
     (["--learners", "imli,fold", "--time-limit", "5", "--lime-mode", "exact"], None),
+    (["--train-view", "raw", "--top-k", "3", "--lime-mode", "exact", "--discretizer", "decile"],
+     "--top-k, --lime-mode set LIME, which --train-view raw does not run: ignored"),
 ])
 def test_options_that_will_not_apply_are_warned_of(options, words, capsys):
     # they used to pass silently and be recorded in report.json as if they had applied
@@ -381,11 +383,25 @@ def test_missing_markers_are_repeatable():
     assert parse_args(["demo", "--out", "o"]).missing == ()
 
 
+@pytest.mark.parametrize("options, words", [
+    (["--learners", "fold", "--sweep-clauses", "1,2"],
+     "--sweep-clauses sets IMLI, which --learners fold does not run: ignored"),
+    (["--learners", "imli", "--sweep-mdl-weight", "1"],
+     "--sweep-mdl-weight sets FOLD, which --learners imli does not run: ignored"),
+])
+def test_sweep_options_of_a_learner_not_run_are_warned_of(options, words, capsys):
+    from explain.cli import parse_args
+
+    parse_args(["compare", "--data", "x.csv", "--out", "o", *options])
+    assert capsys.readouterr().err == f"warning: {words}\n"
+
+
 def test_batched_engine_options_keep_their_defaults_unless_given():
     from explain.cli import parse_args
 
     lime = parse_args(["demo", "--out", "unused"]).config.lime
-    assert (lime.mode, lime.pool_rows) == ("fast", 32)
+    assert (lime.mode, lime.pool_rows, lime.top_k, lime.num_samples, lime.engine) == (
+        "fast", 32, 5, 5000, "batched")
     lime = parse_args(["demo", "--out", "unused", "--lime-mode", "exact",
                        "--lime-pool-rows", "1"]).config.lime
     assert (lime.mode, lime.pool_rows) == ("exact", 1)

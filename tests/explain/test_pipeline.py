@@ -71,6 +71,9 @@ def test_without_lime_filtering_no_row_is_explained():
     assert report["lime"]["rows_explained"] == 0
     assert "fidelity_test_lime" not in report["learners"]["fold"]
     assert report["parameters"]["imli_params"] == {}  # IMLI did not run
+    # no LIME setting applied but the bins (IMLI's thresholds)
+    assert report["parameters"]["lime"] == {"discretizer": "entropy"}
+    assert (report["lime"]["top_k"], report["lime"]["engine"]) == (None, None)
     assert report["learners"]["fold"]["fidelity_test"] >= 0.85
 
 
