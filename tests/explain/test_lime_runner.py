@@ -245,6 +245,14 @@ def test_unreachable_scheduler_is_a_clear_error(address):
             pass
 
 
+def test_a_real_scheduler_on_tcp_passes_the_handshake_check():
+    distributed = pytest.importorskip("distributed")
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=False,
+                                  dashboard_address=None, protocol="tcp") as cluster:
+        with lime_parallel.dask_client(None, cluster.scheduler_address) as client:
+            assert client.scheduler.address == cluster.scheduler_address
+
+
 @pytest.mark.parametrize("reply", [None, b"", b"SSH-2.0-OpenSSH_9.2\r\n"])
 def test_a_service_that_is_not_a_dask_scheduler_is_a_clear_error(monkeypatch, reply):
     # a Client connected to, say, a web server waited for its handshake for ever
