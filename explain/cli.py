@@ -318,8 +318,8 @@ def _cli_run(args) -> CliRun:
 
 def _unused_options(args) -> list[str]:
     """Why some given options will not apply (a learner's settings when it does not run,
-    the batched engine's mode with the reference one): they are ignored, and the report
-    does not record them."""
+    LIME's when the training view is raw, the batched engine's mode with the reference
+    one): they are ignored, and the report does not record them."""
     def given(*options):
         return [o for o in options if getattr(args, o[2:].replace("-", "_")) is not None]
 
