@@ -162,6 +162,13 @@ class FOLDClassifier(ClassifierMixin, BaseEstimator):
     feature_names_in_ : ndarray of str
         Defined only when ``X`` has string column names.
 
+    Notes
+    -----
+    A logic program decides; it gives no probabilities, so there is no
+    ``predict_proba`` (scores that need one, such as ROC AUC, and soft voting do not
+    apply). Numbers are compared as float64: integers beyond 2**53 that become equal
+    are warned of.
+
     Examples
     --------
     >>> import numpy as np, pandas as pd

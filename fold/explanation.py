@@ -84,17 +84,18 @@ def explain_row(theory: Theory, view: ColumnView, row: int) -> tuple:
     -------
     (label, rule or None, text)
     """
-    lines = []
+    failed = []  # the rules of the classes tried before, each with why it does not fire
     for class_rules in theory.classes:
         for number, rule in enumerate(class_rules.rules, 1):
             if rule.covers(view)[row]:
-                lines.insert(0, f"Predicted {class_rules.label!r}: rule {number} of "
-                             f"class {class_rules.label!r} fired:")
-                lines.extend(_holds(rule, view, row, "  "))
+                lines = [f"Predicted {class_rules.label!r}: rule {number} of class "
+                         f"{class_rules.label!r} fired:", *_holds(rule, view, row, "  ")]
+                if failed:
+                    lines += ["Rules of earlier classes, which do not fire:", *failed]
                 return class_rules.label, rule, "\n".join(lines)
         for number, rule in enumerate(class_rules.rules, 1):
-            lines.append(f"  rule {number} of class {class_rules.label!r} does not fire: "
-                         f"{_first_failure(rule, view, row)}")
-    lines.insert(0, f"Predicted {theory.default!r} (the default): no rule of an "
-                 "earlier class fired" + (":" if lines else "."))
+            failed.append(f"  rule {number} of class {class_rules.label!r} does not fire: "
+                          f"{_first_failure(rule, view, row)}")
+    lines = [f"Predicted {theory.default!r} (the default): no rule of an earlier class "
+             "fired" + (":" if failed else "."), *failed]
     return theory.default, None, "\n".join(lines)

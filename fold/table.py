@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import math
 import numbers
+import warnings
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -256,7 +257,24 @@ def read_numeric(series: pd.Series, name: str) -> np.ndarray:
         raise FoldInputError(
             f"column {name!r} contains infinity; replace it by a finite number or NaN"
         )
+    if pd.api.types.is_integer_dtype(series.dtype):
+        _warn_merged_integers(series, values, name)
     return values
+
+
+def _warn_merged_integers(series: pd.Series, values: np.ndarray, name: str) -> None:
+    """Warn when integers beyond 2**53 (ids, nanosecond times) become equal as float64,
+    which the rules compare: rules can no longer tell those values apart."""
+    if not (np.abs(values[~np.isnan(values)]) > 2.0**53).any():
+        return
+    exact = series.dropna().nunique()
+    merged = len(np.unique(values[~np.isnan(values)]))
+    if merged < exact:
+        warnings.warn(
+            f"column {name!r} holds integers beyond 2**53 that FOLD, comparing float64 "
+            f"numbers, cannot tell apart ({exact} distinct values become {merged}); "
+            "subtract an offset or rescale it",
+            UserWarning, stacklevel=3)
 
 
 @dataclass(frozen=True)

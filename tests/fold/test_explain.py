@@ -57,3 +57,19 @@ def test_explain_names_the_row_by_its_integer_index_label_else_0():
     why = clf.explain(big.iloc[[3]])
     assert why.row_id == 0 and "label(0,no) holds" in why.prolog
     assert clf.explain(X.set_axis([0, 1, 2, -(2**63)]).iloc[[3]]).row_id == -(2**63)
+
+
+def test_a_later_class_shows_its_own_rule_first_then_the_earlier_classes():
+    # the earlier classes' failures were printed under "rule 1 of class 'mid' fired:", as
+    # if they were its conditions
+    X = pd.DataFrame({"x": [1.0, 2, 3, 4, 5, 6, 7, 8, 9]})
+    clf = FOLDClassifier(random_state=0).fit(X, ["lo"] * 3 + ["mid"] * 3 + ["hi"] * 3)
+    rows = {label: i for i, label in enumerate(clf.predict(X))}
+    labels = [c.label for c in clf.rules_.classes]
+    later = next(label for label in labels[1:] if label in rows)
+    lines = clf.explain(X.iloc[[rows[later]]]).text.splitlines()
+    assert lines[0].startswith(f"Predicted {later!r}: rule 1 of class {later!r} fired:")
+    cut = lines.index("Rules of earlier classes, which do not fire:")
+    assert all("does not fire" not in line for line in lines[1:cut])
+    assert all("does not fire" in line for line in lines[cut + 1:])
+    assert any(f"class {labels[0]!r} does not fire" in line for line in lines[cut + 1:])

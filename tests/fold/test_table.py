@@ -55,3 +55,22 @@ def test_negations_and_unknowns():
     assert read.negated["a"].tolist() == [False, True, False, False, False]
     assert read.negated["b"].tolist() == [False, True, False, True, False]
     assert not read.negated_mask("z").any()
+
+
+def test_integers_that_float64_merges_are_warned_of():
+    # 400 ids above 2**62 became one number: a separable column gave a program with no
+    # condition, silently
+    import warnings
+
+    import pytest
+
+    from fold.table import read_numeric
+
+    big = pd.Series(np.array([2**62 + k for k in range(400)], dtype=np.int64))
+    with pytest.warns(UserWarning, match=r"column 'b' holds integers beyond 2\*\*53 .* "
+                                         r"\(400 distinct values become 1\)"):
+        read_numeric(big, "b")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        read_numeric(pd.Series(np.array([2**53 - k for k in range(400)], dtype=np.int64)), "b")
+        read_numeric(pd.Series([2.0**62, 2.0**62 + 2**12]), "b")  # floats: as given
