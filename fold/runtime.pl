@@ -431,7 +431,10 @@ show_why([], I) :-
     line(I, "no clause applies", []).
 show_why([W|Ws], I) :-
     forall(member(fails_at(Head, At), [W|Ws]),
-           line(I, "a clause of ~q fails at ~q", [Head, At])).
+           (   copy_term(At, Shown),
+               numbervars(Shown, 0, _, [singletons(true)]),  % an unknown cell: w(4,_)
+               line(I, "a clause of ~q fails at ~q", [Head, Shown])
+           )).
 
 line(I, Format, Args) :-
     format("~t~*|", [I]),

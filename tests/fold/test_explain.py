@@ -1,5 +1,7 @@
 """explain(): the rule that fired, the exceptions that did not, words and Prolog."""
 
+import re
+
 import numpy as np
 import pandas as pd
 
@@ -73,3 +75,12 @@ def test_a_later_class_shows_its_own_rule_first_then_the_earlier_classes():
     assert all("does not fire" not in line for line in lines[1:cut])
     assert all("does not fire" in line for line in lines[cut + 1:])
     assert any(f"class {labels[0]!r} does not fire" in line for line in lines[cut + 1:])
+
+
+def test_the_proof_shows_an_unknown_cell_as_an_anonymous_variable():
+    # it printed SWI's internal name: "fails at w(6,_7318)"
+    X = pd.DataFrame({"w": [1.0, 2, 3, 4, 5, 6, NAN, 8], "c": list("aabbaabb")})
+    clf = FOLDClassifier(random_state=0, min_support=1, mdl_weight=None).fit(
+        X, ["n", "n", "n", "y", "y", "y", "y", "y"])
+    proof = clf.explain(X.iloc[[6]]).prolog
+    assert "fails at w(6,_)" in proof and not re.search(r"_[A-Z0-9]", proof), proof
