@@ -17,7 +17,8 @@ from numbers import Integral
 import numpy as np
 import pandas as pd
 from sklearn.base import BaseEstimator, TransformerMixin
-from sklearn.utils._param_validation import Interval
+from sklearn.tree import DecisionTreeClassifier
+from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from .predicates import Predicate, category_texts, readable, short_between, to_numbers
@@ -114,17 +115,40 @@ def _thresholds(values: np.ndarray, n_thresholds: int) -> np.ndarray:
     return np.array([short_between(float(c), float(b)) for c, b in zip(cuts, above)])
 
 
+def _entropy_thresholds(values: np.ndarray, y: np.ndarray, n_thresholds: int) -> np.ndarray:
+    """Up to ``n_thresholds`` cuts where the labels ``y`` change most (an entropy tree
+    with ``n_thresholds + 1`` leaves on the feature's ranks, so any scale gives the same
+    cuts), each placed in its gap as :func:`_thresholds` places them."""
+    known = ~np.isnan(values)
+    distinct, ranks = np.unique(values[known], return_inverse=True)
+    if distinct.size < 2:
+        return np.empty(0)
+    tree = DecisionTreeClassifier(criterion="entropy", max_leaf_nodes=n_thresholds + 1,
+                                  random_state=0)
+    tree.fit(ranks.reshape(-1, 1).astype(np.float64), np.asarray(y)[known])
+    split = tree.tree_.children_left > -1
+    # a cut between ranks k and k + 1 sits at k + 0.5
+    below = np.unique(np.floor(tree.tree_.threshold[split]).astype(np.intp))
+    return np.array([short_between(float(distinct[k]), float(distinct[k + 1]))
+                     for k in below])
+
+
 class Binarizer(TransformerMixin, BaseEstimator):
     """Binarize numeric and categorical columns for :class:`~imli.IMLIClassifier`.
 
     Parameters
     ----------
     n_thresholds : int, default=9
-        Quantile thresholds per numeric feature (fewer when values repeat; when one
-        value dominates, the other values get their own quantile thresholds).
+        Thresholds per numeric feature, at most (fewer when values repeat).
     categorical : list of str, optional
         Columns to treat as categorical. By default: object, string, category and
         boolean-like non-numeric columns.
+    thresholds : {"quantile", "entropy"}, default="quantile"
+        Where the thresholds go. ``"quantile"`` (the IMLI papers'): at quantiles of each
+        feature, blind to the labels (when one value dominates, the other values get
+        their own quantile thresholds). ``"entropy"``: where the labels change most
+        (supervised; needs ``y`` in ``fit``), so an exact cut such as ``hours <= 30`` or
+        one that isolates a few rare positives is found.
 
     Attributes
     ----------
@@ -149,11 +173,14 @@ class Binarizer(TransformerMixin, BaseEstimator):
     _parameter_constraints = {
         "n_thresholds": [Interval(Integral, 1, None, closed="left")],
         "categorical": [list, tuple, None],
+        "thresholds": [StrOptions({"quantile", "entropy"})],
     }
 
-    def __init__(self, n_thresholds: int = 9, categorical: list[str] | None = None) -> None:
+    def __init__(self, n_thresholds: int = 9, categorical: list[str] | None = None,
+                 thresholds: str = "quantile") -> None:
         self.n_thresholds = n_thresholds
         self.categorical = categorical
+        self.thresholds = thresholds
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
@@ -185,13 +212,17 @@ class Binarizer(TransformerMixin, BaseEstimator):
         Parameters
         ----------
         X : DataFrame or array-like of shape (n_samples, n_features)
-        y : ignored
+        y : array-like of shape (n_samples,), optional
+            The labels; used (and needed) only with ``thresholds="entropy"``.
 
         Returns
         -------
         self
         """
         self._validate_params()
+        if self.thresholds == "entropy" and y is None:
+            raise ValueError("thresholds='entropy' places the thresholds where the labels "
+                             "change: give y to fit.")
         frame = self._frame(X, reset=True)
         names = [str(c) for c in frame.columns]
         wanted = set(self.categorical or ())
@@ -217,7 +248,10 @@ class Binarizer(TransformerMixin, BaseEstimator):
                 specs.extend(Predicate(name, "==", c) for c in cats)
                 sources.extend([i] * len(cats))
             else:
-                for t in _thresholds(to_numbers(col), self.n_thresholds):
+                values = to_numbers(col)
+                cuts = (_thresholds(values, self.n_thresholds) if self.thresholds == "quantile"
+                        else _entropy_thresholds(values, y, self.n_thresholds))
+                for t in cuts:
                     specs.append(Predicate(name, "<=", float(t)))
                     specs.append(Predicate(name, ">", float(t)))
                     sources.extend([i, i])

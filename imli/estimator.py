@@ -98,7 +98,11 @@ class IMLIClassifier(ClassifierMixin, BaseEstimator):
     symmetry_breaking : bool, default=True
         Order the interchangeable clauses in the MaxSAT query.
     n_thresholds : int, default=9
-        Quantile thresholds per feature when ``X`` is not binary (see :class:`Binarizer`).
+        Thresholds per numeric feature, at most, when ``X`` is not binary (see
+        :class:`Binarizer`).
+    thresholds : {"quantile", "entropy"}, default="quantile"
+        Where those thresholds go: at quantiles (the IMLI papers') or where the labels
+        change most (supervised: finds an exact cut the quantiles miss).
     polish : bool, default=True
         Improve a CNF/DNF that is not a proven optimum by local search on all training rows
         (:func:`imli.polish.polish`: add, drop or swap literals and clauses while that
@@ -160,6 +164,7 @@ class IMLIClassifier(ClassifierMixin, BaseEstimator):
         "disjoint_features": [StrOptions({"hard", "soft"}), None],
         "symmetry_breaking": ["boolean"],
         "n_thresholds": [Interval(Integral, 1, None, closed="left")],
+        "thresholds": [StrOptions({"quantile", "entropy"})],
         "polish": ["boolean"],
     }
 
@@ -181,6 +186,7 @@ class IMLIClassifier(ClassifierMixin, BaseEstimator):
         disjoint_features=None,
         symmetry_breaking=True,
         n_thresholds=9,
+        thresholds="quantile",
         polish=True,
     ):
         self.n_clauses = n_clauses
@@ -198,6 +204,7 @@ class IMLIClassifier(ClassifierMixin, BaseEstimator):
         self.disjoint_features = disjoint_features
         self.symmetry_breaking = symmetry_breaking
         self.n_thresholds = n_thresholds
+        self.thresholds = thresholds
         self.polish = polish
 
     def __sklearn_tags__(self):

@@ -72,8 +72,9 @@ def binary_input(est, X, y=None, column_specs=None, reset=True):
                     "column_specs describe binary columns, but X is not binary (0/1). "
                     "Binarize X first (imli.Binarizer) or leave column_specs out."
                 )
-            est.binarizer_ = Binarizer(n_thresholds=est.n_thresholds).fit(
-                frame if frame is not None else X
+            est.binarizer_ = Binarizer(n_thresholds=est.n_thresholds,
+                                       thresholds=est.thresholds).fit(
+                frame if frame is not None else X, y
             )
     if est.binarizer_ is not None:
         Xb = est.binarizer_.transform(frame if frame is not None else X).to_numpy()

@@ -154,3 +154,32 @@ def test_a_column_of_many_categories_is_warned_of():
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         Binarizer().fit(many.iloc[:MANY_CATEGORIES])
+
+
+def test_entropy_thresholds_find_the_cut_the_labels_make_on_any_scale():
+    rng = np.random.default_rng(0)
+    hours = rng.uniform(0, 60, 400).round(1)
+    y = (hours > 30).astype(int)
+    for scale in (1.0, 1e-9):
+        b = Binarizer(thresholds="entropy", n_thresholds=3).fit(
+            pd.DataFrame({"h": hours * scale}), y)
+        cuts = [p.value for p in b.column_specs_ if p.relation == "<="]
+        below, above = hours[hours <= 30].max() * scale, hours[hours > 30].min() * scale
+        assert any(below <= c < above for c in cuts), (scale, cuts)
+        assert len(cuts) <= 3
+    with pytest.raises(ValueError, match="thresholds='entropy' .* give y to fit"):
+        Binarizer(thresholds="entropy").fit(pd.DataFrame({"h": hours}))
+
+
+def test_entropy_thresholds_let_imli_isolate_a_few_rare_positives():
+    # quantile thresholds cannot isolate the top 5 of 1000 rows: the rule was FALSE
+    from imli import IMLIClassifier
+
+    rng = np.random.default_rng(0)
+    X = pd.DataFrame({"score": rng.normal(size=1000), "other": rng.normal(size=1000)})
+    y = np.zeros(1000, dtype=int)
+    y[np.argsort(X["score"].to_numpy())[-5:]] = 1
+    quantile = IMLIClassifier(time_limit=20).fit(X, y)
+    entropy = IMLIClassifier(thresholds="entropy", time_limit=20).fit(X, y)
+    assert quantile.score(X, y) < 1.0 and entropy.score(X, y) == 1.0
+    assert "score >" in str(entropy.rules_)
