@@ -122,11 +122,11 @@ def _mark_missing(features, missing):
             parsed = pd.to_numeric(text, errors="coerce")
         hit = np.zeros(len(column), dtype=bool)
         for given, number in zip(texts, numbers):
-            if numeric:
-                these = column.isin([number]) if not np.isnan(number) else column.isin([])
-            else:
-                these = text.eq(given) | (parsed.eq(number) if not np.isnan(number)
-                                          else False)
+            is_number = not np.isnan(number)
+            if numeric and not is_number:
+                continue  # a word cannot be a number column's value
+            these = column.eq(number) if numeric else (
+                text.eq(given) | (parsed.eq(number) if is_number else False))
             these = these.fillna(False).to_numpy(dtype=bool)
             if these.any():
                 found.add(given)
