@@ -158,8 +158,10 @@ def decision_list(
     L = literal_matrix(X)
     remaining = counts.copy()
     rules: list[tuple[Term, int]] = []
+    # Past the time limit, each term is the greedy one (run_query flags the time-out), as
+    # a CNF falls back to its greedy rule: the list stays useful rather than stopping.
     for _ in range(n_rules):
-        if remaining.sum() == 0 or budget.expired():
+        if remaining.sum() == 0:
             break
         live = remaining.sum(axis=1) > 0
         step = setting.after([t for t, _ in rules])
@@ -194,8 +196,8 @@ def decision_set(
     covered = np.zeros(counts.shape[0], dtype=np.int64)  # correctly covered so far
     rules: list[tuple[Term, int]] = []
     default = None
-    for _ in range(n_rules):
-        if remaining.sum() == 0 or budget.expired():
+    for _ in range(n_rules):  # past the time limit, greedy terms (see decision_list)
+        if remaining.sum() == 0:
             break
         v = int(np.argmax(remaining.sum(axis=0)))
         target = remaining[:, v]

@@ -409,3 +409,16 @@ def test_arrays_at_predict_nan_in_arrays_and_text_in_a_numeric_column():
     from_array = IMLIClassifier().fit(values, labels)
     from_frame = IMLIClassifier().fit(pd.DataFrame(values, columns=["x0", "x1"]), labels)
     assert str(from_array.rules_) == str(from_frame.rules_)
+
+
+@pytest.mark.parametrize("mode", ["decision_list", "decision_set"])
+def test_a_list_past_its_time_limit_says_so_and_keeps_greedy_rules(mode):
+    # it stopped before its first rule: "ALWAYS a", timed_out_ False, no warning
+    rng = np.random.default_rng(0)
+    X = pd.DataFrame(rng.normal(size=(600, 4)), columns=["f0", "f1", "f2", "f3"])
+    y = np.select([X.f0 > 0.5, X.f1 > 0.5], ["a", "b"], "c")
+    with pytest.warns(TimeLimitWarning, match="time_limit"):
+        clf = IMLIClassifier(mode=mode, n_clauses=4, time_limit=1e-9).fit(X, y)
+    assert clf.timed_out_ and not clf.optimal_
+    majority = max(np.mean(y == c) for c in "abc")
+    assert clf.score(X, y) > majority + 0.2 and clf.rule_size_ > 0
