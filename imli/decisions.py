@@ -9,9 +9,16 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .predicates import readable
 from .rules import Clause, Literal, _plain, as_binary_matrix
 
 __all__ = ["DecisionList", "DecisionSet", "Rule"]
+
+
+def _shown(label: object) -> str:
+    """A class label as rule text shows it: text quoted when it could be misread (a line
+    break, ``THEN``, ``ELSE``: see :func:`~imli.predicates.readable`)."""
+    return readable(label) if isinstance(label, str) else str(label)
 
 
 @dataclass(frozen=True)
@@ -28,7 +35,7 @@ class Rule:
 
     def describe(self, digits: int | None = None) -> str:
         """``IF term THEN label``."""
-        return f"IF {self.term.describe(digits)} THEN {self.label}"
+        return f"IF {self.term.describe(digits)} THEN {_shown(self.label)}"
 
     def __str__(self) -> str:
         return self.describe()
@@ -71,7 +78,8 @@ class _RuleCollection:
     def describe(self, digits: int | None = None) -> str:
         """One rule per line, the default last."""
         lines = [self._prefix(i) + r.describe(digits) for i, r in enumerate(self.rules)]
-        lines.append(f"{self._default_word if self.rules else 'ALWAYS'} {self.default}")
+        lines.append(f"{self._default_word if self.rules else 'ALWAYS'} "
+                     f"{_shown(self.default)}")
         return "\n".join(lines)
 
     def __str__(self) -> str:

@@ -58,7 +58,9 @@ class IMLIClassifier(ClassifierMixin, BaseEstimator):
         small and the fit time grows linearly with the rows (AIES 2019 §4.1: each query
         prefers the previous rule's literals). ``None``: no mini-batches; with
         ``mode="auto"`` or ``"joint"`` the whole training set is one MaxSAT query (the
-        MLIC formulation), whose result is an optimum of the objective.
+        MLIC formulation), whose result is an optimum of the objective. That query grows
+        with the rows and the literals: a few hundred distinct rows solve in seconds, but
+        one on thousands of noisy rows may not finish, so give it a ``time_limit``.
     random_state : int, RandomState instance or None, default=0
         Shuffles the rows into mini-batches.
     mode : {"auto", "joint", "iterative", "decision_list", "decision_set"}, default="auto"

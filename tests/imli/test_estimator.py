@@ -10,8 +10,8 @@ from sklearn.datasets import load_breast_cancer, load_iris
 from sklearn.model_selection import GridSearchCV
 from sklearn.pipeline import make_pipeline
 
-from imli import (CNF, DNF, Binarizer, DecisionList, DecisionSet, IMLIClassifier, Predicate,
-                  TimeLimitWarning)
+from imli import (CNF, DNF, Binarizer, Clause, DecisionList, DecisionSet, IMLIClassifier,
+                  Literal, Predicate, Rule, TimeLimitWarning)
 from imli.literals import LiteralSpace, literal_matrix
 from imli.redundancy import simplify
 
@@ -422,3 +422,12 @@ def test_a_list_past_its_time_limit_says_so_and_keeps_greedy_rules(mode):
     assert clf.timed_out_ and not clf.optimal_
     majority = max(np.mean(y == c) for c in "abc")
     assert clf.score(X, y) > majority + 0.2 and clf.rule_size_ > 0
+
+
+def test_a_list_quotes_class_labels_that_could_be_misread():
+    # "yes\nELSE no" printed as an extra rule; "x THEN y" as a second THEN
+    a = Literal(0, "a")
+    dl = DecisionList((Rule(Clause((a,), "AND"), "yes\nELSE no"),), default="x THEN y")
+    assert str(dl) == "IF (a) THEN 'yes\\nELSE no'\nELSE 'x THEN y'"
+    plain = DecisionSet((Rule(Clause((a,), "AND"), "yes"),), default=0)
+    assert str(plain).splitlines()[0] == "IF (a) THEN yes" and str(plain).endswith(" 0")
