@@ -291,7 +291,9 @@ class Binarizer(TransformerMixin, BaseEstimator):
                 out[:, j] = spec.evaluate(values)
             else:
                 out[:, j] = values == spec.value
-        return pd.DataFrame(out, index=frame.index, columns=self._names)
+        binary = pd.DataFrame(out, index=frame.index, columns=self._names)
+        binary.attrs[_SPECS] = (tuple(self._names), tuple(self.column_specs_))
+        return binary
 
     def literal_names(self) -> tuple[str, ...]:
         """Per output column, the name a :class:`~imli.rules.Literal` on it carries: the
@@ -340,3 +342,16 @@ def _column_names(specs, names, sources) -> list[str]:
     whose name reads as a test (``"c == x"``) is quoted."""
     return [readable(names[source]) if spec is None else spec.describe()
             for spec, source in zip(specs, sources)]
+
+
+#: Where :meth:`Binarizer.transform` leaves the meaning of its columns on its output.
+_SPECS = "imli_column_specs"
+
+
+def specs_of(frame: pd.DataFrame) -> list | None:
+    """What each column of ``frame`` means, when it is a :class:`Binarizer`'s output with
+    its columns as made (same names, same order); else ``None``."""
+    names, specs = frame.attrs.get(_SPECS, ((), ()))
+    if tuple(str(c) for c in frame.columns) != names or not names:
+        return None
+    return list(specs)

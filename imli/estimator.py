@@ -7,12 +7,14 @@ import warnings
 from numbers import Integral, Real
 
 import numpy as np
+import pandas as pd
 from sklearn.base import BaseEstimator, ClassifierMixin, clone
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.multiclass import check_classification_targets, type_of_target
 from sklearn.utils.validation import check_is_fitted, check_random_state
 
+from .binarize import specs_of
 from .decisions import DecisionList, DecisionSet, Rule
 from .encoding import MAX_DENOMINATOR, Constraints, Weights, encode
 from .inputs import binary_input, literal_space
@@ -259,6 +261,8 @@ class IMLIClassifier(ClassifierMixin, BaseEstimator):
 
     def _prepare(self, X, y, column_specs):
         self._validate_params()
+        if column_specs is None and isinstance(X, pd.DataFrame):
+            column_specs = specs_of(X)  # a Binarizer's output, e.g. earlier in a Pipeline
         Xb, y = self._binary(X, y, column_specs, reset=True)
         check_classification_targets(y)
         classes, codes = np.unique(y, return_inverse=True)
@@ -291,7 +295,8 @@ class IMLIClassifier(ClassifierMixin, BaseEstimator):
             Labels of any kind (two classes, or more for the decision modes).
         column_specs : list of (Predicate or None), optional
             What each binary column of ``X`` means; used for redundancy removal and
-            printing. Without it, columns print by name.
+            printing. Without it, the columns of a :class:`Binarizer`'s output (in a
+            ``Pipeline``, say) mean what it made them; other columns print by name.
 
         Returns
         -------

@@ -183,3 +183,22 @@ def test_entropy_thresholds_let_imli_isolate_a_few_rare_positives():
     entropy = IMLIClassifier(thresholds="entropy", time_limit=20).fit(X, y)
     assert quantile.score(X, y) < 1.0 and entropy.score(X, y) == 1.0
     assert "score >" in str(entropy.rules_)
+
+
+def test_imli_after_a_binarizer_in_a_pipeline_prints_what_the_columns_mean():
+    # it printed the columns' quoted names: ('f0 > 0.032' OR 'f1 > 0.856') AND ...
+    from sklearn.pipeline import make_pipeline
+
+    from imli import IMLIClassifier
+    from imli.binarize import specs_of
+
+    rng = np.random.default_rng(0)
+    X = pd.DataFrame({"f0": rng.normal(size=300), "c": rng.choice(["a", "b"], 300)})
+    y = ((X.f0 > 0) | (X.c == "a")).astype(int)
+    piped = make_pipeline(Binarizer(), IMLIClassifier(time_limit=5)).fit(X, y)
+    assert str(piped[-1].rules_) == str(IMLIClassifier(time_limit=5).fit(X, y).rules_)
+    assert "'" not in str(piped[-1].rules_)
+    binary = Binarizer().fit(X).transform(X)
+    assert specs_of(binary) is not None
+    assert specs_of(binary.iloc[:, ::-1]) is None  # reordered: the meanings no longer hold
+    assert specs_of(binary.rename(columns=str.upper)) is None
