@@ -116,6 +116,7 @@ def _fit_fold(X: pd.DataFrame, y, params, random_state, class_names, distinct_ro
     settings = {"class_order": [class_names[1], class_names[0]], "random_state": random_state}
     estimator = FOLDClassifier(**{**FOLD_DEFAULTS, **settings, **params})
     estimator._validate_params()  # a bad value is refused as given, not after rescaling
+    extra = {}
     if distinct_rows is not None and len(X) != distinct_rows:
         # A stacked view holds each row explained more than once (filtered and full). Support
         # and description length count rows explained, not their copies: a fractional support
@@ -127,12 +128,10 @@ def _fit_fold(X: pd.DataFrame, y, params, random_state, class_names, distinct_ro
             estimator.set_params(min_support=max(1, math.ceil(support * distinct_rows)))
         if weight is not None:
             estimator.set_params(mdl_weight=weight * copies)
-        estimator.fit(X, names)
         # ``params`` holds what FOLD ran with; these are the values given for one copy
-        return estimator, {"params_given": {"min_support": _plain(support),
-                                            "mdl_weight": _plain(weight)}}
+        extra = {"params_given": {"min_support": _plain(support), "mdl_weight": _plain(weight)}}
     estimator.fit(X, names)
-    return estimator, {}
+    return estimator, extra
 
 
 def fit_learner(name, X, y, params, random_state, columns, class_names,
