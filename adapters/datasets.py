@@ -4,13 +4,15 @@ from __future__ import annotations
 import codecs
 import csv
 import io
+import re
 from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
-from .columns import clean_features, leading_zeros, zero_padded
+from .columns import (MISSING_TOKENS, NUMERIC_SHARE, clean_features, leading_zeros,
+                      zero_padded)
 from .dataset import Dataset
 from .errors import InputError, listing, quoted
 from .target import encode_target
@@ -20,6 +22,7 @@ BUNDLED = ("breast_cancer", "wine", "iris")
 
 _DEFAULT_POSITIVE = {"breast_cancer": "malignant"}
 _DELIMITERS = (",", ";", "\t", "|")
+_DECIMAL_COMMA = re.compile(r"[+-]?(\d+,?\d*|,\d+)([eE][+-]?\d+)?\Z")
 #: How many rows of a CSV file are looked at for numbers written with leading zeros.
 ZERO_PADDED_ROWS = 10_000
 
@@ -268,6 +271,8 @@ def read_csv(path, target=None):
     except (pd.errors.ParserError, pd.errors.EmptyDataError, ValueError) as err:
         raise _unparsable(path, " ".join(str(err).split())) from None
     frame.columns = [str(c).strip() for c in frame.columns]
+    if decimal == ",":
+        _read_decimal_commas(frame)
     notes += _zero_padded(text, delimiter, frame, target)
     unnamed = [f"{i + 1} ({quoted(frame.columns[i])})" for i, n in enumerate(names)
                if not n.strip() and i > 0 and i < len(frame.columns)]
@@ -275,6 +280,23 @@ def read_csv(path, target=None):
         notes.append(f"header fields {', '.join(unnamed)} of {path.name} are empty: "
                      f"named as pandas names them")
     return frame, notes
+
+
+def _read_decimal_commas(frame) -> None:
+    """Write the decimal commas of text columns as points where pandas left them (it reads
+    ``0,5`` as 0.5 only in a column holding nothing but numbers, not one that also holds a
+    missing-value word such as ``?``), so that such a column reads as numbers
+    (:mod:`adapters.columns`) when at least :data:`NUMERIC_SHARE` of its values are."""
+    for name in frame.columns:
+        if not (pd.api.types.is_object_dtype(frame[name])
+                or pd.api.types.is_string_dtype(frame[name])):
+            continue
+        text = frame[name].dropna().astype(str).str.strip()
+        text = text[~text.str.lower().isin(MISSING_TOKENS)]
+        numbers = text.str.match(_DECIMAL_COMMA)
+        if len(text) and text.str.contains(",").any() and numbers.mean() >= NUMERIC_SHARE:
+            commas = numbers[numbers].index
+            frame.loc[commas, name] = text[commas].str.replace(",", ".", regex=False)
 
 
 def _zero_padded(text, delimiter, frame, target) -> list[str]:

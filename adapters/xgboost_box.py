@@ -94,9 +94,10 @@ class XGBoostBlackBox(EncodedBlackBox):
     def save(self, directory):
         """Write the model as ``directory/black_box.ubj`` (XGBoost's binary JSON).
 
-        The file holds the trees, the column names and types, the categories, the
-        early-stopping iteration and the class names when known; :func:`load_xgboost`
-        reads it back with the same encoder.
+        The file holds the trees used (up to the early-stopping iteration), the column
+        names and types, the categories and the class names when known, so that any
+        XGBoost reader predicts as this black box does; :func:`load_xgboost` reads it back
+        with the same encoder.
 
         Parameters
         ----------
@@ -108,9 +109,12 @@ class XGBoostBlackBox(EncodedBlackBox):
         pathlib.Path
         """
         booster = self.booster
-        if self.iteration_range != (0, 0) and "best_iteration" not in booster.attributes():
-            booster = booster.copy()
-            booster.set_attr(best_iteration=str(self.iteration_range[1] - 1))
+        if self.iteration_range != (0, 0):
+            # only the trees used: a plain Booster.predict on the file ignores best_iteration
+            attributes = booster.attributes()
+            booster = booster[slice(*self.iteration_range)]
+            booster.set_attr(**{**attributes,
+                                "best_iteration": str(self.iteration_range[1] - 1)})
         data = bytes(booster.save_raw(raw_format="ubj"))
         return write_atomically(output_path(directory, MODEL_FILE), data)
 
@@ -121,7 +125,8 @@ def train_xgboost(X, y, encoder, categorical, random_state=0, class_names=None, 
     Uses ``tree_method="hist"``; categorical columns are given to XGBoost natively (pandas
     ``category`` dtype holding the encoder's categories, ``enable_categorical=True``), so
     the encoder's codes are the model's codes. A stratified validation split is carved
-    from the rows for early stopping; the model keeps the trees up to the best iteration.
+    from the rows for early stopping; the model uses the trees up to the best iteration (and
+    :meth:`XGBoostBlackBox.save` writes only those).
 
     Parameters
     ----------
@@ -335,22 +340,22 @@ def restrict_to_model(dataset, path):
 
 
 def xgboost_names(names) -> list[str]:
-    """Column names XGBoost accepts: ``[``, ``]`` and ``<`` replaced, kept distinct.
+    """Column names XGBoost accepts: ``[``, ``]``, ``<`` (and ``%``) percent-encoded.
 
-    XGBoost refuses feature names holding those characters. The mapping is deterministic,
-    so a model trained here and loaded later is matched to the data by the same names.
+    XGBoost refuses feature names holding the first three. Each name is encoded on its own
+    (``dose[mg]`` is ``dose%5Bmg%5D`` whatever the other columns are), and the encoding is
+    one-to-one, so a model trained here and loaded later is matched to the data's columns
+    by name in any order, and names that differ stay distinct.
+
+    Examples
+    --------
+    >>> xgboost_names(["dose[mg]", "dose(mg)", "a<b", "50%"])
+    ['dose%5Bmg%5D', 'dose(mg)', 'a%3Cb', '50%25']
     """
-    table = str.maketrans({"[": "(", "]": ")", "<": "lt"})
-    safe, seen = [], set()
-    for name in map(str, names):
-        candidate = base = name.translate(table)
-        suffix = 1
-        while candidate in seen:
-            candidate = f"{base}_{suffix}"
-            suffix += 1
-        seen.add(candidate)
-        safe.append(candidate)
-    return safe
+    return [str(name).translate(_XGBOOST_ESCAPES) for name in names]
+
+
+_XGBOOST_ESCAPES = str.maketrans({c: f"%{ord(c):02X}" for c in "%[]<"})
 
 
 def category_frame(Z, encoder):

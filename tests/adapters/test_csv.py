@@ -172,6 +172,17 @@ def test_semicolon_file_with_decimal_commas(tmp_path):
     assert ds.X["dose"].tolist() == [1.5, 2.5, 0.5, 3.0]
 
 
+@pytest.mark.parametrize("word", ["?", "NA", "n/a"])
+def test_decimal_commas_beside_a_missing_value_word(tmp_path, word):
+    # pandas leaves '38,2' as text when the column also holds '?'
+    text = f"temp;code;t\n38,2;1,5x;a\n{word};2,5x;b\n37,5;0,5x;a\n39,1;3x;b\n"
+    ds = load_dataset(_write(tmp_path, text), target="t")
+    assert ds.numeric == ("temp",) and ds.categorical == ("code",)
+    assert ds.X["temp"].tolist()[::2] == [38.2, 37.5] and ds.X["temp"].isna().sum() == 1
+    assert f"column 'temp': 1 values {word!r} read as missing" in ds.notes
+    assert ds.X["code"].tolist() == ["1,5x", "2,5x", "0,5x", "3x"]  # not numbers: as written
+
+
 @pytest.mark.parametrize("values", [["1,200", "3,400", "2,100", "900"],
                                     ["12%", "40%", "7.5%", "3%"],
                                     ["$12", "$40", "$7.5", "$3"]])

@@ -218,6 +218,15 @@ def test_saved_file_is_plain_xgboost(mixed, tmp_path):
     config = json.loads(booster.save_config())
     assert config["learner"]["objective"]["name"] == "binary:logistic"
     assert int(booster.attributes()["best_iteration"]) + 1 == box.info["n_trees"]
+    assert box.booster.num_boosted_rounds() > box.info["n_trees"]  # early stopping cut it
+    assert booster.num_boosted_rounds() == box.info["n_trees"]
+    assert booster.feature_names == box.booster.feature_names
+    assert booster.feature_types == box.booster.feature_types
+    Z = encoder.transform(ds.X)
+    frame = xgb.DMatrix(_category_frame(ds.X, encoder), enable_categorical=True)
+    # what plain XGBoost predicts from the file, with no iteration range, is the run's model
+    np.testing.assert_allclose(booster.predict(frame), box.predict_proba_encoded(Z)[:, 1],
+                               rtol=1e-6)
 
 
 def test_column_names_xgboost_refuses_are_handled(tmp_path):
@@ -237,6 +246,11 @@ def test_column_names_xgboost_refuses_are_handled(tmp_path):
     path = box.save(tmp_path)
     again = load_xgboost(path, enc)
     assert np.allclose(box.predict_proba(ds.X), again.predict_proba(ds.X))
+    # the same table with its columns in another order: each name is still its own column
+    swapped = from_frame(frame[["x<y", "a(1)", "a[1]", "t"]], "t")
+    other = load_xgboost(path, TableEncoder().fit(swapped.X, swapped.categorical))
+    assert np.array_equal(box.predict_proba(ds.X), other.predict_proba(swapped.X))
+    assert (box.predict(ds.X) == ds.y).mean() > 0.9
 
 
 def test_class_names_are_kept_in_the_saved_model(tmp_path):
@@ -279,9 +293,9 @@ def test_a_model_of_some_columns_keeps_the_table_to_them(tmp_path):
     frame = pd.DataFrame({"id": np.arange(200.0), "a[1]": rng.normal(size=200),
                           "c": rng.choice(["u", "v"], 200), "y": rng.integers(0, 2, 200)})
     ds = from_frame(frame, "y")
-    # XGBoost names the column 'a(1)' (it refuses brackets), as train_xgboost does
+    # XGBoost refuses brackets: the column is named as train_xgboost names it
     model = xgb.XGBClassifier(n_estimators=3, enable_categorical=True).fit(
-        pd.DataFrame({"a(1)": frame["a[1]"], "c": frame["c"].astype("category")}), ds.y)
+        pd.DataFrame({"a%5B1%5D": frame["a[1]"], "c": frame["c"].astype("category")}), ds.y)
     model.save_model(tmp_path / "m.ubj")
     kept = restrict_to_model(ds, tmp_path / "m.ubj")
     assert list(kept.X.columns) == ["a[1]", "c"] and kept.categorical == ("c",)
@@ -289,7 +303,7 @@ def test_a_model_of_some_columns_keeps_the_table_to_them(tmp_path):
                               "of the explanation")
     box = load_xgboost(tmp_path / "m.ubj", TableEncoder().fit(kept.X, kept.categorical))
     assert np.array_equal(box.predict(kept.X), model.predict(
-        pd.DataFrame({"a(1)": frame["a[1]"], "c": frame["c"].astype("category")})))
+        pd.DataFrame({"a%5B1%5D": frame["a[1]"], "c": frame["c"].astype("category")})))
     # a model of other columns, or of all of them: unchanged, load_xgboost says what is wrong
     other = xgb.XGBClassifier(n_estimators=3).fit(pd.DataFrame({"w": frame["id"]}), ds.y)
     other.save_model(tmp_path / "w.ubj")
