@@ -21,7 +21,8 @@ import warnings
 import numpy as np
 from scipy.linalg import LinAlgWarning
 
-from explain.lime_fit import LocalFits, fit_local_models
+from adapters import InputError, blackbox
+from explain.lime_fit import LocalFits, fit_local_models, stack_fits
 from explain.lime_sampling import FastConstants, SamplingTables, sample_neighbourhoods
 from explain.lime_truncnorm import ExactTruncnormPPF
 
@@ -29,15 +30,18 @@ __all__ = ["BatchedLime", "ReferenceLime", "check_probabilities"]
 
 
 def check_probabilities(p, n_rows: int) -> np.ndarray:
-    """The black box's output as a float (n_rows, n_classes) array, or a clear error."""
-    p = np.asarray(p, dtype=np.float64)
+    """The black box's output as a float (n_rows, n_classes) array, or a clear error
+    (:class:`adapters.InputError`, a ``ValueError``): one row per input row, at least two
+    classes, finite values in [0, 1] summing to 1 per row."""
+    try:
+        p = np.asarray(p, dtype=np.float64)
+    except (TypeError, ValueError):
+        p = np.empty(0)
     if p.ndim != 2 or p.shape[0] != n_rows or p.shape[1] < 2:
-        raise ValueError(
+        raise InputError(
             f"predict_fn must return class probabilities of shape (n_rows, n_classes) with "
             f"n_classes >= 2; got shape {p.shape} for {n_rows} rows")
-    if not np.isfinite(p).all():
-        raise ValueError("predict_fn returned NaN or infinite probabilities")
-    return p
+    return blackbox.check_probabilities(p, n_rows, p.shape[1], "predict_fn")
 
 
 class BatchedLime:
@@ -58,10 +62,14 @@ class BatchedLime:
         Sampling mode, see :mod:`explain.lime_sampling`.
     fix_zero_width_bins : bool, default=True
         Give zero-width bins their value instead of lime's ~0.0.
+    fit_rows : int, optional
+        Rows whose local models are fitted at once (their 0/1 views are the batch's
+        largest arrays); by default the whole batch. The samples and the black box's call
+        stay shared by the whole batch either way.
     """
 
     def __init__(self, explainer, num_samples, top_k, feature_selection="auto", mode="fast",
-                 fix_zero_width_bins=True):
+                 fix_zero_width_bins=True, fit_rows=None):
         if mode not in ("fast", "exact"):
             raise ValueError(f"mode must be 'fast' or 'exact', got {mode!r}")
         self.tables = SamplingTables.from_explainer(explainer, fix_zero_width_bins)
@@ -69,6 +77,7 @@ class BatchedLime:
         self.top_k = int(top_k)
         self.feature_selection = feature_selection
         self.mode = mode
+        self.fit_rows = fit_rows
         self.kernel_fn = explainer.base.kernel_fn
         self.base = explainer.base
         if mode == "exact":
@@ -101,15 +110,22 @@ class BatchedLime:
                                      constants=self._constants, ppf=self._ppf)
         inputs = hood.black_box_input()
         proba = check_probabilities(predict_fn(inputs), len(inputs))
+        del inputs
         y = hood.responses(proba, np.asarray(labels, dtype=np.intp))
+        step = self.fit_rows or max(len(rows), 1)
+        return stack_fits([self._fit(hood, y, slice(start, start + step))
+                           for start in range(0, max(len(rows), 1), step)])
+
+    def _fit(self, hood, y, which) -> LocalFits:
+        binary, y = hood.binary(which), y[which]
         # lime: euclidean distance of the 0/1 rows to the all-ones first row
-        mismatches = hood.binary.shape[1] - hood.binary.sum(axis=1)
+        mismatches = binary.shape[1] - binary.sum(axis=1)
         weights = self.kernel_fn(np.sqrt(mismatches))
         def lasso(r):  # lime's own LARS path, row by row (only for "lasso_path")
-            return self.base.feature_selection(hood.binary[r].T, y[r], weights[r],
+            return self.base.feature_selection(binary[r].T, y[r], weights[r],
                                                self.top_k, "lasso_path")
 
-        return fit_local_models(hood.binary, y, weights, self.top_k, self.feature_selection,
+        return fit_local_models(binary, y, weights, self.top_k, self.feature_selection,
                                 lasso if self.feature_selection == "lasso_path" else None)
 
 
@@ -147,12 +163,16 @@ class ReferenceLime:
 
     def _explain_each(self, explainer, rows, seeds, labels, predict_fn, fits) -> None:
         k = self.top_k
+
+        def checked(Z):
+            return check_probabilities(predict_fn(Z), len(Z))
+
         for r, (row, seed, label) in enumerate(zip(rows, seeds, labels)):
             # one RandomState object is shared by the explainer, its discretizer and LimeBase
             explainer.random_state.seed(int(seed))
             label = int(label)
             exp = explainer.explain_instance(
-                np.asarray(row, dtype=np.float64), predict_fn, labels=(label,),
+                np.asarray(row, dtype=np.float64), checked, labels=(label,),
                 num_features=k, num_samples=self.num_samples, model_regressor=None)
             pairs = exp.local_exp[label][:k]
             fits.features[r, :len(pairs)] = [f for f, _ in pairs]

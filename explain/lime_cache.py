@@ -39,8 +39,17 @@ _FIELDS = ("positions", "features", "weights", "intercepts", "scores", "labels")
 
 def _update(digest, name: str, array) -> None:
     array = np.ascontiguousarray(array)
+    if array.dtype.hasobject:  # their bytes are addresses: hash the values' text
+        array = array.astype(str)
     digest.update(f"{name}:{array.dtype.str}:{array.shape};".encode())
     digest.update(array.tobytes())
+
+
+def _plain(value):
+    """numpy scalars (a config's ``np.int64(7)``) as the Python numbers they hold."""
+    if isinstance(value, np.generic):
+        return value.item()
+    raise TypeError(f"{type(value).__name__} is not JSON serializable")
 
 
 def cache_key(*, training_data, rows, row_ids, labels, categorical_features, training_labels,
@@ -75,7 +84,7 @@ def cache_key(*, training_data, rows, row_ids, labels, categorical_features, tra
         "model_fingerprint": model_fingerprint or "",
         "categorical_features": [int(c) for c in categorical_features],
     }
-    digest.update(json.dumps(header, sort_keys=True).encode())
+    digest.update(json.dumps(header, sort_keys=True, default=_plain).encode())
     _update(digest, "training_data", np.asarray(training_data, dtype=np.float64))
     _update(digest, "rows", np.asarray(rows, dtype=np.float64))
     _update(digest, "row_ids", np.asarray(row_ids, dtype=np.int64))
@@ -167,7 +176,11 @@ class BatchStore:
                 continue
             pos = parts["positions"]
             m = len(pos)
-            if (parts["features"].shape != (m, top_k) or parts["weights"].shape != (m, top_k)
+            if (pos.ndim != 1 or pos.dtype.kind not in "iu"
+                    or parts["features"].shape != (m, top_k)
+                    or parts["weights"].shape != (m, top_k)
+                    or not all(np.isfinite(parts[f]).all()
+                               for f in ("weights", "intercepts", "scores"))
                     or any(parts[f].shape != (m,) for f in ("intercepts", "scores", "labels"))
                     or m == 0 or pos.min() < 0 or pos.max() >= n_rows
                     or parts["features"].min() < -1 or parts["features"].max() >= n_features):

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 import numpy as np
 
 __all__ = ["Moments", "LocalFits", "weighted_moments", "forward_selection",
-           "highest_weights", "fit_local_models"]
+           "highest_weights", "fit_local_models", "stack_fits"]
 
 _RESIDUAL_TOL = 1e-12
 
@@ -71,6 +71,14 @@ class LocalFits:
     weights: np.ndarray
     intercepts: np.ndarray
     scores: np.ndarray
+
+
+def stack_fits(parts) -> LocalFits:
+    """The fits of consecutive groups of rows, one after the other."""
+    if len(parts) == 1:
+        return parts[0]
+    return LocalFits(*(np.concatenate([getattr(p, name) for p in parts])
+                       for name in ("features", "weights", "intercepts", "scores")))
 
 
 def weighted_moments(binary: np.ndarray, y: np.ndarray, w: np.ndarray) -> Moments:

@@ -15,7 +15,7 @@ import numpy as np
 import pandas as pd
 
 from adapters import BlackBox, TableEncoder
-from explain.lime_runner import discretizer_edges, make_explainer
+from explain.lime_runner import discretizer_edges, make_explainer, probe_rows
 
 MISSING = "(missing)"
 
@@ -57,7 +57,7 @@ class LimeInput:
         self.training_data = self._impute(Z)
         self.training_labels = np.asarray(labels_train)
         digest = hashlib.sha256(np.ascontiguousarray(
-            self.predict_fn(_probe_rows(self.training_data))).tobytes())
+            self.predict_fn(probe_rows(self.training_data))).tobytes())
         digest.update(black_box.kind.encode())
         self.fingerprint = digest.hexdigest()
 
@@ -89,18 +89,3 @@ class LimeInput:
                                    self.categorical_names, self.feature_names,
                                    self.training_labels)
         return {self.feature_names[j]: e for j, e in discretizer_edges(explainer).items()}
-
-
-def _probe_rows(training_data: np.ndarray, n_mixed: int = 256) -> np.ndarray:
-    """Rows whose probabilities identify the model (the LIME cache's fingerprint).
-
-    Training rows alone do not: two models that fit them perfectly with hard 0/1
-    probabilities (two grown trees) answer alike there. So are rows mixing the columns of
-    random training rows, where such models differ as LIME's samples would show.
-    """
-    rng = np.random.default_rng(0)
-    n = len(training_data)
-    picks = rng.integers(0, n, size=(n_mixed, training_data.shape[1]))
-    mixed = training_data[picks, np.arange(training_data.shape[1])]
-    return np.concatenate([training_data[:64], mixed])
-

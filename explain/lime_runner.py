@@ -53,7 +53,8 @@ from explain.lime_fit import LocalFits
 from explain.lime_parallel import dask_client, n_workers, run_batches
 
 __all__ = ["LimeConfig", "Explanations", "seed_for", "make_explainer", "discretizer_edges",
-           "explain_rows", "batch_size_for", "pool_batches", "DISCRETIZERS"]
+           "explain_rows", "batch_size_for", "rows_in_budget", "pool_batches", "probe_rows",
+           "DISCRETIZERS"]
 
 #: LIME's discretizers; each gives the bins LIME explains with and IMLI's threshold columns.
 DISCRETIZERS = ("entropy", "quartile", "decile")
@@ -104,7 +105,9 @@ class LimeConfig:
         sampling noise. 1 = an independent neighbourhood per row.
     memory_budget_mb : float, default=256
         Memory one batch may use (about ``4 * num_samples * n_features * 8`` bytes per row:
-        the 0/1 matrix, the black box's input, a centered copy, and headroom).
+        the 0/1 matrix, the black box's input, a centered copy, and headroom). A batch
+        holds at least one pool, whose samples are drawn and predicted once; when the
+        budget holds fewer rows, their local models are fitted that many rows at a time.
     scheduler : str, optional
         Address of a Dask scheduler to run on (needs the ``dask`` extra).
     """
@@ -302,23 +305,32 @@ def _resolve_labels(labels, config, n_classes, rows, predict_fn):
     else:
         chunks = [check_probabilities(predict_fn(rows[i:i + 65536]), len(rows[i:i + 65536]))
                   for i in range(0, n, 65536)]
-        labels = np.concatenate(chunks).argmax(axis=1).astype(np.int64)
+        labels = np.concatenate(chunks).argmax(axis=1) if n else np.zeros(0)
+        labels = labels.astype(np.int64)
     if n and (labels.min() < 0 or labels.max() >= n_classes):
         raise ValueError(f"labels must be classes in [0, {n_classes})")
     return labels
 
 
+def rows_in_budget(config: LimeConfig, n_features: int) -> int:
+    """Rows whose neighbourhoods ``config.memory_budget_mb`` holds at once (about
+    ``4 * num_samples * n_features`` float64 per row), at least 1: the rows of a batch
+    whose local models the batched engine fits together."""
+    per_row = config.num_samples * n_features * 8 * _ARRAYS_PER_SAMPLE
+    return max(1, int(config.memory_budget_mb * 2**20 // per_row))
+
+
 def batch_size_for(config: LimeConfig, n_features: int, n_todo: int, workers: int) -> int:
     """Rows per batch: ``config.batch_size``, else as many as ``config.memory_budget_mb``
-    holds (about ``4 * num_samples * n_features`` float64 per row), but no more than gives
-    about 4 batches per worker (load balance, checkpoints, progress) unless that would cut
-    a pool (``config.pool_rows``) apart."""
+    holds (:func:`rows_in_budget`), but no more than gives about 4 batches per worker
+    (load balance, checkpoints, progress), and never fewer than a pool
+    (``config.pool_rows``): a pool's rows share one neighbourhood, drawn and predicted
+    once per batch, while the engine fits the local models a budget's worth of rows at a
+    time."""
     if config.batch_size:
         return int(config.batch_size)
-    per_row = config.num_samples * n_features * 8 * _ARRAYS_PER_SAMPLE
-    by_memory = max(1, int(config.memory_budget_mb * 2**20 // per_row))
     by_balance = max(1, math.ceil(n_todo / (4 * workers)), config.pool_rows)
-    return min(by_memory, by_balance)
+    return min(max(rows_in_budget(config, n_features), config.pool_rows), by_balance)
 
 
 def explain_rows(training_data, rows, predict_fn: Callable, config: LimeConfig | None = None,
@@ -379,6 +391,8 @@ def explain_rows(training_data, rows, predict_fn: Callable, config: LimeConfig |
     edges = discretizer_edges(explainer)
     bins = disc.discretize(rows).astype(np.int64)
     probe = np.concatenate([training_data[:8], rows[:8]])
+    if cache_dir is not None and n:  # the key's digest of the model's behaviour
+        probe = np.concatenate([probe_rows(training_data), rows[:8]])
     probe_p = check_probabilities(predict_fn(probe), len(probe))
     labels = _resolve_labels(labels, config, probe_p.shape[1], rows, predict_fn)
     pools = np.asarray(row_ids, dtype=np.int64) // config.pool_rows
@@ -415,7 +429,7 @@ def explain_rows(training_data, rows, predict_fn: Callable, config: LimeConfig |
         if config.engine == "batched":
             engine = BatchedLime(explainer, config.num_samples, config.top_k,
                                  config.feature_selection, config.mode,
-                                 config.fix_zero_width_bins)
+                                 config.fix_zero_width_bins, rows_in_budget(config, d))
         else:
             engine = ReferenceLime(explainer, config.num_samples, config.top_k)
         with dask_client(client, config.scheduler) as dask:
@@ -427,12 +441,39 @@ def explain_rows(training_data, rows, predict_fn: Callable, config: LimeConfig |
                 positions = parts[index]
                 _put(fits, positions, batch, slice(None))
                 if store is not None:  # checkpoint: this batch survives an interruption
-                    store.save(positions, batch, labels[positions])
+                    store = _checkpoint(store, positions, batch, labels[positions])
                 n_done += len(positions)
                 if progress is not None:
                     progress(n_done, n)
     return Explanations(fits.features, fits.weights, bins, time.perf_counter() - started,
                         labels, fits.intercepts, fits.scores, row_ids, edges, from_cache)
+
+
+def probe_rows(training_data: np.ndarray, n_mixed: int = 256) -> np.ndarray:
+    """Rows whose probabilities identify the model (in the LIME cache's key).
+
+    Training rows alone do not: two models that fit them perfectly with hard 0/1
+    probabilities (two grown trees) answer alike there. So are rows mixing the columns of
+    random training rows, where such models differ as LIME's samples would show.
+    """
+    rng = np.random.default_rng(0)
+    n = len(training_data)
+    picks = rng.integers(0, n, size=(n_mixed, training_data.shape[1]))
+    mixed = training_data[picks, np.arange(training_data.shape[1])]
+    return np.concatenate([training_data[:64], mixed])
+
+
+def _checkpoint(store, positions, fits, labels):
+    """Save a finished batch; on a full or read-only disk, warn and stop checkpointing
+    (the run goes on: the results are in memory)."""
+    try:
+        store.save(positions, fits, labels)
+    except OSError as error:
+        warnings.warn(f"could not write to the LIME cache {str(store.directory)!r} "
+                      f"({error.strerror or error}); going on without checkpoints",
+                      RuntimeWarning, stacklevel=3)
+        return None
+    return store
 
 
 def _put(target: LocalFits, positions, source: LocalFits, which) -> None:

@@ -53,25 +53,40 @@ class Neighbourhoods:
     Lime's perturbations do not depend on the row explained (with a discretizer every column
     is drawn from the training distribution); only sample 0 (the row itself) and the 0/1
     view do. Rows explained with the same seed therefore share their samples ``1..n-1``,
-    which are drawn, stored and sent to the black box once.
+    which are drawn, stored and sent to the black box once; each row's 0/1 view is made
+    when asked for (:meth:`binary`), so a batch's local fits can run a few rows at a time.
 
     Attributes
     ----------
-    binary : ndarray of float64, shape (n_rows, n_features, num_samples)
-        1.0 where a sample's bin / category equals the row's (feature-major per row: the
-        layout the weighted Gram matrices are computed from). Sample 0 is the row itself.
     rows : ndarray of float64, shape (n_rows, n_features)
         The rows explained (sample 0 of each neighbourhood).
     samples : ndarray of float64, shape (n_seeds, num_samples - 1, n_features)
         Samples ``1..n-1`` in the input space, once per distinct seed of the batch.
     pool : ndarray of int, shape (n_rows,)
         Which entry of ``samples`` each row's neighbourhood uses.
+    codes : ndarray of int, shape (n_seeds, n_features, num_samples)
+        Per seed, feature-major: the position of each sample's bin / category among its
+        feature's values (column 0 unused: sample 0 is the row).
+    row_codes : ndarray of int, shape (n_rows, n_features)
+        The same position for each row's own bin / category, -1 where lime never draws it.
     """
 
-    binary: np.ndarray
     rows: np.ndarray
     samples: np.ndarray
     pool: np.ndarray
+    codes: np.ndarray
+    row_codes: np.ndarray
+
+    def binary(self, which=slice(None)) -> np.ndarray:
+        """The 0/1 view of rows ``which``, float64 of shape (n, n_features, num_samples):
+        1.0 where a sample's bin / category equals the row's (feature-major per row: the
+        layout the weighted Gram matrices are computed from); sample 0 is the row itself."""
+        pool, row_codes = self.pool[which], self.row_codes[which]
+        out = np.empty((len(pool),) + self.codes.shape[1:])
+        for r in range(len(pool)):
+            np.equal(self.codes[pool[r]], row_codes[r][:, None], out=out[r], casting="unsafe")
+        out[:, :, 0] = 1.0
+        return out
 
     def black_box_input(self) -> np.ndarray:
         """What the black box sees: the rows, then every distinct seed's samples."""
@@ -351,7 +366,11 @@ def sample_neighbourhoods(tables, rows, seeds, num_samples, mode="fast", constan
     row_index = tables.row_index(rows)
     distinct, pool = np.unique(np.asarray(seeds, dtype=np.int64), return_inverse=True)
     pool = pool.reshape(-1)
-    binary = np.empty((n_rows, d, n))
+    widest = int(np.diff(tables.offsets).max(initial=1))
+    dtype = np.int16 if widest <= np.iinfo(np.int16).max else np.int32
+    starts = tables.offsets[:-1]
+    row_codes = np.where(row_index >= 0, row_index - starts, -1).astype(dtype)
+    codes = np.empty((len(distinct), d, n), dtype=dtype)
     samples = np.empty((len(distinct), n - 1, d))
     for u, seed in enumerate(distinct):  # one seed at a time keeps the work arrays in cache
         if mode == "exact":
@@ -361,9 +380,7 @@ def sample_neighbourhoods(tables, rows, seeds, num_samples, mode="fast", constan
             generator = np.random.default_rng(int(seed))
             uniforms = generator.random((d, n))
         index = tables.draw(uniforms)
-        for r in np.flatnonzero(pool == u):
-            np.equal(index, row_index[r][:, None], out=binary[r], casting="unsafe")
+        np.subtract(index, starts[:, None], out=codes[u], casting="unsafe")
         block = _input_block(tables, index, uniforms, generator, mode, constants, ppf)
         samples[u] = block[:, 1:].T
-    binary[:, :, 0] = 1.0
-    return Neighbourhoods(binary, rows, samples, pool)
+    return Neighbourhoods(rows, samples, pool, codes, row_codes)

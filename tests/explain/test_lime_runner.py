@@ -9,7 +9,8 @@ import pytest
 from adapters import InputError
 from explain import lime_parallel
 from explain.lime_cache import cache_key
-from explain.lime_runner import LimeConfig, batch_size_for, explain_rows, pool_batches
+from explain.lime_runner import (LimeConfig, batch_size_for, explain_rows, pool_batches,
+                                 probe_rows, rows_in_budget)
 from tests.explain.test_lime_support import MIXED_CATEGORICAL, Counting, breast_cancer, mixed
 
 CONFIG = LimeConfig(num_samples=200, top_k=3, batch_size=4, n_jobs=1)
@@ -29,10 +30,15 @@ def _same(a, b):
     assert np.abs(a.intercepts - b.intercepts).max() < 1e-12
 
 
+def _probe_size():
+    """Rows of the cache key's probe in :func:`_explain` (not a LIME batch)."""
+    return (len(probe_rows(mixed()[0])) + 8,)
+
+
 def test_resume_recomputes_only_missing_batches(tmp_path):
     predict = mixed()[2]
     fresh = _explain(predict)
-    first = Counting(predict)
+    first = Counting(predict, ignore=_probe_size())
     full = _explain(first, tmp_path, model_fingerprint="forest-v1")
     _same(full, fresh)
     assert first.calls == 4  # 14 rows in batches of 4
@@ -40,13 +46,13 @@ def test_resume_recomputes_only_missing_batches(tmp_path):
     files = sorted(directory.glob("batch-*.npz"))
     assert len(files) == 4 and (directory / "meta.json").exists()
     files[1].unlink()
-    again = Counting(predict)
+    again = Counting(predict, ignore=_probe_size())
     resumed = _explain(again, tmp_path, model_fingerprint="forest-v1")
     # the batch's 4 rows, and their pool's 199 shared samples once
     assert again.calls == 1 and again.rows == 4 + 199
     assert resumed.rows_from_cache == 10
     _same(resumed, fresh)
-    cached = Counting(predict)
+    cached = Counting(predict, ignore=_probe_size())
     assert _explain(cached, tmp_path, model_fingerprint="forest-v1").rows_from_cache == 14
     assert cached.calls == 0
 
@@ -58,7 +64,7 @@ def test_interrupted_run_keeps_finished_batches(tmp_path):
         pass
 
     def failing(Z):
-        if len(Z) > 100:
+        if len(Z) > 100 and len(Z) not in _probe_size():
             failing.calls += 1
             if failing.calls == 3:
                 raise Interrupt
@@ -70,7 +76,7 @@ def test_interrupted_run_keeps_finished_batches(tmp_path):
     (directory,) = [p for p in tmp_path.iterdir() if p.is_dir()]
     assert len(list(directory.glob("batch-*.npz"))) == 2
     assert not list(directory.glob("*.tmp"))
-    again = Counting(predict)
+    again = Counting(predict, ignore=_probe_size())
     resumed = _explain(again, tmp_path)
     assert again.calls == 2 and resumed.rows_from_cache == 8
     _same(resumed, _explain(predict))
@@ -92,6 +98,48 @@ def test_cache_key_covers_parameters_model_and_data(tmp_path):
                                                         batch_size=14, n_jobs=1),
                    model_fingerprint="a")
     assert hit.rows_from_cache == 14
+
+
+def test_cache_tells_models_apart_that_agree_on_the_training_rows(tmp_path):
+    """Two grown trees fit the training rows alike (probabilities 0 or 1 there) but not
+    LIME's samples: with no fingerprint, the key's probe still tells them apart."""
+    from sklearn.tree import DecisionTreeClassifier
+
+    X, y, _ = mixed()
+    trees = [DecisionTreeClassifier(max_features=0.3, random_state=seed).fit(X, y)
+             for seed in (0, 1)]
+    assert all((t.predict(X) == y).all() for t in trees)
+    first, second = (explain_rows(X, X[:12], t.predict_proba, CONFIG, training_labels=y,
+                                  categorical_features=MIXED_CATEGORICAL, cache_dir=tmp_path)
+                     for t in trees)
+    assert second.rows_from_cache == 0
+    fresh = explain_rows(X, X[:12], trees[1].predict_proba, CONFIG, training_labels=y,
+                         categorical_features=MIXED_CATEGORICAL)
+    _same(second, fresh)
+
+
+def test_cache_key_takes_numpy_integers_and_text_labels(tmp_path):
+    X, y, predict = mixed()
+    config = LimeConfig(num_samples=np.int64(200), top_k=np.int64(3), batch_size=4,
+                        n_jobs=1, random_state=np.int64(7))
+    text = np.array(["no", "yes"], dtype=object)[y]
+    runs = [explain_rows(X, X[:8], predict, config, categorical_features=MIXED_CATEGORICAL,
+                         training_labels=text.copy(), cache_dir=tmp_path) for _ in range(2)]
+    assert runs[1].rows_from_cache == 8  # object arrays hash by value, not by address
+    _same(runs[0], runs[1])
+
+
+def test_unwritable_cache_warns_and_the_run_goes_on(tmp_path, monkeypatch):
+    from explain.lime_cache import BatchStore
+
+    def full(*args, **kwargs):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(BatchStore, "save", full)
+    predict = mixed()[2]
+    with pytest.warns(RuntimeWarning, match="No space left.*going on without checkpoints"):
+        result = _explain(predict, tmp_path)
+    _same(result, _explain(predict))
 
 
 def test_cache_key_covers_the_bin_edges():
@@ -126,12 +174,18 @@ def test_batch_file_naming_unknown_features_is_explained_again(tmp_path):
     path = sorted(directory.glob("batch-*.npz"))[0]
     with np.load(path) as data:
         parts = {name: data[name] for name in data.files}
-    parts["features"][0, 0] = 99  # well-formed, but the table has no feature 99
-    np.savez(path, **parts)
-    with pytest.warns(RuntimeWarning, match="inconsistent"):
-        again = _explain(predict, tmp_path)
-    assert again.rows_from_cache == 10
-    _same(again, fresh)
+    for field, damage in (("features", lambda a: a.__setitem__((0, 0), 99)),
+                          ("weights", lambda a: a.__setitem__((0, 0), np.nan)),
+                          ("positions", lambda a: a.reshape(2, -1))):
+        changed = {**parts, field: parts[field].copy()}
+        changed[field] = damage(changed[field]) if field == "positions" else changed[field]
+        if field != "positions":
+            damage(changed[field])
+        np.savez(path, **changed)  # well-formed, but not what a run writes
+        with pytest.warns(RuntimeWarning, match="inconsistent"):
+            again = _explain(predict, tmp_path)
+        assert again.rows_from_cache == 10
+        _same(again, fresh)
 
 
 def test_unusable_cache_directory_is_a_clear_error(tmp_path):
@@ -284,15 +338,33 @@ def test_a_service_that_is_not_a_dask_scheduler_is_a_clear_error(monkeypatch, re
 
 
 def test_batch_size_follows_the_memory_budget():
-    config = LimeConfig(num_samples=5000, memory_budget_mb=32)
+    config = LimeConfig(num_samples=5000, memory_budget_mb=32, pool_rows=4)
     per_row = 5000 * 30 * 8 * 4
-    assert batch_size_for(config, 30, 10_000, 2) == 32 * 2**20 // per_row == 6
+    assert rows_in_budget(config, 30) == 32 * 2**20 // per_row == 6
+    assert batch_size_for(config, 30, 10_000, 2) == 6
     single = LimeConfig(num_samples=5000, memory_budget_mb=32, pool_rows=1)
     assert batch_size_for(single, 30, 10, 2) == 2  # small jobs: about 4 batches per worker
     small = LimeConfig(num_samples=500, pool_rows=8)
     assert batch_size_for(small, 30, 10, 2) == 8  # ... but a pool is not cut apart
-    assert batch_size_for(LimeConfig(memory_budget_mb=0.1), 30, 10_000, 2) == 1
+    tight = LimeConfig(memory_budget_mb=0.1)
+    assert rows_in_budget(tight, 30) == 1
+    assert batch_size_for(tight, 30, 10_000, 2) == 32  # nor by the budget: fitted by rows
+    assert batch_size_for(LimeConfig(memory_budget_mb=0.1, pool_rows=1), 30, 10_000, 2) == 1
     assert batch_size_for(LimeConfig(batch_size=17), 30, 10_000, 2) == 17
+
+
+def test_a_tight_budget_fits_by_rows_but_predicts_a_pool_once():
+    X, y, predict = mixed()
+    config = LimeConfig(num_samples=200, top_k=3, n_jobs=1, pool_rows=8)
+    roomy = explain_rows(X, X[:16], predict, config, categorical_features=MIXED_CATEGORICAL,
+                         training_labels=y)
+    counting = Counting(predict)
+    tight = explain_rows(X, X[:16], counting, LimeConfig(**{**config.__dict__,
+                                                           "memory_budget_mb": 0.001}),
+                         categorical_features=MIXED_CATEGORICAL, training_labels=y)
+    assert counting.rows == 16 + 2 * 199  # two pools, each drawn and predicted once
+    assert counting.calls == 2
+    _same(tight, roomy)
 
 
 def test_rows_of_a_pool_share_one_neighbourhood():

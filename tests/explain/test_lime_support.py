@@ -23,11 +23,12 @@ HOURS = 2  # mixed-table column with a zero-width lowest bin at 5.0
 class Counting:
     """A ``predict_fn`` wrapper counting the calls large enough to be LIME batches."""
 
-    def __init__(self, predict, min_rows=100):
+    def __init__(self, predict, min_rows=100, ignore=()):
         self.predict, self.min_rows, self.calls, self.rows = predict, min_rows, 0, 0
+        self.ignore = ignore  # sizes of calls that are not batches (a cache key's probe)
 
     def __call__(self, Z):
-        if len(Z) >= self.min_rows:
+        if len(Z) >= self.min_rows and len(Z) not in self.ignore:
             self.calls += 1
             self.rows += len(Z)
         return self.predict(Z)
@@ -107,6 +108,23 @@ def test_inputs_are_checked():
         explain_rows(X, X[:3], lambda Z: predict(Z)[:, 1], config)
     with pytest.raises(ValueError, match="labels"):
         explain_rows(X, X[:3], predict, config, labels=[0, 1, 2])
+    for engine in ("batched", "reference"):
+        engine_config = LimeConfig(num_samples=50, n_jobs=1, engine=engine)
+        with pytest.raises(ValueError, match="outside \\[0, 1\\].*not scores or logits"):
+            explain_rows(X, X[:3], lambda Z: 4 * predict(Z) - 2, engine_config)
+        with pytest.raises(ValueError, match="summing to"):
+            explain_rows(X, X[:3], lambda Z: predict(Z) / 2, engine_config)
+        as_list = explain_rows(X, X[:3], lambda Z: predict(Z).tolist(), engine_config)
+        assert (as_list.features == explain_rows(X, X[:3], predict, engine_config).features).all()
+
+
+def test_no_rows_to_explain():
+    for X, predict in (breast_cancer()[::2], mixed()[::2]):
+        three = lambda Z: np.column_stack([predict(Z), np.zeros(len(Z))])  # noqa: E731
+        for proba in (predict, three):
+            exp = explain_rows(X, X[:0], proba, LimeConfig(num_samples=50, n_jobs=1,
+                                                             discretizer="quartile"))
+            assert exp.features.shape == (0, 5) and exp.labels.shape == (0,)
 
 
 def test_explanations_shapes_and_fields():

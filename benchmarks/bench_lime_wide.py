@@ -1,0 +1,59 @@
+"""LIME's cost per row as tables get wide: the batched engine on a generated table.
+
+Run from the repository root::
+
+    .venv/bin/python -m benchmarks.bench_lime_wide [--repeats 3] [--columns 2000] [--explain 32]
+
+The table has 300 standard normal rows of ``--columns`` columns, labelled
+``f0 + f1 > 0`` by an XGBoost model (50 trees, depth 3). Its first ``--explain`` rows (by
+default one pool of ``LimeConfig.pool_rows``) are explained ``--repeats`` times with the
+default ``LimeConfig`` (5000 samples, 256 MB budget) in this process (``n_jobs=1``); the
+median seconds per row and the process's peak resident memory are printed. To time another
+version of ``explain`` with this script on the same machine::
+
+    git archive <commit> explain | tar -x -C DIR
+    cd DIR && PYTHONPATH=<this checkout> <this checkout>/.venv/bin/python -m benchmarks.bench_lime_wide
+"""
+
+from __future__ import annotations
+
+import argparse
+import resource
+import statistics
+import sys
+import time
+
+import numpy as np
+import xgboost as xgb
+
+from benchmarks.machine import header
+from explain.lime_runner import LimeConfig, explain_rows
+
+
+def main(argv=None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--columns", type=int, default=2000)
+    parser.add_argument("--explain", type=int, default=32)
+    args = parser.parse_args(argv)
+    if args.columns < 2 or args.explain < 1 or args.repeats < 1:
+        parser.error("need --columns >= 2, --explain >= 1 and --repeats >= 1")
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(300, args.columns))
+    model = xgb.XGBClassifier(n_estimators=50, max_depth=3, n_jobs=1, random_state=0)
+    model.fit(X, (X[:, 0] + X[:, 1] > 0).astype(int))
+    config = LimeConfig(n_jobs=1)
+    print(header("python -m benchmarks.bench_lime_wide " + " ".join(argv or sys.argv[1:])))
+    seconds = []
+    for _ in range(args.repeats):
+        started = time.perf_counter()
+        explain_rows(X, X[:args.explain], model.predict_proba, config)
+        seconds.append((time.perf_counter() - started) / args.explain)
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 2**20
+    runs = ", ".join(f"{s:.2f}" for s in seconds)
+    print(f"300 x {args.columns}, {args.explain} rows: median {statistics.median(seconds):.2f} "
+          f"s per row ({runs}); peak memory {peak:.2f} GB", flush=True)
+
+
+if __name__ == "__main__":
+    main()
