@@ -34,7 +34,7 @@ from explain.lime_runner import DISCRETIZERS, LimeConfig
 from explain.outputs import prepare_out_dir, write_run
 from explain.pipeline import (MIN_POSITIVE_ROWS, MIN_POSITIVE_SHARE, TRAIN_VIEWS, RunConfig,
                               binarize_target, run_pipeline)
-from explain.report_md import LEARNER_COLUMNS, fmt, learner_rows, optimal_cell
+from explain.report_md import LEARNER_COLUMNS, fmt, learner_rows, optimal_cell, visible
 from fold import FoldInputError
 
 DEMO_DATASET = "breast_cancer"
@@ -349,7 +349,8 @@ def _unused_options(args) -> list[str]:
 def _summary_table(report: dict) -> Table:
     # One column per learner, one row per metric: narrow enough for an 80-column terminal.
     rows = learner_rows(report)
-    table = Table(title=escape(f"Fidelity to the black box — {report['dataset']['name']}"))
+    name = visible(report["dataset"]["name"])
+    table = Table(title=escape(f"Fidelity to the black box — {name}"))
     table.add_column("")
     for row in rows:
         table.add_column(row[0], justify="right")
@@ -396,7 +397,7 @@ def _execute(run: CliRun, console: Console, out: Path) -> Path:
         black_box, dataset = _load_model(run, dataset)
     # the class explained against the rest is the pipeline's choice; say it here too
     for note in binarize_target(dataset).notes:
-        console.print(f"[dim]note:[/dim] {escape(note)}")
+        console.print(f"[dim]note:[/dim] {escape(visible(note))}")
     with _progress_reporter(console) as progress:
         if run.sweep is not None:
             result = run_compare(dataset, run.config, run.sweep, black_box=black_box,
@@ -556,9 +557,9 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     except BaseException as err:
         return _stopped(err, run)
-    console.print(escape(f"report: {report}"))
-    console.print(escape(f"        {report.with_name('report.html')}"))
-    console.print(escape(f"        {report.with_name('report.md')}"))
+    for label, path in (("report:", report), ("", report.with_name("report.html")),
+                        ("", report.with_name("report.md"))):
+        console.print(escape(f"{label:8}{visible(path)}"))
     return 0
 
 

@@ -19,6 +19,7 @@ import pandas as pd
 from explain.transform import BinaryColumn
 from fold import FOLDClassifier
 from imli import IMLIClassifier, Predicate
+from imli.predicates import readable
 
 __all__ = ["LEARNERS", "FittedLearner", "fit_learner", "IMLI_DEFAULTS", "FOLD_DEFAULTS"]
 
@@ -84,7 +85,7 @@ class FittedLearner:
             return str(self.estimator.rules_)
         rules = self.estimator.rules_
         if hasattr(rules, "clauses"):
-            negative, positive = self.class_names
+            negative, positive = (readable(c) for c in self.class_names)
             return f"{positive} IF\n  {rules}\nELSE {negative}"
         return str(rules)
 

@@ -15,7 +15,7 @@ from explain.report_md import (FEATURES_SHOWN, LEARNER_COLUMNS, OPTIMAL_NOTE, VI
                                VIEW_LABELS, cached, complement_legend, empty_rules_note,
                                examples_caption, features_caption, fmt, learner_order,
                                learner_rows, no_lime_note, optimal_cell, value_cell,
-                               view_rows)
+                               view_rows, visible)
 from explain.report_plots import LEARNER_STYLE, features_plot, filtering_plot, tradeoff_plot
 
 __all__ = ["render_html", "SECTIONS"]
@@ -75,8 +75,8 @@ class _Markup:
         self.markup = markup
 
 
-def _e(value) -> str:
-    return escape(str(value), quote=True)
+def _e(value, lines: bool = False) -> str:
+    return escape(visible(value, lines), quote=True)
 
 
 def _table(header, rows, numeric=(), css="") -> str:
@@ -184,7 +184,7 @@ def _rule_card(name: str, entry: dict) -> str:
         f'<div class="card {_e(name)}"><h3>{_e(_learner_title(name))}</h3>'
         f'<p class="sub">{_e(size)}; fidelity {fmt(entry["fidelity_test"])} on raw test rows'
         f"</p>{table}{legend}<details><summary>as plain text</summary>"
-        f"<pre>{_e(entry['rules'])}</pre></details></div>"
+        f"<pre>{_e(entry['rules'], lines=True)}</pre></details></div>"
     )
 
 
@@ -314,7 +314,7 @@ def _settings(report: dict) -> str:
     params = json.dumps(report.get("parameters", {}), indent=2, sort_keys=True)
     files = ", ".join(sorted(report.get("files", {}).values()))
     return (f'<p class="sub">Files: {_e(files or "–")}</p><details><summary>parameters'
-            f"</summary><pre>{_e(params)}</pre></details>")
+            f"</summary><pre>{_e(params, lines=True)}</pre></details>")
 
 
 _RENDER = {"summary": _summary, "metrics": _metrics, "rules": _rules,

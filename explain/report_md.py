@@ -1,19 +1,21 @@
 """report.md: the run's tables as Markdown, from report.json's dict alone.
 
-The same tables as report.html (:mod:`explain.report_html`), without the plots. Table
-cells are HTML-escaped (Markdown renderers pass raw HTML through), and rules sit in code
-fences longer than any run of backticks they contain.
+The same tables as report.html (:mod:`explain.report_html`), without the plots. Text
+from the data (names, labels, values, notes) shows its characters that do not print as
+escapes (:func:`visible`) and its Markdown and HTML syntax as plain characters (a
+renderer passes raw HTML through, and a ``[label](url)`` in the data must not become a
+link or an image); rules sit in code fences longer than any run of backticks they contain.
 """
 
 from __future__ import annotations
 
 import re
-from html import escape
+import unicodedata
 
 from imli.predicates import format_value
 
 __all__ = ["render_markdown", "learner_rows", "learner_order", "view_rows", "fmt", "value_cell",
-           "no_lime_note", "examples_caption",
+           "no_lime_note", "examples_caption", "visible",
            "VIEW_LABELS", "VIEW_KEYS"]
 
 #: (report key, column title) of the learners table, in order.
@@ -38,6 +40,34 @@ VIEW_LABELS = {
     "lime+raw": "LIME-filtered rows + the same rows in full",
     "raw": "full rows (no LIME)",
 }
+
+
+def visible(text, lines: bool = False) -> str:
+    r"""``text`` with every character that does not print written as its Python escape
+    (line breaks too, unless ``lines``; spaces of any width print), so that a terminal
+    control sequence, a tab or a right-to-left override from the data shows as what it is.
+
+    Examples
+    --------
+    >>> visible("a\x1b[2Jb\u202ec"), visible("x\ny", lines=True)
+    ('a\\x1b[2Jb\\u202ec', 'x\ny')
+    """
+    text = str(text)
+    if text.isprintable():
+        return text
+    return "".join(c if c.isprintable() or unicodedata.category(c) == "Zs"
+                   or (lines and c == "\n") else repr(c)[1:-1] for c in text)
+
+
+#: Characters with a meaning in Markdown (emphasis, links, images, code, headings, tables,
+#: HTML), written with a backslash in plain text.
+_MARKDOWN = re.compile(r"([\\`*_\[\]!#|<>&~])")
+
+
+def md_text(text) -> str:
+    """Text from the data or the run as plain Markdown text: visible characters, its
+    Markdown syntax escaped (one line)."""
+    return _MARKDOWN.sub(r"\\\1", visible(text))
 
 
 def fmt(value) -> str:
@@ -132,11 +162,8 @@ def _cell(value) -> str:
         longest = max((len(run) for run in re.findall(r"`+", value)), default=0)
         fence = "`" * (longest + 1)
         text = f"{fence} {value} {fence}" if longest else f"{fence}{value}{fence}"
-    else:
-        text = value if isinstance(value, str) else fmt(value)
-        # Markdown passes raw HTML through: neutralise tags and entities (">" is harmless).
-        text = text.replace("&", "&amp;").replace("<", "&lt;")
-    return text.replace("|", "\\|").replace("\n", " ")
+        return visible(text).replace("|", "\\|")
+    return md_text(value if isinstance(value, str) else fmt(value))
 
 
 def _table(header: list, rows: list[list]) -> list[str]:
@@ -150,8 +177,7 @@ def render_markdown(report: dict) -> str:
     """Render the report's tables and rules as Markdown text."""
     ds, bb, lime = report["dataset"], report["black_box"], report["lime"]
     split = report["split"]
-    def text(value) -> str:
-        return escape(str(value), quote=False)
+    text = md_text
 
     positives = round(ds["positive_rate"] * ds["rows"])
     out = [f"# Surrogate rules for {text(ds['name'])}", ""]
@@ -211,6 +237,7 @@ def render_markdown(report: dict) -> str:
 
 
 def _fenced(text: str) -> list[str]:
+    text = visible(text, lines=True)
     longest = max((len(run) for run in re.findall(r"`+", text)), default=0)
     fence = "`" * max(3, longest + 1)
     return [fence, text.rstrip(), fence]

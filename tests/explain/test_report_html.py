@@ -120,11 +120,53 @@ def test_user_text_is_escaped(written):
     assert HOSTILE_NAME in text and HOSTILE_VALUE in text  # shown, as text
     assert not any(name.startswith("on") for name in page.attrs)
     assert page.tags.count("img") == 3
-    # In report.md, user text is either in a code span (literal) or has its "<" escaped.
-    md_tables = [re.sub(r"(`+).*?\1", "", line)
-                 for line in (out / "report.md").read_text().splitlines() if line.startswith("|")]
-    assert not any("<script>" in line or "<img" in line for line in md_tables)
-    assert any("&lt;script&gt;" in line or "&lt;script>" in line for line in md_tables)
+    # report.md as a Markdown renderer shows it: the same user text, as text
+    md_page = _rendered_markdown(out / "report.md")
+    assert md_page.tags.count("img") == 0 and "script" not in md_page.tags
+    assert HOSTILE_VALUE in "".join(md_page.text) and HOSTILE_NAME in "".join(md_page.text)
+
+
+def _rendered_markdown(path) -> Page:
+    """report.md rendered by a CommonMark renderer (with tables), parsed."""
+    from markdown_it import MarkdownIt
+
+    return Page(MarkdownIt("commonmark").enable("table").render(path.read_text("utf-8")))
+
+
+def test_labels_names_and_values_from_the_data_stay_text(tmp_path):
+    """Markdown links and images, terminal escapes, tabs, line breaks and right-to-left
+    overrides in labels, names and values: shown as text in every report, never acted on."""
+    rng = np.random.default_rng(2)
+    link, escape = "[no](javascript:alert(1))", "y\x1b[2Jes\u202e"
+    image, name = "![i](http://127.0.0.1/y.png)", "x *a* [b](http://t.x)"
+    frame = pd.DataFrame({name: rng.normal(size=160), "c": rng.choice([image, "b\tc"], 160)})
+    frame["t\nx"] = np.where((frame[name] > 0.5) | (frame["c"] == image), escape, link)
+    dataset = from_frame(frame, "t\nx", positive=escape, name="run\x1b[31m _b_ [l](http://x)")
+    model = make_pipeline(
+        make_column_transformer((OneHotEncoder(), ["c"]), remainder="passthrough"),
+        GradientBoostingClassifier(n_estimators=10, random_state=0),
+    ).fit(dataset.X, dataset.y)
+    box = wrap_sklearn(model, TableEncoder().fit(dataset.X, dataset.categorical))
+    config = RunConfig(lime=LimeConfig(num_samples=200, n_jobs=1),
+                       imli_params={"time_limit": 3.0})
+    result = run_compare(dataset, config, SweepConfig(data_fidelity=(10.0,), n_clauses=(1,),
+                                                      mdl_weight=(0.5,)), black_box=box)
+    out = prepare_out_dir(tmp_path / "out")
+    write_run(result, out)
+    texts = {f: (out / f).read_text("utf-8") for f in ("report.md", "report.html", "imli.txt")}
+    for file, text in texts.items():
+        assert "\x1b" not in text and "\u202e" not in text and "\t" not in text, file
+    for page in (_rendered_markdown(out / "report.md"), Page(texts["report.html"])):
+        assert page.urls == [] or all(u.startswith(("data:", "#")) for u in page.urls)
+        assert page.tags.count("img") == (3 if page.images and "data:" in page.images[0]
+                                          else 0)
+        shown = "".join(page.text)
+        assert link in shown and image in shown and name in shown
+        assert "y\\x1b[2Jes\\u202e" in shown  # the escapes, visible
+    # imli.txt: the labels quoted, so that the rule reads as three lines
+    head, *_, tail = texts["imli.txt"].splitlines()
+    assert head.endswith(" IF") and tail.startswith("ELSE ")
+    assert "'y\\x1b[2Jes\\u202e'" in texts["imli.txt"]
 
 
 def test_report_json_holds_the_new_sections(written):
