@@ -8,7 +8,7 @@ The table has 300 standard normal rows of ``--columns`` columns, labelled
 ``f0 + f1 > 0`` by an XGBoost model (50 trees, depth 3). Its first ``--explain`` rows (by
 default one pool of ``LimeConfig.pool_rows``) are explained ``--repeats`` times with the
 default ``LimeConfig`` (5000 samples, 256 MB budget) in this process (``n_jobs=1``); the
-median seconds per row and the process's peak resident memory are printed. To time another
+median milliseconds per row and the process's peak resident memory are printed. To time another
 version of ``explain`` with this script on the same machine::
 
     git archive <commit> explain | tar -x -C DIR
@@ -50,9 +50,10 @@ def main(argv=None) -> None:
         explain_rows(X, X[:args.explain], model.predict_proba, config)
         seconds.append((time.perf_counter() - started) / args.explain)
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 2**20
-    runs = ", ".join(f"{s:.2f}" for s in seconds)
-    print(f"300 x {args.columns}, {args.explain} rows: median {statistics.median(seconds):.2f} "
-          f"s per row ({runs}); peak memory {peak:.2f} GB", flush=True)
+    runs = ", ".join(f"{1000 * s:.1f}" for s in seconds)
+    print(f"300 x {args.columns}, {args.explain} rows: median "
+          f"{1000 * statistics.median(seconds):.1f} ms per row ({runs}); peak memory "
+          f"{peak:.2f} GB", flush=True)
 
 
 if __name__ == "__main__":
