@@ -7,16 +7,20 @@ import os
 import tempfile
 from pathlib import Path
 
+import numpy as np
+import pandas as pd
+
 from adapters import InputError
 from explain.pipeline import PipelineResult
 from explain.report_details import add_details
 from explain.report_html import render_html
 from explain.report_md import render_markdown
 
-__all__ = ["prepare_out_dir", "write_run", "atomic_write_text"]
+__all__ = ["prepare_out_dir", "write_run", "atomic_write_text", "predictions_frame"]
 
 #: Files a run writes; a directory holding any of them is a previous run's.
-RUN_FILES = ("report.json", "report.md", "report.html", "imli.txt", "fold.pl")
+RUN_FILES = ("report.json", "report.md", "report.html", "imli.txt", "fold.pl",
+             "predictions.csv")
 #: What the black boxes' ``save`` may write (one of them per run).
 BLACK_BOX_FILES = ("black_box.ubj", "black_box.joblib", "black_box.txt")
 
@@ -66,6 +70,32 @@ def report_json_text(report: dict) -> str:
     return json.dumps(report, indent=2, sort_keys=True, ensure_ascii=False, allow_nan=False) + "\n"
 
 
+def predictions_frame(result: PipelineResult) -> pd.DataFrame:
+    """Every row's labels, from which each fidelity and accuracy in the report follows.
+
+    One row per training and test row, in that order: ``row`` (its index in the input
+    table), ``part`` (``train`` / ``test``), ``truth``, ``black_box``, and each learner's
+    label of the full row (``imli``, ``fold``); with LIME, each learner's label of the
+    row's LIME-filtered view too (``imli_lime``, ``fold_lime``: the LIME-protocol
+    fidelity). Labels are the class names of ``report["dataset"]["class_names"]``.
+    """
+    names = np.asarray(result.report["dataset"]["class_names"], dtype=object)
+    labels = result.labels
+    first = next(iter(result.views.values()))
+    parts = {"train": ("train_raw", "train_lime", "y_train", "bb_train"),
+             "test": ("test", "test_lime", "y_test", "bb_test")}
+    frames = []
+    for part, (raw, lime, truth, box) in parts.items():
+        frame = pd.DataFrame({"row": first[raw].index, "part": part,
+                              "truth": names[labels[truth]], "black_box": names[labels[box]]})
+        for name, learner in result.learners.items():
+            frame[name] = names[learner.predict(result.views[name][raw])]
+            if result.views[name][lime] is not None:
+                frame[f"{name}_lime"] = names[learner.predict(result.views[name][lime])]
+        frames.append(frame)
+    return pd.concat(frames, ignore_index=True)
+
+
 def write_run(result: PipelineResult, out_dir: Path) -> dict[str, Path]:
     """Write every artefact of a run into ``out_dir`` (which :func:`prepare_out_dir` made).
 
@@ -89,6 +119,9 @@ def write_run(result: PipelineResult, out_dir: Path) -> dict[str, Path]:
         path = out / ("imli.txt" if name == "imli" else "fold.pl")
         atomic_write_text(path, learner.artifact_text)
         written[name] = path
+    path = out / "predictions.csv"
+    atomic_write_text(path, predictions_frame(result).to_csv(index=False, lineterminator="\n"))
+    written["predictions"] = path
     with tempfile.TemporaryDirectory(dir=out, prefix=".black_box.") as tmp:
         saved = Path(result.black_box.save(Path(tmp)))
         if saved.exists():

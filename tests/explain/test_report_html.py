@@ -169,6 +169,27 @@ def test_labels_names_and_values_from_the_data_stay_text(tmp_path):
     assert "'y\\x1b[2Jes\\u202e'" in texts["imli.txt"]
 
 
+def test_every_fidelity_and_accuracy_follows_from_predictions_csv(written):
+    out, result = written
+    rows = pd.read_csv(out / "predictions.csv", keep_default_na=False)
+    report = json.loads((out / "report.json").read_text())
+    assert report["files"]["predictions"] == "predictions.csv"
+    assert list(rows.columns) == ["row", "part", "truth", "black_box", "imli", "imli_lime",
+                                  "fold", "fold_lime"]
+    test, train = rows[rows.part == "test"], rows[rows.part == "train"]
+    assert (len(train), len(test)) == (report["split"]["train_rows"],
+                                       report["split"]["test_rows"])
+    assert sorted(rows.row) == sorted(_hostile_frame().dropna(subset=["label"]).index)
+    assert np.isclose((test.black_box == test.truth).mean(), report["black_box"]["accuracy_test"])
+    for name, entry in report["learners"].items():
+        for key, part, column in (("fidelity_test", test, name), ("fidelity_train", train, name),
+                                  ("fidelity_test_lime", test, f"{name}_lime"),
+                                  ("fidelity_train_lime", train, f"{name}_lime")):
+            assert np.isclose((part[column] == part.black_box).mean(), entry[key]), (name, key)
+        assert np.isclose((test[name] == test.truth).mean(), entry["accuracy_test"])
+    assert set(rows.truth) == {"yes", "no"}
+
+
 def test_report_json_holds_the_new_sections(written):
     out, _ = written
     report = json.loads((out / "report.json").read_text())
