@@ -36,7 +36,10 @@ class RunConfig:
     Parameters
     ----------
     test_size : float, default=0.25
-        Fraction of rows held out (stratified on the ground truth) for fidelity.
+        Fraction of rows held out for fidelity, stratified on the target as the run
+        learns it (for a multi-class target: the positive class vs the rest), by
+        ``train_test_split(..., stratify=y, random_state=random_state)``;
+        predictions.csv names each row's part.
     random_state : int, default=0
         Seeds the split, the black box, LIME and both learners.
     lime : LimeConfig

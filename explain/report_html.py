@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 from html import escape
 
-from explain.report_md import (FEATURES_SHOWN, LEARNER_COLUMNS, OPTIMAL_NOTE, VIEW_KEYS,
+from explain.report_md import (FEATURES_SHOWN, FIDELITY_NOTE, LEARNER_COLUMNS, VIEW_KEYS,
                                VIEW_LABELS, cached, complement_legend, empty_rules_note,
                                examples_caption, features_caption, fmt, learner_order,
                                learner_rows, no_lime_note, optimal_cell, value_cell,
@@ -142,13 +142,7 @@ def _metrics(report: dict) -> str:
     header = ["learner"] + [title for _, title in LEARNER_COLUMNS]
     rows = [[_learner_title(r[0])] + r[1:] for r in learner_rows(report)]
     table = _table(header, rows, numeric=set(range(1, len(header))))
-    return table + (
-        '<p class="note">Fidelity is agreement with the black box on held-out rows. '
-        "<b>raw test</b>: the surrogate used as a global model on the rows as they are; "
-        "<b>LIME test</b>: each test row first keeps only its top LIME features (the "
-        "LIME-FOLD protocol). Precision, recall and F1 treat the black box's labels as the "
-        f"truth; accuracy compares with the real labels. <b>optimal</b>: {_e(OPTIMAL_NOTE)}</p>"
-    )
+    return table + f'<p class="note">{_e(FIDELITY_NOTE)}</p>'
 
 
 _DECIDES = {"rule": "holds →", "clause": "fails →", "term": "holds →",

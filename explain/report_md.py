@@ -15,7 +15,7 @@ import unicodedata
 from imli.predicates import format_value
 
 __all__ = ["render_markdown", "learner_rows", "learner_order", "view_rows", "fmt", "value_cell",
-           "no_lime_note", "examples_caption", "visible",
+           "no_lime_note", "examples_caption", "visible", "FIDELITY_NOTE",
            "VIEW_LABELS", "VIEW_KEYS"]
 
 #: (report key, column title) of the learners table, in order.
@@ -144,6 +144,19 @@ OPTIMAL_NOTE = ("IMLI's rule is a proven optimum of its MaxSAT objective on all 
                 "cut the fit short.")
 
 
+#: What the learners table's columns mean (report.md and report.html).
+FIDELITY_NOTE = (
+    "Fidelity is agreement with the black box's labels. Raw test: on the held-out rows as "
+    "they are (the surrogate used as a global model, with no black box); LIME test: on the "
+    "held-out rows, each keeping only its top LIME features (the LIME-FOLD protocol); "
+    "train: on the training rows as they are, which the learners saw (a train fidelity "
+    "far above the raw test one is overfitting). Precision, recall and F1 take the black "
+    "box's labels as the truth; accuracy compares with the true labels. Rules: IMLI's "
+    "clauses, terms or list entries, FOLD's clauses with its exceptions; literals: the conditions they "
+    "test. predictions.csv holds every row's labels these figures come from. Optimal: "
+    + OPTIMAL_NOTE)
+
+
 def learner_rows(report: dict) -> list[list[str]]:
     """One row of cells per learner, in LEARNER_COLUMNS order (with the name first)."""
     return [
@@ -208,9 +221,7 @@ def render_markdown(report: dict) -> str:
     out += _table(["learner"] + [title for _, title in LEARNER_COLUMNS], learner_rows(report))
     out += [
         "",
-        "Fidelity is agreement with the black box's labels on held-out rows: *raw test* uses "
-        "the surrogate as a global model on the rows as they are; *LIME test* first keeps each "
-        f"test row's top LIME features only (the LIME-FOLD protocol). *Optimal*: {OPTIMAL_NOTE}",
+        FIDELITY_NOTE,
     ]
     if "agreement" in report:
         ag = report["agreement"]
