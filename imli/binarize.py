@@ -22,7 +22,8 @@ from sklearn.tree import DecisionTreeClassifier
 from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from .predicates import Predicate, category_texts, readable, short_between, to_numbers
+from .predicates import (Predicate, category_codes, category_texts, readable, short_between,
+                         to_numbers)
 
 #: A categorical column with more categories than this gets a warning at fit.
 MANY_CATEGORIES = 100
@@ -277,21 +278,24 @@ class Binarizer(TransformerMixin, BaseEstimator):
         """
         check_is_fitted(self, "column_specs_")
         frame = self._frame(X, reset=False)
-        out = np.empty((len(frame), len(self.column_specs_)), dtype=bool)
-        cells: dict[int, np.ndarray] = {}  # each input column read once: numbers or texts
+        out = np.empty((len(frame), len(self.column_specs_)), dtype=bool, order="F")
+        cells: dict[int, object] = {}  # each input column read once: numbers or codes
         for j, (spec, source) in enumerate(zip(self.column_specs_, self._sources)):
             if source not in cells:
                 col = frame.iloc[:, source]
-                numeric = spec is None or spec.is_threshold
-                cells[source] = (_numbers(col, frame.columns[source]) if numeric
-                                 else category_texts(col))
+                if spec is None or spec.is_threshold:
+                    cells[source] = _numbers(col, frame.columns[source])
+                else:
+                    codes, texts = category_codes(col)
+                    cells[source] = codes, {t: k for k, t in enumerate(texts)}
             values = cells[source]
             if spec is None:
                 out[:, j] = ~np.isnan(values) & (values != 0)
             elif spec.is_threshold:
                 out[:, j] = spec.evaluate(values)
             else:
-                out[:, j] = values == spec.value
+                codes, code_of = values
+                out[:, j] = codes == code_of.get(spec.value, -2)
         binary = pd.DataFrame(out, index=frame.index, columns=self._names)
         binary.attrs[_SPECS] = _Meanings(tuple(self._names), tuple(self.column_specs_))
         return binary

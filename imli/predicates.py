@@ -14,7 +14,8 @@ from numbers import Integral, Real
 import numpy as np
 import pandas as pd
 
-__all__ = ["RELATIONS", "Predicate", "category_texts", "format_value", "readable",
+__all__ = ["RELATIONS", "Predicate", "category_codes", "category_texts", "format_value",
+           "readable",
            "short_between", "to_numbers"]
 
 RELATIONS = ("<=", ">", "==", "!=")
@@ -154,10 +155,43 @@ def category_texts(values: object) -> np.ndarray:
     -------
     ndarray of object (str or None)
     """
-    cells = np.asarray(values, dtype=object)
-    missing = pd.isna(cells)
-    texts = [None if m else _category_text(v) for v, m in zip(cells, missing)]
-    return np.array(texts, dtype=object)
+    codes, texts = category_codes(values)
+    table = np.array(list(texts) + [None], dtype=object)
+    return table[codes]  # code -1 (missing) picks the last entry, None
+
+
+def category_codes(values: object) -> tuple[np.ndarray, tuple[str, ...]]:
+    """Each value's category as a code into the distinct texts of :func:`category_texts`.
+
+    Each distinct value is turned into text once, so a million rows of a few categories
+    cost a few ``str`` calls, not a million.
+
+    Parameters
+    ----------
+    values : array-like of shape (n_samples,)
+
+    Returns
+    -------
+    codes : ndarray of int, shape (n_samples,)
+        Index into ``texts``; -1 where the value is missing.
+    texts : tuple of str
+        The distinct texts, in order of first appearance.
+    """
+    cells = values if isinstance(values, pd.Series) else pd.Series(
+        np.asarray(values, dtype=object), dtype=object)
+    if pd.api.types.infer_dtype(cells, skipna=True) in ("mixed", "mixed-integer"):
+        # booleans among numbers: True == 1 would merge their codes, not their texts
+        cells = pd.Series([v if pd.isna(v) else _category_text(v) for v in cells],
+                          dtype=object)
+    codes, uniques = pd.factorize(cells, use_na_sentinel=True)
+    uniques = np.asarray(uniques, dtype=object)
+    missing = pd.isna(uniques)
+    texts = np.array([None if m else _category_text(v) for v, m in zip(uniques, missing)],
+                     dtype=object)
+    # distinct values may share a text (1 and 1.0): one code per text
+    merged, distinct = pd.factorize(texts, use_na_sentinel=True)
+    codes = np.where(codes >= 0, merged[np.maximum(codes, 0)], -1)
+    return codes, tuple(str(t) for t in distinct)
 
 
 def _plain(value: object) -> object:
@@ -237,7 +271,9 @@ class Predicate:
             with np.errstate(invalid="ignore"):
                 result = x <= self.value if self.relation == "<=" else x > self.value
             return np.asarray(result, dtype=bool)
-        equal = np.asarray(category_texts(values) == _category_text(self.value), dtype=bool)
+        codes, texts = category_codes(values)
+        wanted = _category_text(self.value)
+        equal = codes == (texts.index(wanted) if wanted in texts else -2)
         return equal if self.relation == "==" else ~equal
 
     def describe(self, digits: int | None = DEFAULT_DIGITS) -> str:

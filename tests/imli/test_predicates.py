@@ -5,7 +5,7 @@ import pandas as pd
 import pytest
 
 from imli import Predicate
-from imli.predicates import format_value
+from imli.predicates import category_codes, category_texts, format_value
 
 MISSING = [None, np.nan, pd.NA, pd.NaT]
 
@@ -37,6 +37,20 @@ def test_booleans_stay_their_own_categories():
         True, True, False, True, False]
     assert Predicate("b", "==", "1").evaluate(values).tolist() == [
         False, False, True, False, False]
+
+
+@pytest.mark.parametrize("values, expected", [
+    # True == 1 in Python, but they are two categories
+    ([1, True, 1.0, False, 0, np.True_, None], ["1", "True", "1", "False", "0", "True", None]),
+    ([True, 1, "a", np.nan, 0.0, False, "True"], ["True", "1", "a", None, "0", "False", "True"]),
+    (pd.Series(["b", None, "a", "b"], dtype="category"), ["b", None, "a", "b"]),
+    (pd.Series([3, None, 3], dtype="Int64"), ["3", None, "3"]),
+])
+def test_category_codes_give_each_value_its_own_text(values, expected):
+    assert category_texts(values).tolist() == expected
+    codes, texts = category_codes(values)
+    assert [None if c < 0 else texts[c] for c in codes] == expected
+    assert len(texts) == len(set(texts))
 
 
 @pytest.mark.parametrize("value, text", [

@@ -1,0 +1,66 @@
+"""``IMLIClassifier.predict`` on a large raw table: binarizing the rows is most of it.
+
+Run from the repository root::
+
+    .venv/bin/python -m benchmarks.bench_imli_predict [--repeats 3] [--rows 1000000]
+
+A generated table of 12 standard normal columns and 8 text columns of 5 to 50 categories
+(5 % missing in one of each), labelled ``x0 > 0``; ``IMLIClassifier(random_state=0,
+time_limit=5)`` is fitted on 50,000 rows and predicts ``--rows`` others ``--repeats``
+times. The median wall time of ``predict`` and of ``Binarizer.transform`` (the fitted
+binarizer's 428 columns) are printed. To time another version of ``imli`` on the same
+machine, as ``benchmarks.bench_imli_wide`` says.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import time
+import warnings
+
+import numpy as np
+import pandas as pd
+
+from benchmarks.machine import header
+from imli import IMLIClassifier
+
+
+def generated(rows: int, seed: int) -> tuple[pd.DataFrame, np.ndarray]:
+    """The table and its labels."""
+    rng = np.random.default_rng(seed)
+    X = pd.DataFrame({f"x{i}": rng.normal(size=rows) for i in range(12)})
+    for i, k in enumerate([5, 8, 12, 20, 30, 40, 47, 50]):
+        X[f"c{i}"] = rng.choice([f"v{j}" for j in range(k)], rows)
+    X.loc[rng.random(rows) < 0.05, "c3"] = None
+    X["x2"] = X["x2"].where(rng.random(rows) > 0.05)
+    return X, (X.x0 > 0).astype(int).to_numpy()
+
+
+def main(argv=None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--rows", type=int, default=1_000_000)
+    args = parser.parse_args(argv)
+    if args.rows < 1 or args.repeats < 1:
+        parser.error("need --rows >= 1 and --repeats >= 1")
+    print(header("python -m benchmarks.bench_imli_predict " + " ".join(argv or sys.argv[1:])))
+    X, y = generated(50_000, 0)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        model = IMLIClassifier(random_state=0, time_limit=5).fit(X, y)
+    rows, _ = generated(args.rows, 4)
+    for name, call in (("predict", model.predict), ("transform", model.binarizer_.transform)):
+        seconds = []
+        for _ in range(args.repeats):
+            started = time.perf_counter()
+            call(rows)
+            seconds.append(time.perf_counter() - started)
+        runs = ", ".join(f"{s:.2f}" for s in seconds)
+        print(f"{name} {args.rows} rows: median {statistics.median(seconds):.2f} s ({runs})",
+              flush=True)
+
+
+if __name__ == "__main__":
+    main()
