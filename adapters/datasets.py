@@ -235,8 +235,11 @@ def read_csv(path, target=None):
     if not text.strip():
         raise InputError(f"{quoted(str(path))} is empty; give a CSV file with a header "
                          f"row and data rows")
-    # Old Mac files end lines with a lone CR, which the csv module refuses.
-    text = text.replace("\r\n", "\n").replace("\r", "\n")
+    # Old Mac files end lines with a lone CR, which the csv module refuses; in a file of
+    # LF or CRLF lines, a lone CR is a quoted field's own character and stays.
+    text = text.replace("\r\n", "\n")
+    if text.count("\r") > text.count("\n"):
+        text = text.replace("\r", "\n")
     header_line = len(text) - len(text.lstrip(" \t\n"))
     if header_line:
         blank = text[:header_line].count("\n")

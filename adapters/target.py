@@ -98,14 +98,16 @@ def encode_target(series, target, positive=None, binary=False):
         notes.append(f"target {quoted(target)}: labels written differently for the same "
                      f"number are one class ({'; '.join(merged)})")
     if len(labels) == 0:
-        raise InputError(f"target column {quoted(target)} has no values; choose a column "
-                         f"that holds the class labels")
+        raise InputError(f"target column {quoted(target)} has no values"
+                         f"{_missing_words(series, labels, keep)}; choose a column that "
+                         f"holds the class labels")
     classes = _sorted_labels(pd.unique(labels))
     counts = {c: int(np.sum(labels == c)) for c in classes}
     notes += _same_but_case(classes, counts, target)
     if len(classes) == 1:
+        words = _missing_words(series, labels, keep)
         raise InputError(f"target column {quoted(target)} has a single class "
-                         f"({quoted(classes[0])}); a classifier needs at least two")
+                         f"({quoted(classes[0])}){words}; a classifier needs at least two")
     if positive is not None:
         chosen = _match(positive, classes, target)
         y = (labels == chosen).astype(np.int64)
@@ -246,3 +248,15 @@ def _match(positive, classes, target):
         return same[0]
     raise InputError(f"positive class {quoted(wanted)} is not a value of target "
                      f"{quoted(target)}; its values are {listing(classes, 10)}")
+
+
+def _missing_words(series, labels, keep) -> str:
+    """How many rows' labels were read as missing because of a word such as ``NA`` or
+    ``?`` (not an empty cell), for an error that would otherwise hide them."""
+    raw = series.to_numpy(dtype=object, na_value=None)[~keep]
+    words = [str(w).strip() for w in raw if w is not None and str(w).strip()]
+    if not words:
+        return ""
+    shown = ", ".join(quoted(w) for w in dict.fromkeys(words).keys() if w)
+    return (f" after {len(words)} rows labelled {shown[:80]} were dropped as missing "
+            f"labels (rename such a label to keep it as a class)")

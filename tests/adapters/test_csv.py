@@ -85,6 +85,13 @@ def test_line_endings_blank_lines_and_unnamed_columns(tmp_path):
         in ds.notes
 
 
+def test_a_carriage_return_inside_a_quoted_field_is_kept(tmp_path):
+    for end in ("\n", "\r\n"):
+        text = end.join(['x,"t\rx"', '1,"a\rb"', '2,c', '3,"a\rb"', '4,c']) + end
+        ds = load_dataset(_write(tmp_path, text), target="t\rx")
+        assert ds.target == "t\rx" and set(ds.class_names) == {"a\rb", "c"}
+
+
 def test_numbers_written_with_leading_zeros_are_noted(tmp_path):
     # pandas reads the zip code 00501 as 501 without a word
     text = "zip;amount;t\n" + "".join(f"{z};{a};{i % 2}\n" for i, (z, a) in enumerate(

@@ -56,7 +56,17 @@ def test_all_target_values_missing():
 
 def test_target_with_one_class():
     _raises(pd.DataFrame({"x": [1.0, 2.0, 3.0], "t": ["a", "a", None]}),
-            match="single class")
+            match=r"single class \('a'\); a classifier")
+
+
+def test_labels_read_as_missing_are_named_when_one_class_or_none_is_left():
+    """'NA' (North America?) and '?' are missing-value words: a target that loses a class
+    to them says so rather than only that one class is left."""
+    _raises(pd.DataFrame({"x": [1.0, 2.0, 3.0, 4.0], "t": ["EU", "NA", "EU", "NA"]}),
+            match=r"single class \('EU'\) after 2 rows labelled 'NA' were dropped as "
+                  r"missing labels \(rename such a label to keep it as a class\)")
+    _raises(pd.DataFrame({"x": [1.0, 2.0, 3.0], "t": ["?", "n/a", None]}),
+            match=r"no values after 2 rows labelled '\?', 'n/a' were dropped")
 
 
 def test_binary_mode_with_too_many_classes():
