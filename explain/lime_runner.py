@@ -17,7 +17,11 @@ neighbourhood. Two engines (``LimeConfig.engine``):
     :class:`explain.lime_batch.BatchedLime`: lime's algorithm on lime's own fitted
     ``LimeTabularExplainer``, vectorized over a batch of rows with one black-box call per
     batch. ``mode="exact"`` reproduces ``explain_instance`` (same features, order, weights
-    to ~1e-15); ``mode="fast"`` samples the same distribution with faster generators.
+    to ~1e-15) when rows have more samples than features; with as few samples as
+    features or fewer (which the run warns of), lime's local fits are ill-conditioned
+    and features whose weights tie to rounding may come in another order, or another
+    feature be chosen. ``mode="fast"`` samples the same distribution with faster
+    generators.
 ``reference``
     Stock ``LimeTabularExplainer.explain_instance`` row by row.
 
