@@ -87,7 +87,7 @@ def binary_columns(
     for name in feature_names:
         if name in categorical:
             columns.extend(
-                BinaryColumn(name, "==", v, f"{readable(name)} == {format_value(v)}")
+                BinaryColumn(name, "==", v, f"{readable(name, name=True)} == {format_value(v)}")
                 for v in categorical[name]
             )
             continue
@@ -97,7 +97,7 @@ def binary_columns(
         for relation in ("<=", ">"):
             columns.extend(
                 BinaryColumn(name, relation, float(t),
-                             f"{readable(name)} {relation} {format_value(t)}")
+                             f"{readable(name, name=True)} {relation} {format_value(t)}")
                 for t in cuts
             )
     return columns

@@ -60,7 +60,7 @@ def _first_failure(rule: Rule, view: ColumnView, row: int) -> str:
     """Why ``rule`` does not fire on ``row``."""
     for literal in rule.literals:
         if not literal.covers(view)[row]:
-            return (f"{literal} fails ({readable(literal.feature)} is "
+            return (f"{literal} fails ({readable(literal.feature, name=True)} is "
                     f"{_cell(view, literal, row)})")
     for exception in rule.exceptions:
         if exception.covers(view)[row]:
@@ -69,7 +69,7 @@ def _first_failure(rule: Rule, view: ColumnView, row: int) -> str:
 
 
 def _holds(rule: Rule, view: ColumnView, row: int, indent: str) -> list:
-    lines = [f"{indent}{lit}   ({readable(lit.feature)} is {_cell(view, lit, row)})"
+    lines = [f"{indent}{lit}   ({readable(lit.feature, name=True)} is {_cell(view, lit, row)})"
              for lit in rule.literals] or [f"{indent}true (the rule has no condition)"]
     for exception in rule.exceptions:
         lines.append(f"{indent}and not the exception [{exception}]: "

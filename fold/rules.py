@@ -98,9 +98,8 @@ class Literal:
         return (known & ~equal) | cells.negated_mask(self.value)
 
     def __str__(self) -> str:
-        if self.kind == NUMERIC:
-            return f"{readable(self.feature)} {self.relation} {_threshold_text(self.value)}"
-        return f"{readable(self.feature)} {self.relation} {readable(self.value)}"
+        value = _threshold_text(self.value) if self.kind == NUMERIC else readable(self.value)
+        return f"{readable(self.feature, name=True)} {self.relation} {value}"
 
 
 def _threshold_text(value: float) -> str:

@@ -345,7 +345,7 @@ def _sort_key(spec: Predicate | None) -> tuple:
 def _column_names(specs, names, sources) -> list[str]:
     """Names as rules print them; distinct, as the thresholds print exactly and a column
     whose name reads as a test (``"c == x"``) is quoted."""
-    return [readable(names[source]) if spec is None else spec.describe()
+    return [readable(names[source], name=True) if spec is None else spec.describe()
             for spec, source in zip(specs, sources)]
 
 

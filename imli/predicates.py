@@ -28,22 +28,30 @@ _AMBIGUOUS = re.compile(r"(?i)(?:^|\s)(?:and|or|not|unless|if|then|else|otherwis
                         r"|[<>=!]|^\s|\s$|^$|^['\"]|['\"]$")
 
 
-def readable(text: object) -> str:
+#: Text Python reads as a number (what a reader of a rule would take for one).
+_NUMBER = re.compile(r"[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?|[+-]?(inf|nan)", re.IGNORECASE)
+
+
+def readable(text: object, name: bool = False) -> str:
     r"""A name or value from the data as rule text shows it: as is, or quoted.
 
     Text that could be misread as part of a rule (an operator, a word such as ``and`` /
     ``or`` / ``not`` / ``unless``, spaces or quote marks at its ends, nothing at all) or
     that holds characters that do not print (line breaks, control characters, invisible
     format characters such as the right-to-left override U+202E, which reorders what
-    follows it on screen) is shown as a Python string literal, quoted and escaped.
+    follows it on screen) is shown as a Python string literal, quoted and escaped. So is
+    a column ``name`` that reads as a number (``'1' <= 0.5``, not ``1 <= 0.5``).
 
     Examples
     --------
     >>> readable("no checking"), readable("b AND x > 5"), readable("x\u202eb")
     ('no checking', "'b AND x > 5'", "'x\\u202eb'")
+    >>> readable("1"), readable("1", name=True), readable("1e5", name=True)
+    ('1', "'1'", "'1e5'")
     """
     text = str(text)
-    if text.isprintable() and not _AMBIGUOUS.search(text):
+    if text.isprintable() and not _AMBIGUOUS.search(text) and not (
+            name and _NUMBER.fullmatch(text)):
         return text
     return repr(text)
 
@@ -278,7 +286,8 @@ class Predicate:
 
     def describe(self, digits: int | None = DEFAULT_DIGITS) -> str:
         """Text such as ``age > 39.5`` (numbers exact, or rounded to ``digits``)."""
-        return f"{readable(self.feature)} {self.relation} {format_value(self.value, digits)}"
+        value = format_value(self.value, digits)
+        return f"{readable(self.feature, name=True)} {self.relation} {value}"
 
     def __str__(self) -> str:
         return self.describe()

@@ -82,7 +82,7 @@ class Literal:
         ``!=`` / ``==`` (Python's semantics: a missing value differs from every category).
         """
         if self.predicate is None:
-            name = readable(self.name)
+            name = readable(self.name, name=True)
             return f"not {name}" if self.negated else name
         if not self.negated:
             return self.predicate.describe(digits)

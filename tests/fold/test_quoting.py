@@ -5,9 +5,10 @@ import shutil
 import subprocess
 
 import numpy as np
+import pandas as pd
 import pytest
 
-from fold import format_number, quote_atom
+from fold import FOLDClassifier, format_number, quote_atom
 from fold.quoting import format_numbers, format_term
 from tests.fold.helpers import HOSTILE
 
@@ -104,3 +105,14 @@ def test_rules_and_explanations_quote_what_could_mislead():
     rule, default = str(odd.rules_).splitlines()
     quoted = {"'no\\nway'", "'It\\'s \"yes\"'"}
     assert {rule.split(" if ")[0], default.removesuffix(" otherwise")} == quoted
+
+
+def test_a_column_named_like_a_number_is_quoted_in_rule_text():
+    """``0 if 1 <= 0.02`` reads as a comparison of two numbers: the name is quoted."""
+    rng = np.random.default_rng(0)
+    X = pd.DataFrame(rng.normal(size=(200, 3)))  # columns 0, 1, 2
+    y = (X[1] > 0).astype(int)
+    clf = FOLDClassifier(random_state=0).fit(X, y)
+    assert str(clf.rules_).splitlines()[0] == "0 if '1' <= 0.02"
+    assert "('1' is " in str(clf.explain(X.iloc[[0]]))
+    assert (clf.predict(X) == y).mean() > 0.95

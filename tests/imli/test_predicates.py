@@ -94,3 +94,9 @@ def test_rule_text_quotes_what_could_mislead():
                                          (39.5, "39.5"), (0.123456, "0.1235")])
 def test_rounded_numbers_are_never_rounded_into_their_integer_part(value, text):
     assert format_value(value, 4) == text
+
+
+def test_a_column_named_like_a_number_is_quoted():
+    assert Predicate("1e5", "<=", 2.0).describe() == "'1e5' <= 2.0"
+    assert Predicate("-3", "==", "1").describe() == "'-3' == 1"
+    assert Predicate("x1", ">", 0.5).describe() == "x1 > 0.5"
