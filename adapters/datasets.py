@@ -238,7 +238,7 @@ def read_csv(path, target=None):
     # Old Mac files end lines with a lone CR, which the csv module refuses; in a file of
     # LF or CRLF lines, a lone CR is a quoted field's own character and stays.
     text = text.replace("\r\n", "\n")
-    if text.count("\r") > text.count("\n"):
+    if _first_line_end(text.lstrip(" \t\r\n")) == "\r":
         text = text.replace("\r", "\n")
     header_line = len(text) - len(text.lstrip(" \t\n"))
     if header_line:
@@ -300,6 +300,18 @@ def _read_decimal_commas(frame) -> None:
         if len(text) and text.str.contains(",").any() and numbers.mean() >= NUMERIC_SHARE:
             commas = numbers[numbers].index
             frame.loc[commas, name] = text[commas].str.replace(",", ".", regex=False)
+
+
+def _first_line_end(text: str) -> str | None:
+    """The character ending the first line (``"\\r"`` or ``"\\n"``), read as CSV reads
+    it: a line break inside a double-quoted field does not end the line."""
+    quoted_field = False
+    for char in text[:1_000_000]:  # a header longer than that: read as LF lines
+        if char == '"':
+            quoted_field = not quoted_field
+        elif char in "\r\n" and not quoted_field:
+            return char
+    return None
 
 
 def _zero_padded(text, delimiter, frame, target) -> list[str]:

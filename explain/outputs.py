@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import csv
 import json
 import os
 import tempfile
@@ -120,7 +121,9 @@ def write_run(result: PipelineResult, out_dir: Path) -> dict[str, Path]:
         atomic_write_text(path, learner.artifact_text)
         written[name] = path
     path = out / "predictions.csv"
-    atomic_write_text(path, predictions_frame(result).to_csv(index=False, lineterminator="\n"))
+    # every text quoted: a label holding a lone CR would otherwise end a line for readers
+    atomic_write_text(path, predictions_frame(result).to_csv(
+        index=False, lineterminator="\n", quoting=csv.QUOTE_NONNUMERIC))
     written["predictions"] = path
     with tempfile.TemporaryDirectory(dir=out, prefix=".black_box.") as tmp:
         saved = Path(result.black_box.save(Path(tmp)))

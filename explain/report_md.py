@@ -10,7 +10,6 @@ link or an image); rules sit in code fences longer than any run of backticks the
 from __future__ import annotations
 
 import re
-import unicodedata
 
 from imli.predicates import format_value
 
@@ -43,20 +42,26 @@ VIEW_LABELS = {
 
 
 def visible(text, lines: bool = False) -> str:
-    r"""``text`` with every character that does not print written as its Python escape
-    (line breaks too, unless ``lines``; spaces of any width print), so that a terminal
-    control sequence, a tab or a right-to-left override from the data shows as what it is.
+    r"""``text`` as is when every character prints, else as a Python string literal
+    (quoted, its characters that do not print escaped), so that a terminal control
+    sequence, a tab, a line break or a right-to-left override from the data shows as what
+    it is, and a real line break never reads like the two characters ``\n``. With
+    ``lines`` (a block of rule text), line breaks stay and only the other characters that
+    do not print are escaped.
 
     Examples
     --------
-    >>> visible("a\x1b[2Jb\u202ec"), visible("x\ny", lines=True)
-    ('a\\x1b[2Jb\\u202ec', 'x\ny')
+    >>> print(visible("a\x1b[2Jb\u202ec"), visible("yes\nno"), visible("yes\\nno"))
+    'a\x1b[2Jb\u202ec' 'yes\nno' yes\nno
+    >>> visible("x\ny\tz", lines=True)
+    'x\ny\\tz'
     """
     text = str(text)
     if text.isprintable():
         return text
-    return "".join(c if c.isprintable() or unicodedata.category(c) == "Zs"
-                   or (lines and c == "\n") else repr(c)[1:-1] for c in text)
+    if not lines:
+        return repr(text)
+    return "".join(c if c.isprintable() or c == "\n" else repr(c)[1:-1] for c in text)
 
 
 #: Characters with a meaning in Markdown (emphasis, links, images, code, headings, tables,
@@ -167,7 +172,8 @@ def learner_rows(report: dict) -> list[list[str]]:
 
 
 class Code(str):
-    """A table cell shown as a code span: literal text (rules, feature names), no escaping."""
+    """A table cell shown as a code span: literal text (rules, feature names), no escaping
+    (made :func:`visible` where it is built)."""
 
 
 def _cell(value) -> str:
@@ -175,7 +181,7 @@ def _cell(value) -> str:
         longest = max((len(run) for run in re.findall(r"`+", value)), default=0)
         fence = "`" * (longest + 1)
         text = f"{fence} {value} {fence}" if longest else f"{fence}{value}{fence}"
-        return visible(text).replace("|", "\\|")
+        return text.replace("|", "\\|")
     return md_text(value if isinstance(value, str) else fmt(value))
 
 
@@ -257,8 +263,8 @@ def _fenced(text: str) -> list[str]:
 def _rule_stats(stats: list[dict]) -> list[str]:
     if not stats:
         return []
-    rows = [[Code("\u2003" * int(st["depth"]) + st["text"]), st["kind"], st["predicts"], st["covered"],
-             st["coverage"], st["precision"]] for st in stats]
+    rows = [[Code("\u2003" * int(st["depth"]) + visible(st["text"])), st["kind"], st["predicts"],
+             st["covered"], st["coverage"], st["precision"]] for st in stats]
     return ["", "Each rule on the test rows: the rows it decides (a CNF clause: the rows on "
             "which it fails; an exception: the rows it takes from its rule's class; a row "
             "that several rules decide counts for each), their share, and the fraction the "
@@ -324,7 +330,7 @@ def _features(report: dict) -> list[str]:
         return []
     learners = learner_order(report)
     selected = [r for r in frequency if r["selected"]]
-    rows = [[Code(r["feature"]), r["rate"], r["selected"], r["toward_positive"]]
+    rows = [[Code(visible(r["feature"])), r["rate"], r["selected"], r["toward_positive"]]
             + [r.get(n, 0) for n in learners] for r in selected[:FEATURES_SHOWN]]
     return ["", "## Features LIME selected", "",
             f"{features_caption(len(selected))}: the fraction of training rows whose top LIME "

@@ -86,10 +86,14 @@ def test_line_endings_blank_lines_and_unnamed_columns(tmp_path):
 
 
 def test_a_carriage_return_inside_a_quoted_field_is_kept(tmp_path):
-    for end in ("\n", "\r\n"):
-        text = end.join(['x,"t\rx"', '1,"a\rb"', '2,c', '3,"a\rb"', '4,c']) + end
+    for end in ("\n", "\r\n"):  # more CRs in fields than line ends, and one in the header
+        text = end.join(['x,"t\rx"', '1,"a\rb\rc"', '2,c', '3,"a\rb\rc"', '4,c']) + end
         ds = load_dataset(_write(tmp_path, text), target="t\rx")
-        assert ds.target == "t\rx" and set(ds.class_names) == {"a\rb", "c"}
+        assert ds.target == "t\rx" and set(ds.class_names) == {"a\rb\rc", "c"}
+    # an old Mac file: lines end in lone CRs, and a quoted field may hold one too
+    mac = '"x","t"\r1,"a\rb"\r2,c\r3,"a\rb"\r4,c\r'
+    ds = load_dataset(_write(tmp_path, mac), target="t")
+    assert ds.X["x"].tolist() == [1, 2, 3, 4] and set(ds.class_names) == {"a\nb", "c"}
 
 
 def test_numbers_written_with_leading_zeros_are_noted(tmp_path):

@@ -137,7 +137,7 @@ def test_labels_names_and_values_from_the_data_stay_text(tmp_path):
     """Markdown links and images, terminal escapes, tabs, line breaks and right-to-left
     overrides in labels, names and values: shown as text in every report, never acted on."""
     rng = np.random.default_rng(2)
-    link, escape = "[no](javascript:alert(1))", "y\x1b[2Jes\u202e"
+    link, escape = "[no](javascript:alert(1))", "y\x1b[2J\res\u202e"
     image, name = "![i](http://127.0.0.1/y.png)", "x *a* [b](http://t.x)"
     frame = pd.DataFrame({name: rng.normal(size=160), "c": rng.choice([image, "b\tc"], 160)})
     frame["t\nx"] = np.where((frame[name] > 0.5) | (frame["c"] == image), escape, link)
@@ -155,18 +155,21 @@ def test_labels_names_and_values_from_the_data_stay_text(tmp_path):
     write_run(result, out)
     texts = {f: (out / f).read_text("utf-8") for f in ("report.md", "report.html", "imli.txt")}
     for file, text in texts.items():
-        assert "\x1b" not in text and "\u202e" not in text and "\t" not in text, file
+        assert not {"\x1b", "\u202e", "\t", "\r"} & set(text), file
     for page in (_rendered_markdown(out / "report.md"), Page(texts["report.html"])):
         assert page.urls == [] or all(u.startswith(("data:", "#")) for u in page.urls)
         assert page.tags.count("img") == (3 if page.images and "data:" in page.images[0]
                                           else 0)
         shown = "".join(page.text)
         assert link in shown and image in shown and name in shown
-        assert "y\\x1b[2Jes\\u202e" in shown  # the escapes, visible
+        assert "'y\\x1b[2J\\res\\u202e'" in shown  # the escapes, visible, quoted
     # imli.txt: the labels quoted, so that the rule reads as three lines
     head, *_, tail = texts["imli.txt"].splitlines()
     assert head.endswith(" IF") and tail.startswith("ELSE ")
-    assert "'y\\x1b[2Jes\\u202e'" in texts["imli.txt"]
+    assert "'y\\x1b[2J\\res\\u202e'" in texts["imli.txt"]
+    # predictions.csv reads back to the labels themselves, a lone CR included
+    rows = pd.read_csv(out / "predictions.csv", keep_default_na=False)
+    assert len(rows) == len(frame) and set(rows.truth) == {escape, link}
 
 
 def test_every_fidelity_and_accuracy_follows_from_predictions_csv(written):
