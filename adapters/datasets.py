@@ -278,7 +278,7 @@ def read_csv(path, target=None):
         _read_decimal_commas(frame)
     notes += _zero_padded(text, delimiter, frame, target)
     unnamed = [f"{i + 1} ({quoted(frame.columns[i])})" for i, n in enumerate(names)
-               if not n.strip() and i > 0 and i < len(frame.columns)]
+               if not n.strip() and i < len(frame.columns)]
     if unnamed:
         notes.append(f"header fields {', '.join(unnamed)} of {path.name} are empty: "
                      f"named as pandas names them")

@@ -85,6 +85,14 @@ def test_line_endings_blank_lines_and_unnamed_columns(tmp_path):
         in ds.notes
 
 
+def test_an_empty_first_header_field_is_noted(tmp_path):
+    text = ",b,t\n" + "".join(f"{i * 3 % 7},{i},{i % 2}\n" for i in range(12))
+    ds = load_dataset(_write(tmp_path, text), target="t")
+    assert "Unnamed: 0" in ds.X.columns  # not a row index: kept, under pandas' name
+    assert ("header fields 1 ('Unnamed: 0') of data.csv are empty: named as pandas names "
+            "them") in ds.notes
+
+
 def test_a_carriage_return_inside_a_quoted_field_is_kept(tmp_path):
     for end in ("\n", "\r\n"):  # more CRs in fields than line ends, and one in the header
         text = end.join(['x,"t\rx"', '1,"a\rb\rc"', '2,c', '3,"a\rb\rc"', '4,c']) + end
