@@ -111,12 +111,29 @@ class XGBoostBlackBox(EncodedBlackBox):
         booster = self.booster
         if self.iteration_range != (0, 0):
             # only the trees used: a plain Booster.predict on the file ignores best_iteration
-            attributes = booster.attributes()
-            booster = booster[slice(*self.iteration_range)]
-            booster.set_attr(**{**attributes,
-                                "best_iteration": str(self.iteration_range[1] - 1)})
+            booster = _trees_used(booster, self.iteration_range)
         data = bytes(booster.save_raw(raw_format="ubj"))
         return write_atomically(output_path(directory, MODEL_FILE), data)
+
+
+def _trees_used(booster: xgb.Booster, iteration_range) -> xgb.Booster:
+    """``booster`` cut to the trees of ``iteration_range``, with everything else it holds.
+
+    XGBoost's slicing keeps the trees, column names and types but drops the attributes
+    (class names, best iteration) and the categories the model stores (XGBoost >= 3.1):
+    those are copied over, through the model's JSON form.
+    """
+    attributes = booster.attributes()
+    part = booster[slice(*iteration_range)]
+    full = json.loads(bytes(booster.save_raw(raw_format="json")))
+    cats = full["learner"]["gradient_booster"].get("model", {}).get("cats")
+    if cats:
+        model = json.loads(bytes(part.save_raw(raw_format="json")))
+        model["learner"]["gradient_booster"]["model"]["cats"] = cats
+        part = xgb.Booster()
+        part.load_model(bytearray(json.dumps(model).encode()))
+    part.set_attr(**{**attributes, "best_iteration": str(iteration_range[1] - 1)})
+    return part
 
 
 def train_xgboost(X, y, encoder, categorical, random_state=0, class_names=None, **params):

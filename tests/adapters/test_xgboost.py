@@ -8,7 +8,7 @@ import xgboost as xgb
 
 from adapters import (InputError, TableEncoder, from_frame, load_dataset, load_xgboost,
                       restrict_to_model, train_xgboost)
-from adapters.xgboost_box import MODEL_FILE, XGBoostBlackBox
+from adapters.xgboost_box import MODEL_FILE, XGBoostBlackBox, _stored_categories
 
 from .conftest import mixed_frame
 
@@ -222,6 +222,18 @@ def test_saved_file_is_plain_xgboost(mixed, tmp_path):
     assert booster.num_boosted_rounds() == box.info["n_trees"]
     assert booster.feature_names == box.booster.feature_names
     assert booster.feature_types == box.booster.feature_types
+    assert _stored_categories(booster) == _stored_categories(box.booster) != {}
+    assert booster.attributes().items() >= box.booster.attributes().items()
+    again = load_xgboost(box.save(tmp_path / "again"), encoder)
+    assert not any("stores no categories" in note for note in again.info.get("notes", []))
+    # the file's categories decide the codes: rows of the table lacking one category
+    # (so that a fresh encoder numbers the others differently) still predict the same
+    (name,) = [booster.feature_names[j] for j, (_, texts) in
+               _stored_categories(booster).items() if texts is not None]
+    some = ds.X[ds.X[name] != encoder.categories_[name][0]]
+    other = load_xgboost(tmp_path / "again" / MODEL_FILE,
+                         TableEncoder().fit(some, ds.categorical))
+    np.testing.assert_array_equal(other.predict_proba(some), box.predict_proba(some))
     Z = encoder.transform(ds.X)
     frame = xgb.DMatrix(_category_frame(ds.X, encoder), enable_categorical=True)
     # what plain XGBoost predicts from the file, with no iteration range, is the run's model
