@@ -168,6 +168,11 @@ def category_texts(values: object) -> np.ndarray:
     return table[codes]  # code -1 (missing) picks the last entry, None
 
 
+#: Kinds of column (``pandas.api.types.infer_dtype``) whose equal values have one text.
+_SAME_TEXT_WHEN_EQUAL = frozenset({"string", "empty", "boolean", "integer", "floating",
+                                   "mixed-integer-float", "categorical"})
+
+
 def category_codes(values: object) -> tuple[np.ndarray, tuple[str, ...]]:
     """Each value's category as a code into the distinct texts of :func:`category_texts`.
 
@@ -187,8 +192,9 @@ def category_codes(values: object) -> tuple[np.ndarray, tuple[str, ...]]:
     """
     cells = values if isinstance(values, pd.Series) else pd.Series(
         np.asarray(values, dtype=object), dtype=object)
-    if pd.api.types.infer_dtype(cells, skipna=True) in ("mixed", "mixed-integer"):
-        # booleans among numbers: True == 1 would merge their codes, not their texts
+    if pd.api.types.infer_dtype(cells, skipna=True) not in _SAME_TEXT_WHEN_EQUAL:
+        # factorize merges equal values, which may print differently (True == 1,
+        # Decimal("1") == Decimal("1.0"), a timedelta and a pd.Timedelta): text first
         cells = pd.Series([v if pd.isna(v) else _category_text(v) for v in cells],
                           dtype=object)
     codes, uniques = pd.factorize(cells, use_na_sentinel=True)

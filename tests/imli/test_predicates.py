@@ -1,5 +1,8 @@
 """Predicates: evaluation on raw values (missing values, categories) and number printing."""
 
+from datetime import timedelta
+from decimal import Decimal
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -45,6 +48,10 @@ def test_booleans_stay_their_own_categories():
     ([True, 1, "a", np.nan, 0.0, False, "True"], ["True", "1", "a", None, "0", "False", "True"]),
     (pd.Series(["b", None, "a", "b"], dtype="category"), ["b", None, "a", "b"]),
     (pd.Series([3, None, 3], dtype="Int64"), ["3", None, "3"]),
+    # equal values that print differently keep their own texts, whatever comes first
+    ([Decimal("1.0"), Decimal("1"), 2], ["1.0", "1", "2"]),
+    ([timedelta(days=1), pd.Timedelta(days=1)], [str(timedelta(days=1)),
+                                                 str(pd.Timedelta(days=1))]),
 ])
 def test_category_codes_give_each_value_its_own_text(values, expected):
     assert category_texts(values).tolist() == expected
