@@ -22,6 +22,7 @@ BUNDLED = ("breast_cancer", "wine", "iris")
 
 _DEFAULT_POSITIVE = {"breast_cancer": "malignant"}
 _DELIMITERS = (",", ";", "\t", "|")
+_THOUSANDS_AND_COMMA = re.compile(r"[+-]?\d{1,3}(\.\d{3})+,\d*")
 _DECIMAL_COMMA = re.compile(r"[+-]?(\d+,?\d*|,\d+)([eE][+-]?\d+)?\Z")
 #: How many rows of a CSV file are looked at for numbers written with leading zeros.
 ZERO_PADDED_ROWS = 10_000
@@ -296,6 +297,8 @@ def _read_decimal_commas(frame) -> None:
             continue
         text = frame[name].dropna().astype(str).str.strip()
         text = text[~text.str.lower().isin(MISSING_TOKENS)]
+        if text.str.fullmatch(_THOUSANDS_AND_COMMA).any():
+            continue  # '1.234,5': thousands separators, which stay text (with a note)
         numbers = text.str.match(_DECIMAL_COMMA)
         if len(text) and text.str.contains(",").any() and numbers.mean() >= NUMERIC_SHARE:
             commas = numbers[numbers].index

@@ -336,8 +336,13 @@ def restrict_to_model(dataset, path):
     columns = [str(c) for c in dataset.X.columns]
     if names is None:
         return dataset
-    safe = xgboost_names(columns)
-    by_name = {**dict(zip(safe, columns)), **{c: c for c in columns}}
+    encoded = dict(zip(xgboost_names(columns), columns))
+    by_name = {**encoded, **{c: c for c in columns}}
+    both = [n for n in names if n in columns and encoded.get(n, n) != n]
+    if both:
+        raise InputError(f"the model's column {quoted(both[0])} is both the table's column of "
+                         f"that name and {quoted(encoded[both[0]])} as written for XGBoost "
+                         f"(which refuses '[', ']' and '<'); rename one of them")
     absent = [n for n in names if n not in by_name]
     dropped = [note for n in absent for note in dataset.notes
                if note.startswith(f"dropped column {quoted(n)}:")]

@@ -202,6 +202,15 @@ def test_decimal_commas_beside_a_missing_value_word(tmp_path, word):
     assert ds.X["code"].tolist() == ["1,5x", "2,5x", "0,5x", "3x"]  # not numbers: as written
 
 
+def test_decimal_commas_with_thousands_separators_stay_text(tmp_path):
+    # '1.234,5' among '12,5's: not read as numbers with the large ones missing
+    amounts = [f"{i},5" for i in range(19)] + ["1.234,5"]
+    text = "amount;x;t\n" + "".join(f"{a};{i};{i % 2}\n" for i, a in enumerate(amounts))
+    ds = load_dataset(_write(tmp_path, text), target="t")
+    assert "amount" not in ds.numeric
+    assert any("'amount' holds numbers written as text (e.g. '0,5')" in n for n in ds.notes)
+
+
 @pytest.mark.parametrize("values", [["1,200", "3,400", "2,100", "900"],
                                     ["12%", "40%", "7.5%", "3%"],
                                     ["$12", "$40", "$7.5", "$3"]])

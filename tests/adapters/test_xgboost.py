@@ -316,6 +316,11 @@ def test_a_model_of_some_columns_keeps_the_table_to_them(tmp_path):
     box = load_xgboost(tmp_path / "m.ubj", TableEncoder().fit(kept.X, kept.categorical))
     assert np.array_equal(box.predict(kept.X), model.predict(
         pd.DataFrame({"a%5B1%5D": frame["a[1]"], "c": frame["c"].astype("category")})))
+    # a column literally named as another is written for XGBoost: which one is meant?
+    clash = from_frame(frame.assign(**{"a%5B1%5D": 1.0 + frame["a[1]"]}), "y")
+    with pytest.raises(InputError, match=r"column 'a%5B1%5D' is both the table's column of "
+                                         r"that name and 'a\[1\]'"):
+        restrict_to_model(clash, tmp_path / "m.ubj")
     # a model of other columns, or of all of them: unchanged, load_xgboost says what is wrong
     other = xgb.XGBClassifier(n_estimators=3).fit(pd.DataFrame({"w": frame["id"]}), ds.y)
     other.save_model(tmp_path / "w.ubj")
