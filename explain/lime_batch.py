@@ -36,7 +36,8 @@ def check_probabilities(p, n_rows: int) -> np.ndarray:
     try:
         p = np.asarray(p, dtype=np.float64)
     except (TypeError, ValueError):
-        p = np.empty(0)
+        raise InputError("predict_fn returned non-numeric output; it must return class "
+                         "probabilities") from None
     if p.ndim != 2 or p.shape[0] != n_rows or p.shape[1] < 2:
         raise InputError(
             f"predict_fn must return class probabilities of shape (n_rows, n_classes) with "

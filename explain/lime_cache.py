@@ -174,21 +174,30 @@ class BatchStore:
                 warnings.warn(f"ignoring unreadable LIME cache file {path}: {error}",
                               RuntimeWarning, stacklevel=2)
                 continue
-            pos = parts["positions"]
-            m = len(pos)
-            if (pos.ndim != 1 or pos.dtype.kind not in "iu"
-                    or parts["features"].shape != (m, top_k)
-                    or parts["weights"].shape != (m, top_k)
-                    or not all(np.isfinite(parts[f]).all()
-                               for f in ("weights", "intercepts", "scores"))
-                    or any(parts[f].shape != (m,) for f in ("intercepts", "scores", "labels"))
-                    or m == 0 or pos.min() < 0 or pos.max() >= n_rows
-                    or parts["features"].min() < -1 or parts["features"].max() >= n_features):
+            if not _consistent(parts, n_rows, top_k, n_features):
                 warnings.warn(f"ignoring inconsistent LIME cache file {path}",
                               RuntimeWarning, stacklevel=2)
                 continue
+            pos = parts["positions"]
             fits.features[pos], fits.weights[pos] = parts["features"], parts["weights"]
             fits.intercepts[pos], fits.scores[pos] = parts["intercepts"], parts["scores"]
             labels[pos] = parts["labels"]
             done[pos] = True
         return CachedRows(done, fits, labels)
+
+
+def _consistent(parts: dict, n_rows: int, top_k: int, n_features: int) -> bool:
+    """Whether a batch file's arrays are what :meth:`BatchStore.save` writes for a run of
+    ``n_rows`` rows, ``top_k`` features per row and ``n_features`` columns."""
+    pos, features = parts["positions"], parts["features"]
+    if pos.ndim != 1 or pos.dtype.kind not in "iu" or features.dtype.kind not in "iu":
+        return False
+    m = len(pos)
+    if (m == 0 or features.shape != (m, top_k) or parts["weights"].shape != (m, top_k)
+            or any(parts[f].shape != (m,) for f in ("intercepts", "scores", "labels"))
+            or any(parts[f].dtype.kind != "f" for f in ("weights", "intercepts", "scores"))):
+        return False
+    return bool(pos.min() >= 0 and pos.max() < n_rows and features.min() >= -1
+                and features.max() < n_features
+                and all(np.isfinite(parts[f]).all() for f in ("weights", "intercepts",
+                                                               "scores")))

@@ -3,7 +3,9 @@
 Rendered from the report dict alone (report.json's content). Plots are PNG data URIs
 (:mod:`explain.report_plots`); styles are inline; there is no script and no reference to
 anything outside the file, so it opens offline. Every piece of text that comes from the
-data or the run (feature names, categories, rules, notes) goes through :func:`html.escape`.
+data or the run (feature names, categories, rules, notes) goes through
+:func:`explain.report_md.visible` (characters that do not show, escaped) and
+:func:`html.escape`.
 """
 
 from __future__ import annotations

@@ -10,6 +10,7 @@ link or an image); rules sit in code fences longer than any run of backticks the
 from __future__ import annotations
 
 import re
+import unicodedata
 
 from imli.predicates import format_value
 
@@ -42,26 +43,36 @@ VIEW_LABELS = {
 
 
 def visible(text, lines: bool = False) -> str:
-    r"""``text`` as is when every character prints, else as a Python string literal
-    (quoted, its characters that do not print escaped), so that a terminal control
-    sequence, a tab, a line break or a right-to-left override from the data shows as what
-    it is, and a real line break never reads like the two characters ``\n``. With
-    ``lines`` (a block of rule text), line breaks stay and only the other characters that
-    do not print are escaped.
+    r"""``text`` as is when every character shows, else as a quoted string literal with
+    the characters that do not show escaped, so that a terminal control sequence, a tab,
+    a line break or a right-to-left override from the data shows as what it is, and a
+    real line break never reads like the two characters ``\n``. Spaces of any width and
+    the joiners of Persian words and emoji sequences (U+200C, U+200D) show. With
+    ``lines`` (a block of rule text), line breaks stay and the rest is escaped in place.
 
     Examples
     --------
     >>> print(visible("a\x1b[2Jb\u202ec"), visible("yes\nno"), visible("yes\\nno"))
     'a\x1b[2Jb\u202ec' 'yes\nno' yes\nno
-    >>> visible("x\ny\tz", lines=True)
-    'x\ny\\tz'
+    >>> visible("x\ny\tz", lines=True), visible("a\u200db") == "a\u200db"
+    ('x\ny\\tz', True)
     """
     text = str(text)
-    if text.isprintable():
+    if text.isprintable() or all(map(_shows, text)):
         return text
-    if not lines:
-        return repr(text)
-    return "".join(c if c.isprintable() or c == "\n" else repr(c)[1:-1] for c in text)
+    if lines:
+        return "".join(c if c == "\n" or _shows(c) else _escaped(c) for c in text)
+    return "'" + "".join(c if _shows(c) and c not in "'\\" else _escaped(c)
+                         for c in text) + "'"
+
+
+def _shows(char: str) -> bool:
+    return (char.isprintable() or char in "\u200c\u200d"
+            or unicodedata.category(char) == "Zs")
+
+
+def _escaped(char: str) -> str:
+    return "\\'" if char == "'" else repr(char)[1:-1]
 
 
 #: Characters with a meaning in Markdown (emphasis, links, images, code, headings, tables,
@@ -154,8 +165,9 @@ FIDELITY_NOTE = (
     "Fidelity is agreement with the black box's labels. Raw test: on the held-out rows as "
     "they are (the surrogate used as a global model, with no black box); LIME test: on the "
     "held-out rows, each keeping only its top LIME features (the LIME-FOLD protocol); "
-    "train: on the training rows as they are, which the learners saw (a train fidelity "
-    "far above the raw test one is overfitting). Precision, recall and F1 take the black "
+    "train: on the training rows as they are, which the learners learned from (in full, "
+    "as LIME views, or both: see the training view; a train fidelity far above the raw "
+    "test one is overfitting). Precision, recall and F1 take the black "
     "box's labels as the truth; accuracy compares with the true labels. Rules: IMLI's "
     "clauses, terms or list entries, FOLD's clauses with its exceptions; literals: the conditions they "
     "test. predictions.csv holds every row's labels these figures come from. Optimal: "

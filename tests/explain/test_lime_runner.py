@@ -174,14 +174,15 @@ def test_batch_file_naming_unknown_features_is_explained_again(tmp_path):
     path = sorted(directory.glob("batch-*.npz"))[0]
     with np.load(path) as data:
         parts = {name: data[name] for name in data.files}
-    for field, damage in (("features", lambda a: a.__setitem__((0, 0), 99)),
-                          ("weights", lambda a: a.__setitem__((0, 0), np.nan)),
-                          ("positions", lambda a: a.reshape(2, -1))):
-        changed = {**parts, field: parts[field].copy()}
-        changed[field] = damage(changed[field]) if field == "positions" else changed[field]
-        if field != "positions":
-            damage(changed[field])
-        np.savez(path, **changed)  # well-formed, but not what a run writes
+    nan_weight = parts["weights"].copy()
+    nan_weight[0, 0] = np.nan
+    unknown_feature = parts["features"].copy()
+    unknown_feature[0, 0] = 99  # the table has no feature 99
+    for field, damaged in (("features", unknown_feature), ("weights", nan_weight),
+                           ("positions", parts["positions"].reshape(2, -1)),
+                           ("positions", np.int64(3)),
+                           ("weights", parts["weights"].astype(str))):
+        np.savez(path, **{**parts, field: damaged})  # well-formed, but not what a run writes
         with pytest.warns(RuntimeWarning, match="inconsistent"):
             again = _explain(predict, tmp_path)
         assert again.rows_from_cache == 10
@@ -353,17 +354,28 @@ def test_batch_size_follows_the_memory_budget():
     assert batch_size_for(LimeConfig(batch_size=17), 30, 10_000, 2) == 17
 
 
-def test_a_tight_budget_fits_by_rows_but_predicts_a_pool_once():
+def test_a_tight_budget_fits_by_rows_but_predicts_a_pool_once(monkeypatch):
+    from explain import lime_batch
+
+    fitted_rows = []
+
+    def spy(binary, *args, **kwargs):
+        fitted_rows.append(len(binary))
+        return fit_local_models(binary, *args, **kwargs)
+
+    fit_local_models = lime_batch.fit_local_models
     X, y, predict = mixed()
     config = LimeConfig(num_samples=200, top_k=3, n_jobs=1, pool_rows=8)
     roomy = explain_rows(X, X[:16], predict, config, categorical_features=MIXED_CATEGORICAL,
                          training_labels=y)
     counting = Counting(predict)
+    monkeypatch.setattr(lime_batch, "fit_local_models", spy)
     tight = explain_rows(X, X[:16], counting, LimeConfig(**{**config.__dict__,
                                                            "memory_budget_mb": 0.001}),
                          categorical_features=MIXED_CATEGORICAL, training_labels=y)
     assert counting.rows == 16 + 2 * 199  # two pools, each drawn and predicted once
     assert counting.calls == 2
+    assert fitted_rows == [1] * 16  # ... and their rows fitted one at a time
     _same(tight, roomy)
 
 

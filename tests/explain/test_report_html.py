@@ -20,7 +20,7 @@ from explain.outputs import prepare_out_dir, write_run
 from explain.pipeline import RunConfig
 from explain.report_html import SECTIONS, render_html
 from explain.report_md import (complement_legend, examples_caption, features_caption,
-                               render_markdown, value_cell)
+                               render_markdown, value_cell, visible)
 
 HOSTILE_NAME = "<script>alert(1)</script>"
 HOSTILE_VALUE = "<img src=x onerror=alert(2)>"
@@ -131,6 +131,17 @@ def _rendered_markdown(path) -> Page:
     from markdown_it import MarkdownIt
 
     return Page(MarkdownIt("commonmark").enable("table").render(path.read_text("utf-8")))
+
+
+@pytest.mark.parametrize("text, shown", [
+    ("plain_name*", "plain_name*"),
+    ("a\u200cb", "a\u200cb"),                        # Persian zero-width non-joiner: shows
+    ("\U0001f468\u200d\U0001f469", "\U0001f468\u200d\U0001f469"),  # an emoji sequence
+    ("yes\nno", "'yes\\nno'"), ("yes\\nno", "yes\\nno"),  # never alike
+    ("it's\x1b", "'it\\'s\\x1b'"), ("x\u202ey", "'x\\u202ey'"), ("a\u200bb", "'a\\u200bb'"),
+])
+def test_visible_text(text, shown):
+    assert visible(text) == shown
 
 
 def test_labels_names_and_values_from_the_data_stay_text(tmp_path):
