@@ -15,15 +15,14 @@ machine, as ``benchmarks.bench_imli_wide`` says.
 from __future__ import annotations
 
 import argparse
-import statistics
 import sys
-import time
 import warnings
 
 import numpy as np
 import pandas as pd
 
 from benchmarks.machine import header
+from benchmarks.timing import median_and_runs, wall_times
 from imli import IMLIClassifier
 
 
@@ -52,14 +51,8 @@ def main(argv=None) -> None:
         model = IMLIClassifier(random_state=0, time_limit=5).fit(X, y)
     rows, _ = generated(args.rows, 4)
     for name, call in (("predict", model.predict), ("transform", model.binarizer_.transform)):
-        seconds = []
-        for _ in range(args.repeats):
-            started = time.perf_counter()
-            call(rows)
-            seconds.append(time.perf_counter() - started)
-        runs = ", ".join(f"{s:.2f}" for s in seconds)
-        print(f"{name} {args.rows} rows: median {statistics.median(seconds):.2f} s ({runs})",
-              flush=True)
+        median, runs = median_and_runs(wall_times(lambda _: call(rows), args.repeats)[0])
+        print(f"{name} {args.rows} rows: median {median} s ({runs})", flush=True)
 
 
 if __name__ == "__main__":

@@ -17,9 +17,7 @@ rule learned. To time another version of ``imli`` with this script on the same m
 from __future__ import annotations
 
 import argparse
-import statistics
 import sys
-import time
 import warnings
 
 import numpy as np
@@ -27,6 +25,7 @@ import pandas as pd
 
 from benchmarks.datasets import load
 from benchmarks.machine import header
+from benchmarks.timing import median_and_runs, wall_times
 from imli import IMLIClassifier
 
 
@@ -53,16 +52,12 @@ def main(argv=None) -> None:
     print()
     print("| table | median fit s | runs | rule |\n|---|---:|---|---|")
     for name, X, y in tables:
-        seconds = []
-        for seed in range(args.repeats):
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore")
-                started = time.perf_counter()
-                model = IMLIClassifier(random_state=seed).fit(X, y)
-                seconds.append(time.perf_counter() - started)
-        runs = ", ".join(f"{s:.2f}" for s in seconds)
-        print(f"| {name} | {statistics.median(seconds):.2f} | {runs} | `{model.rules_}` |",
-              flush=True)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            seconds, model = wall_times(
+                lambda seed: IMLIClassifier(random_state=seed).fit(X, y), args.repeats)
+        median, runs = median_and_runs(seconds)
+        print(f"| {name} | {median} | {runs} | `{model.rules_}` |", flush=True)
 
 
 if __name__ == "__main__":

@@ -19,14 +19,13 @@ from __future__ import annotations
 
 import argparse
 import resource
-import statistics
 import sys
-import time
 
 import numpy as np
 import xgboost as xgb
 
 from benchmarks.machine import header
+from benchmarks.timing import median_and_runs, wall_times
 from explain.lime_runner import LimeConfig, explain_rows
 
 
@@ -44,16 +43,12 @@ def main(argv=None) -> None:
     model.fit(X, (X[:, 0] + X[:, 1] > 0).astype(int))
     config = LimeConfig(n_jobs=1)
     print(header("python -m benchmarks.bench_lime_wide " + " ".join(argv or sys.argv[1:])))
-    seconds = []
-    for _ in range(args.repeats):
-        started = time.perf_counter()
-        explain_rows(X, X[:args.explain], model.predict_proba, config)
-        seconds.append((time.perf_counter() - started) / args.explain)
+    seconds, _ = wall_times(
+        lambda _: explain_rows(X, X[:args.explain], model.predict_proba, config), args.repeats)
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 2**20
-    runs = ", ".join(f"{1000 * s:.1f}" for s in seconds)
-    print(f"300 x {args.columns}, {args.explain} rows: median "
-          f"{1000 * statistics.median(seconds):.1f} ms per row ({runs}); peak memory "
-          f"{peak:.2f} GB", flush=True)
+    median, runs = median_and_runs(seconds, digits=1, scale=1000 / args.explain)
+    print(f"300 x {args.columns}, {args.explain} rows: median {median} ms per row ({runs}); "
+          f"peak memory {peak:.2f} GB", flush=True)
 
 
 if __name__ == "__main__":
