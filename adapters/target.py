@@ -257,6 +257,6 @@ def _missing_words(series, labels, keep) -> str:
     words = [str(w).strip() for w in raw if w is not None and str(w).strip()]
     if not words:
         return ""
-    shown = ", ".join(quoted(w) for w in dict.fromkeys(words).keys() if w)
+    shown = ", ".join(quoted(w) for w in dict.fromkeys(words))
     return (f" after {len(words)} rows labelled {shown[:80]} were dropped as missing "
             f"labels (rename such a label to keep it as a class)")

@@ -82,12 +82,12 @@ def predictions_frame(result: PipelineResult) -> pd.DataFrame:
     """
     names = np.asarray(result.report["dataset"]["class_names"], dtype=object)
     labels = result.labels
-    first = next(iter(result.views.values()))
     parts = {"train": ("train_raw", "train_lime", "y_train", "bb_train"),
              "test": ("test", "test_lime", "y_test", "bb_test")}
     frames = []
     for part, (raw, lime, truth, box) in parts.items():
-        frame = pd.DataFrame({"row": first[raw].index, "part": part,
+        rows = result.views["fold"][raw].index  # FOLD's view of full rows: the table's rows
+        frame = pd.DataFrame({"row": rows, "part": part,
                               "truth": names[labels[truth]], "black_box": names[labels[box]]})
         for name, learner in result.learners.items():
             frame[name] = names[learner.predict(result.views[name][raw])]
