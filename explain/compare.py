@@ -17,7 +17,7 @@ from typing import Callable
 from adapters import BlackBox, Dataset
 from explain.learners import fit_learner
 from explain.pipeline import (TRAIN_VIEWS, PipelineResult, RunConfig, learner_report,
-                              run_pipeline, training_labels, training_view)
+                              run_pipeline, training_labels, training_view, view_predictions)
 from explain.report_details import add_details
 from imli import TimeLimitWarning
 
@@ -104,8 +104,8 @@ def refit(result: PipelineResult, name: str, view: str, params: dict | None = No
             name, X, y, params, report["parameters"]["random_state"], result.columns,
             tuple(report["dataset"]["class_names"]), distinct_rows=len(labels["bb_train"]),
         )
-    return learner_report(learner, result.views[name], labels["bb_train"],
-                          labels["bb_test"], labels["y_test"])
+    return learner_report(learner, view_predictions(learner, result.views[name]),
+                          labels["bb_train"], labels["bb_test"], labels["y_test"])
 
 
 def _point(result: PipelineResult, name: str, params: dict, view: str) -> dict:

@@ -89,10 +89,10 @@ def predictions_frame(result: PipelineResult) -> pd.DataFrame:
         rows = result.views["fold"][raw].index  # FOLD's view of full rows: the table's rows
         frame = pd.DataFrame({"row": rows, "part": part,
                               "truth": names[labels[truth]], "black_box": names[labels[box]]})
-        for name, learner in result.learners.items():
-            frame[name] = names[learner.predict(result.views[name][raw])]
-            if result.views[name][lime] is not None:
-                frame[f"{name}_lime"] = names[learner.predict(result.views[name][lime])]
+        for name, predicted in result.predictions.items():
+            frame[name] = names[predicted[raw]]
+            if lime in predicted:
+                frame[f"{name}_lime"] = names[predicted[lime]]
         frames.append(frame)
     return pd.concat(frames, ignore_index=True)
 

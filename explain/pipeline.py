@@ -26,7 +26,9 @@ from explain.versions import environment
 
 TRAIN_VIEWS = ("lime+raw", "lime", "raw")
 
-__all__ = ["TRAIN_VIEWS", "training_view", "training_labels", "learner_report", "RunConfig", "PipelineResult", "run_pipeline", "binarize_target"]
+__all__ = ["TRAIN_VIEWS", "training_view", "training_labels", "learner_report",
+           "view_predictions", "RunConfig", "PipelineResult", "run_pipeline",
+           "binarize_target"]
 
 
 @dataclass(frozen=True)
@@ -102,7 +104,8 @@ class PipelineResult:
     learned from, see ``RunConfig.train_view``), ``train_raw`` and ``test`` (full rows),
     ``train_lime`` and ``test_lime`` (LIME-filtered rows, ``None`` without LIME).
     ``labels`` holds the black box's and the ground truth's labels of the train and test
-    rows.
+    rows; ``predictions[learner][part]`` each learner's 0/1 labels of ``train_raw``,
+    ``test``, and with LIME ``train_lime`` and ``test_lime`` (:func:`view_predictions`).
     """
 
     report: dict
@@ -113,6 +116,7 @@ class PipelineResult:
     views: dict
     labels: dict
     columns: list
+    predictions: dict = field(default_factory=dict)
 
 
 #: A multi-class target's default positive class needs at least this many rows and this
@@ -339,7 +343,7 @@ def run_pipeline(
     learn_labels = training_labels(bb_train, config.train_view)
 
     fitted: dict[str, FittedLearner] = {}
-    learner_reports = {}
+    learner_reports, predictions = {}, {}
     for name in config.learners:
         params = config.imli_params if name == "imli" else config.fold_params
         views[name]["train"] = training_view(views[name], config.train_view)
@@ -348,7 +352,9 @@ def run_pipeline(
             dataset.class_names, distinct_rows=len(bb_train),
         )
         fitted[name] = learner
-        learner_reports[name] = learner_report(learner, views[name], bb_train, bb_test, y_test)
+        predictions[name] = view_predictions(learner, views[name])
+        learner_reports[name] = learner_report(learner, predictions[name], bb_train, bb_test,
+                                               y_test)
 
     report = {
         "dataset": {
@@ -389,9 +395,10 @@ def run_pipeline(
         "environment": environment(),
     }
     if {"imli", "fold"} <= set(fitted):
-        report["agreement"] = _surrogate_agreement(fitted, views, bb_test)
+        report["agreement"] = _surrogate_agreement(predictions, bb_test)
     labels = {"bb_train": bb_train, "bb_test": bb_test, "y_train": y_train, "y_test": y_test}
-    return PipelineResult(report, black_box, fitted, exp_train, exp_test, views, labels, columns)
+    return PipelineResult(report, black_box, fitted, exp_train, exp_test, views, labels, columns,
+                          predictions)
 
 
 def _lime_settings(config: RunConfig, n_features: int) -> dict:
@@ -420,15 +427,24 @@ def training_labels(labels: np.ndarray, train_view: str) -> np.ndarray:
     return np.concatenate([labels, labels]) if train_view == "lime+raw" else labels
 
 
-def learner_report(learner: FittedLearner, views, bb_train, bb_test, y_test) -> dict[str, Any]:
-    """A fitted learner measured on a run's views: fidelity in both protocols, accuracy,
-    agreement scores vs the black box, size, fit time and the learner's own extras."""
-    test_pred = learner.predict(views["test"])
-    vs_bb = agreement_scores(test_pred, bb_test)
+def view_predictions(learner: FittedLearner, views: dict) -> dict[str, np.ndarray]:
+    """The learner's 0/1 labels of each view of the rows that a run has: ``train_raw`` and
+    ``test`` (full rows), and ``train_lime`` and ``test_lime`` when LIME ran."""
+    return {part: learner.predict(views[part])
+            for part in ("train_raw", "test", "train_lime", "test_lime")
+            if views.get(part) is not None}
+
+
+def learner_report(learner: FittedLearner, predicted: dict, bb_train, bb_test,
+                   y_test) -> dict[str, Any]:
+    """A fitted learner measured from its :func:`view_predictions`: fidelity in both
+    protocols, accuracy, agreement scores vs the black box, size, fit time and the
+    learner's own extras."""
+    vs_bb = agreement_scores(predicted["test"], bb_test)
     entry = {
         "fidelity_test": vs_bb["agreement"],
-        "fidelity_train": agreement_scores(learner.predict(views["train_raw"]), bb_train)["agreement"],
-        "accuracy_test": agreement_scores(test_pred, y_test)["agreement"],
+        "fidelity_train": agreement_scores(predicted["train_raw"], bb_train)["agreement"],
+        "accuracy_test": agreement_scores(predicted["test"], y_test)["agreement"],
         "precision_test": vs_bb["precision"],
         "recall_test": vs_bb["recall"],
         "f1_test": vs_bb["f1"],
@@ -437,19 +453,15 @@ def learner_report(learner: FittedLearner, views, bb_train, bb_test, y_test) -> 
         "fit_seconds": learner.fit_seconds,
         "rules": learner.rules_text,
     }
-    for part in ("test_lime", "train_lime"):
-        if views[part] is not None:
-            labels = bb_test if part == "test_lime" else bb_train
-            entry[f"fidelity_{part}"] = agreement_scores(
-                learner.predict(views[part]), labels
-            )["agreement"]
+    for part, labels in (("test_lime", bb_test), ("train_lime", bb_train)):
+        if part in predicted:
+            entry[f"fidelity_{part}"] = agreement_scores(predicted[part], labels)["agreement"]
     entry.update(learner.extra)
     return entry
 
 
-def _surrogate_agreement(fitted, views, bb_test) -> dict:
-    imli_pred = fitted["imli"].predict(views["imli"]["test"])
-    fold_pred = fitted["fold"].predict(views["fold"]["test"])
+def _surrogate_agreement(predictions, bb_test) -> dict:
+    imli_pred, fold_pred = predictions["imli"]["test"], predictions["fold"]["test"]
     same = imli_pred == fold_pred
     return {
         "imli_vs_fold_test": float(np.mean(same)),

@@ -107,8 +107,7 @@ def disagreement_examples(result: PipelineResult, usage: dict[str, dict[str, int
     test most often, shown in table order).
     """
     names = result.report["dataset"]["class_names"]
-    imli = result.learners["imli"].predict(result.views["imli"]["test"])
-    fold = result.learners["fold"].predict(result.views["fold"]["test"])
+    imli, fold = result.predictions["imli"]["test"], result.predictions["fold"]["test"]
     raw = result.views["fold"]["test"]
     chosen = set(example_features(usage, raw.columns))
     shown = [c for c in raw.columns if str(c) in chosen]
