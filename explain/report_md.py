@@ -167,10 +167,10 @@ FIDELITY_NOTE = (
     "held-out rows, each keeping only its top LIME features (the LIME-FOLD protocol); "
     "train: on the training rows as they are, which the learners learned from (in full, "
     "as LIME views, or both: see the training view; a train fidelity far above the raw "
-    "test one is overfitting). Precision, recall and F1 take the black "
-    "box's labels as the truth; accuracy compares with the true labels. Rules: IMLI's "
-    "clauses, terms or list entries, FOLD's clauses with its exceptions; literals: the conditions they "
-    "test. predictions.csv holds every row's labels these figures come from. Optimal: "
+    "test one is overfitting). Precision, recall and F1 take the black box's labels as "
+    "the truth; accuracy compares with the true labels. Rules: IMLI's clauses, terms or "
+    "list entries, FOLD's clauses with its exceptions; literals: the conditions they test. "
+    "predictions.csv holds every row's labels these figures come from. Optimal: "
     + OPTIMAL_NOTE)
 
 
