@@ -46,6 +46,9 @@ _AMBIGUOUS = re.compile(r"(?i)(?:^|\s)(?:and|or|not|unless|if|then|else|otherwis
                         r"|[<>=!]|^\s|\s$|^$|^['\"]|['\"]$")
 
 
+#: The zero-width joiners inside Persian words and emoji sequences, which print as part
+#: of their neighbours.
+_JOINERS = re.compile("[\u200c\u200d]")
 #: Text Python reads as a number (what a reader of a rule would take for one).
 _NUMBER = re.compile(r"[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?|[+-]?(inf|nan)", re.IGNORECASE)
 
@@ -57,7 +60,8 @@ def readable(text: object, name: bool = False) -> str:
     ``or`` / ``not`` / ``unless``, spaces or quote marks at its ends, nothing at all) or
     that holds characters that do not print (line breaks, control characters, invisible
     format characters such as the right-to-left override U+202E, which reorders what
-    follows it on screen) is shown as a Python string literal, quoted and escaped. So is
+    follows it on screen; not the joiners of Persian words and emoji, U+200C and U+200D)
+    is shown as a Python string literal, quoted and escaped. So is
     a column ``name`` that reads as a number (``'1' <= 0.5``, not ``1 <= 0.5``).
 
     Examples
@@ -68,7 +72,7 @@ def readable(text: object, name: bool = False) -> str:
     ('1', "'1'", "'1e5'")
     """
     text = str(text)
-    if text.isprintable() and not _AMBIGUOUS.search(text) and not (
+    if _JOINERS.sub("", text).isprintable() and not _AMBIGUOUS.search(text) and not (
             name and _NUMBER.fullmatch(text)):
         return text
     return repr(text)

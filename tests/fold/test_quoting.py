@@ -116,3 +116,11 @@ def test_a_column_named_like_a_number_is_quoted_in_rule_text():
     assert str(clf.rules_).splitlines()[0] == "0 if '1' <= 0.02"
     assert "('1' is " in str(clf.explain(X.iloc[[0]]))
     assert (clf.predict(X) == y).mean() > 0.95
+
+
+def test_joiners_of_persian_words_and_emoji_are_not_quoted():
+    from fold.quoting import readable
+
+    persian = "\u0645\u06cc\u200c\u062e\u0648\u0627\u0647\u0645"
+    assert readable(persian) == persian and readable("a\u200db") == "a\u200db"
+    assert readable("a\u200bb") == "'a\\u200bb'"  # a zero-width space hides: quoted

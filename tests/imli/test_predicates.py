@@ -107,3 +107,11 @@ def test_a_column_named_like_a_number_is_quoted():
     assert Predicate("1e5", "<=", 2.0).describe() == "'1e5' <= 2.0"
     assert Predicate("-3", "==", "1").describe() == "'-3' == 1"
     assert Predicate("x1", ">", 0.5).describe() == "x1 > 0.5"
+
+
+def test_joiners_of_persian_words_and_emoji_are_not_quoted():
+    persian = "\u0645\u06cc\u200c\u062e\u0648\u0627\u0647\u0645"
+    family = "\U0001f468\u200d\U0001f469"
+    assert Predicate(persian, ">", 1.0).describe() == f"{persian} > 1.0"
+    assert Predicate("x", "==", family).describe() == f"x == {family}"
+    assert Predicate("x\u202e", ">", 1.0).describe() == "'x\\u202e' > 1.0"  # still quoted
