@@ -61,8 +61,8 @@ def readable(text: object, name: bool = False) -> str:
     that holds characters that do not print (line breaks, control characters, invisible
     format characters such as the right-to-left override U+202E, which reorders what
     follows it on screen; not the joiners of Persian words and emoji, U+200C and U+200D)
-    is shown as a Python string literal, quoted and escaped. So is
-    a column ``name`` that reads as a number (``'1' <= 0.5``, not ``1 <= 0.5``).
+    is shown as a Python string literal, quoted and escaped. So is a column ``name`` that
+    reads as a number (``'1' <= 0.5``, not ``1 <= 0.5``).
 
     Examples
     --------
