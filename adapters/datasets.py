@@ -263,15 +263,18 @@ def read_csv(path, target=None):
     spaced = [n for n in names if n.strip() and n != n.strip()]
     if spaced:
         notes.append(f"removed the spaces around column names {listing(spaced, 5)}")
-    if _extra_empty_fields(text, delimiter, len(names), path):
-        notes.append(f"ignored the empty field after the last delimiter of {path.name}'s "
-                     f"data rows (the header has {len(names)} fields)")
+    extra = _extra_empty_fields(text, delimiter, len(names), path)
+    if extra:
+        notes.append(f"ignored the empty fields after the header's {len(names)} fields on "
+                     f"{extra} data row(s) of {path.name}")
     try:
         # Missing-value words are left to adapters.columns, which notes them; no index
-        # column is inferred, so a delimiter ending every data row shifts no column.
+        # column is inferred, so a delimiter ending every data row shifts no column, and
+        # only the header's columns are read (the extra fields were checked to be empty).
         frame = pd.read_csv(io.StringIO(text), sep=delimiter, skipinitialspace=True,
                             low_memory=False, index_col=False, keep_default_na=False,
-                            na_values=[""], decimal=decimal)
+                            na_values=[""], decimal=decimal,
+                            usecols=range(len(names)) if extra else None)
     except (pd.errors.ParserError, pd.errors.EmptyDataError, ValueError) as err:
         raise _unparsable(path, " ".join(str(err).split())) from None
     frame.columns = [str(c).strip() for c in frame.columns]
@@ -375,14 +378,14 @@ def _unparsable(path, reason):
                       f"fields")
 
 
-def _extra_empty_fields(text, delimiter, n_fields, path):
-    """Whether some data row has more fields than the header, all of them empty.
+def _extra_empty_fields(text, delimiter, n_fields, path) -> int:
+    """How many data rows have more fields than the header, all of them empty.
 
     Raises :class:`InputError` when an extra field holds a value (pandas would drop it) or
     a row has fewer fields than the header (its values would land in other columns).
     """
     rows = csv.reader(io.StringIO(text), delimiter=delimiter, skipinitialspace=True)
-    extra = False
+    extra = 0
     try:
         next(rows, None)
         for row in rows:
@@ -390,13 +393,13 @@ def _extra_empty_fields(text, delimiter, n_fields, path):
                 if any(field.strip() for field in row[n_fields:]):
                     raise _unparsable(path, f"line {rows.line_num} has {len(row)} fields, "
                                             f"the header {n_fields}")
-                extra = True
+                extra += 1
             elif 0 < len(row) < n_fields and any(field.strip() for field in row):
                 # pandas would fill the last fields, shifting no value back into place
                 raise _unparsable(path, f"line {rows.line_num} has {len(row)} fields, the "
                                         f"header {n_fields}")
     except csv.Error:
-        return False  # pandas reports the quoting problem
+        return 0  # pandas reports the quoting problem
     return extra
 
 

@@ -163,7 +163,21 @@ def test_delimiter_ending_each_data_row_shifts_no_column(tmp_path):
     ds = load_dataset(_write(tmp_path, text), target="label")
     assert list(ds.X.columns) == ["x", "c"] and ds.X["x"][1] == 1.5
     assert set(ds.class_names) == {"y", "n"} and ds.X["c"][1] == "b"
-    assert any("empty field after the last delimiter" in n for n in ds.notes)
+    assert any("empty fields after the header's 3 fields on 12 data row(s)" in n
+               for n in ds.notes)
+
+
+@pytest.mark.parametrize("ends", [(",", "", ",", ""), (",,", ",,", ",,", ",,"),
+                                  ("", ",, ", "", "")])
+def test_empty_fields_after_the_last_one_on_some_rows_are_dropped(tmp_path, recwarn, ends):
+    rows = ["1.5,a,y", "2.5,b,n", "0.5,a,y", "3.5,b,n"]
+    text = "x,c,label\n" + "".join(r + e + "\n" for r, e in zip(rows, ends))
+    ds = load_dataset(_write(tmp_path, text), target="label")
+    assert list(ds.X.columns) == ["x", "c"] and list(ds.X["x"]) == [1.5, 2.5, 0.5, 3.5]
+    assert list(ds.X["c"]) == ["a", "b", "a", "b"]
+    n = sum(e.strip() != "" for e in ends)
+    assert any(f"on {n} data row(s)" in note for note in ds.notes)
+    assert not [w for w in recwarn if "Length of header" in str(w.message)]
 
 
 def test_extra_field_with_a_value_is_refused(tmp_path):
