@@ -130,7 +130,8 @@ def empty_rules_note(name: str, entry: dict) -> str | None:
         return None
     if name == "fold":
         return ("FOLD learned no rule: no test paid for itself in the program's description "
-                "length on these rows, so every row gets the default class; a lower "
+                "length on these rows, so every row gets the same class (the one its program "
+                "names: a rule with no test, or the default); a lower "
                 "`--fold-mdl-weight` (or `none`) lets smaller rules in.")
     return ("IMLI's rule tests nothing: no literal paid for itself against the training "
             "errors it would fix, so every row gets one class; a higher `--data-fidelity` "
