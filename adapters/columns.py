@@ -23,6 +23,8 @@ The rules, applied column by column (each change is reported as a note):
 * a categorical column with more than :data:`MAX_CATEGORIES` distinct values, or with a
   different value in every row (more than :data:`ID_MIN_DISTINCT` of them), is dropped as an
   identifier or free text (a rule on such a value would name one row);
+* a numeric column holding a different whole number on every row, in increasing or
+  decreasing order, is kept but noted as a possible row ID;
 * a numeric column without a header name (pandas' ``Unnamed: N``) holding consecutive
   integers is dropped as a saved row index.
 """
@@ -116,6 +118,8 @@ def clean_features(frame):
         if reason:
             notes.append(f"dropped column {quoted(name)}: {reason}")
             continue
+        if kind == "numeric":
+            notes += _ordered_ids(name, values)
         kept[name] = pd.Series(values, index=frame.index,
                                dtype=object if kind == "categorical" else "float64")
         if kind == "categorical":
@@ -271,6 +275,22 @@ def _finite(name, values):
                          f"{kept} in 32-bit floats, which the black box reads; rescale or "
                          f"shift it to keep them apart")
     return values, notes
+
+
+def _ordered_ids(name, values) -> list[str]:
+    """A note on a numeric column that looks like a row ID: a different whole number on
+    every row (more than :data:`ID_MIN_DISTINCT`), in increasing or decreasing file order.
+    It is kept (a measurement may look the same), but a rule on it would pick rows by
+    where they are in the file."""
+    if len(values) <= ID_MIN_DISTINCT or np.isnan(values).any():
+        return []
+    steps = np.diff(values)
+    if not (np.all(values == np.round(values)) and (np.all(steps > 0) or np.all(steps < 0))):
+        return []
+    order = "increasing" if steps[0] > 0 else "decreasing"
+    return [f"column {quoted(name)} holds a different whole number on every row, in "
+            f"{order} order, as a row ID does; it is used as a feature, so drop it if it "
+            f"is an ID (a rule on it picks rows by their place in the file)"]
 
 
 def _reason_to_drop(name, kind, values):

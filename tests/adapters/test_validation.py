@@ -167,6 +167,30 @@ def test_identifier_column_dropped():
     assert any("'name': a different value in every row" in n for n in ds.notes)
 
 
+@pytest.mark.parametrize("ids, noted", [
+    (list(range(100_000, 100_030)), "increasing"),         # a record number
+    (list(range(500, 470, -1)), "decreasing"),
+    ([100 + 3 * i for i in range(30)], "increasing"),      # not consecutive: still an ID
+    ([float(i % 7) for i in range(30)], None),             # repeats: a measurement
+    ([i + 0.5 for i in range(30)], None),                  # not whole numbers
+    ([i if i != 12 else 40 for i in range(30)], None),     # out of order once
+    (list(range(10)), None),                               # too few rows to say
+])
+def test_whole_numbers_in_file_order_are_kept_but_noted_as_an_id(ids, noted):
+    n = len(ids)
+    ds = from_frame(pd.DataFrame({"record": ids, "x": np.arange(n) % 3.0,
+                                  "t": ["a", "b"] * (n // 2)}), "t")
+    assert "record" in ds.X.columns
+    found = [note for note in ds.notes if "as a row ID does" in note]
+    if noted is None:
+        assert not found
+    else:
+        assert found == [f"column 'record' holds a different whole number on every row, "
+                         f"in {noted} order, as a row ID does; it is used as a feature, so "
+                         f"drop it if it is an ID (a rule on it picks rows by their place "
+                         f"in the file)"]
+
+
 def test_small_distinct_categorical_kept():
     ds = from_frame(_frame(c=["a", "b", "c", "d"], x=[1.0, 2.0, 1.0, 2.0]), "t")
     assert ds.categorical == ("c",)
