@@ -157,6 +157,26 @@ def binarize_target(dataset: Dataset) -> Dataset:
                    source_labels=source)
 
 
+#: Share of held-out rows that are copies of training rows from which a run says so.
+COPIES_NOTE_SHARE = 0.05
+
+
+def _copies_note(X_train: pd.DataFrame, X_test: pd.DataFrame) -> list[str]:
+    """A note when at least :data:`COPIES_NOTE_SHARE` of the held-out rows have exactly the
+    feature values of a training row (duplicated rows in the table): on those rows the test
+    figures measure rows the black box and the surrogates were fitted on."""
+    if not len(X_test):
+        return []
+    seen = set(pd.util.hash_pandas_object(X_train, index=False))
+    copies = int(pd.util.hash_pandas_object(X_test, index=False).isin(seen).sum())
+    if copies < COPIES_NOTE_SHARE * len(X_test):
+        return []
+    return [f"{copies} of the {len(X_test)} held-out rows ({copies / len(X_test):.0%}) have "
+            f"the feature values of a training row (the table repeats rows), so the test "
+            f"figures partly measure rows the models were fitted on; remove repeated rows "
+            f"to measure them on unseen ones"]
+
+
 def _split(dataset: Dataset, test_size: float, random_state: int):
     n = len(dataset.y)
     _, counts = np.unique(dataset.y, return_counts=True)
@@ -272,6 +292,7 @@ def run_pipeline(
     if len(test_idx) < 30:
         notes.append(f"only {len(test_idx)} held-out rows: each is "
                      f"{1 / len(test_idx):.0%} of the test fidelity, so read it as rough")
+    notes += _copies_note(X_train, X_test)
     if notes:
         dataset = replace(dataset, notes=dataset.notes + tuple(notes))
     bb_train = black_box.predict(X_train)

@@ -9,7 +9,7 @@ import pytest
 from adapters import InputError, from_frame, load_dataset
 from explain.learners import FOLD_DEFAULTS, fit_learner
 from explain.lime_runner import LimeConfig
-from explain.pipeline import RunConfig, run_pipeline
+from explain.pipeline import RunConfig, _copies_note, run_pipeline
 from fold import FOLDClassifier
 
 FAST_LIME = LimeConfig(num_samples=300, top_k=5, n_jobs=1)
@@ -169,6 +169,32 @@ def test_a_small_test_set_is_noted():
     config = RunConfig(lime=FAST_LIME, learners=("fold",), test_size=0.25)
     notes = run_pipeline(from_frame(df, "t"), config).report["dataset"]["notes"]
     assert "only 20 held-out rows: each is 5% of the test fidelity, so read it as rough" in notes
+
+
+def test_held_out_copies_of_training_rows_are_noted(breast_cancer_run):
+    rng = np.random.default_rng(0)
+    df = pd.DataFrame({"x": rng.normal(size=60).round(3), "c": rng.choice(["u", "v"], 60)})
+    df["t"] = np.where(df.x > 0, "a", "b")
+    config = RunConfig(lime=FAST_LIME, learners=("fold",), test_size=0.25)
+    notes = run_pipeline(from_frame(pd.concat([df] * 3), "t"), config).report["dataset"]["notes"]
+    copies = [n for n in notes if "have the feature values of a training row" in n]
+    # 45 held-out rows, each of the 60 rows three times: a copy stays out of training
+    # only if all three fall in the test part
+    assert len(copies) == 1 and "of the 45 held-out rows" in copies[0]
+    assert not any("feature values of a training row" in n
+                   for n in breast_cancer_run.report["dataset"]["notes"])
+
+
+def test_copies_are_counted_on_all_features_missing_values_alike():
+    train = pd.DataFrame({"x": [1.0, 2, 3, 4], "c": ["u", "v", "u", np.nan]})
+    test = pd.DataFrame({"x": [1.0, 4, 5], "c": ["u", np.nan, "u"]})
+    assert _copies_note(train, test)[0].startswith("2 of the 3 held-out rows (67%)")
+    assert _copies_note(train, test.assign(c=["v", "u", "u"])) == []
+    many = pd.DataFrame({"x": np.arange(40.0), "c": "u"})
+    one, two = (pd.DataFrame({"x": [0.0] * k + list(range(100, 140 - k)), "c": "u"})
+                for k in (1, 2))
+    assert _copies_note(many, one) == []  # 1 of 40: below 5%
+    assert _copies_note(many, two)[0].startswith("2 of the 40 held-out rows (5%)")
 
 
 @pytest.mark.parametrize("test_size, words", [(0.97, "leaves 9 training rows"),
