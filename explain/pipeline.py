@@ -377,6 +377,7 @@ def run_pipeline(
         learner_reports[name] = learner_report(learner, predictions[name], bb_train, bb_test,
                                                y_test)
 
+    majority = int(np.mean(bb_train == 1) > 0.5)
     report = {
         "dataset": {
             "name": dataset.name,
@@ -401,6 +402,9 @@ def run_pipeline(
             "accuracy_test": float(np.mean(bb_test == y_test)),
             "accuracy_train": float(np.mean(bb_train == y_train)),
             "positive_rate_test": float(np.mean(bb_test == 1)),
+            # what a surrogate answering the black box's most frequent training label gets
+            "majority_label": dataset.class_names[majority],
+            "majority_fidelity_test": float(np.mean(bb_test == majority)),
             "fit_seconds": bb_seconds,
         },
         "lime": {

@@ -14,7 +14,8 @@ import json
 from html import escape
 
 from explain.report_md import (FEATURES_SHOWN, FIDELITY_NOTE, LEARNER_COLUMNS, VIEW_KEYS,
-                               VIEW_LABELS, cached, complement_legend, empty_rules_note,
+                               VIEW_LABELS, baseline_note, cached, complement_legend,
+                               empty_rules_note,
                                examples_caption, features_caption, fmt, learner_order,
                                learner_rows, no_lime_note, optimal_cell, value_cell,
                                view_rows, visible)
@@ -144,7 +145,9 @@ def _metrics(report: dict) -> str:
     header = ["learner"] + [title for _, title in LEARNER_COLUMNS]
     rows = [[_learner_title(r[0])] + r[1:] for r in learner_rows(report)]
     table = _table(header, rows, numeric=set(range(1, len(header))))
-    return table + f'<p class="note">{_e(FIDELITY_NOTE)}</p>'
+    baseline = baseline_note(report)
+    return (table + f'<p class="note">{_e(FIDELITY_NOTE)}</p>'
+            + (f'<p class="note">{_e(baseline)}</p>' if baseline else ""))
 
 
 _DECIDES = {"rule": "holds →", "clause": "fails →", "term": "holds →",

@@ -138,6 +138,23 @@ def empty_rules_note(name: str, entry: dict) -> str | None:
             "lets rules in.")
 
 
+def baseline_note(report: dict) -> str | None:
+    """What one constant answer, the black box's most frequent training label, scores on the
+    test rows, and which learners do no better; ``None`` for reports without it."""
+    bb = report["black_box"]
+    baseline = bb.get("majority_fidelity_test")
+    if baseline is None:
+        return None
+    text = (f"Answering {bb['majority_label']!r} for every row (the black box's most frequent "
+            f"label on the training rows) would have raw-test fidelity {fmt(baseline)}.")
+    behind = [name.upper() for name in learner_order(report)
+              if (report["learners"][name].get("fidelity_test") or 0.0) <= baseline]
+    if behind:
+        text += (f" {' and '.join(behind)} {'does' if len(behind) == 1 else 'do'} no better: "
+                 f"read {'its' if len(behind) == 1 else 'their'} rules with care.")
+    return text
+
+
 def learner_order(section: dict) -> list[str]:
     """The learners of a report section (``report`` or ``report["sweep"]``...): IMLI, FOLD, others.
 
@@ -238,10 +255,9 @@ def render_markdown(report: dict) -> str:
     out += [f"- Note: {text(note)}" for note in ds.get("notes", [])]
     out += ["", "## Fidelity to the black box", ""]
     out += _table(["learner"] + [title for _, title in LEARNER_COLUMNS], learner_rows(report))
-    out += [
-        "",
-        FIDELITY_NOTE,
-    ]
+    out += ["", FIDELITY_NOTE]
+    if baseline := baseline_note(report):
+        out += ["", md_text(baseline)]
     if "agreement" in report:
         ag = report["agreement"]
         out += [

@@ -19,7 +19,7 @@ from explain.lime_runner import LimeConfig
 from explain.outputs import prepare_out_dir, write_run
 from explain.pipeline import RunConfig
 from explain.report_html import SECTIONS, render_html
-from explain.report_md import (complement_legend, examples_caption, features_caption,
+from explain.report_md import (baseline_note, complement_legend, examples_caption, features_caption,
                                render_markdown, value_cell, visible)
 
 HOSTILE_NAME = "<script>alert(1)</script>"
@@ -202,6 +202,29 @@ def test_every_fidelity_and_accuracy_follows_from_predictions_csv(written):
             assert np.isclose((part[column] == part.black_box).mean(), entry[key]), (name, key)
         assert np.isclose((test[name] == test.truth).mean(), entry["accuracy_test"])
     assert set(rows.truth) == {"yes", "no"}
+    box = report["black_box"]
+    majority = train.black_box.value_counts().idxmax()
+    assert box["majority_label"] == majority
+    assert np.isclose((test.black_box == majority).mean(), box["majority_fidelity_test"])
+
+
+def test_the_constant_answer_is_shown_and_learners_no_better_are_named(written):
+    out, result = written
+    report = json.loads((out / "report.json").read_text())
+    note = baseline_note(report)
+    assert note.startswith(f"Answering {report['black_box']['majority_label']!r} for every row")
+    assert "no better" not in note  # both learners beat it here
+    assert note in (out / "report.md").read_text(encoding="utf-8").replace("\\", "")
+    assert note in " ".join(Page((out / "report.html").read_text(encoding="utf-8")).text)
+    scores = {name: entry["fidelity_test"] for name, entry in report["learners"].items()}
+    worse = min(scores, key=scores.get)
+    assert scores[worse] < max(scores.values())  # IMLI has one term here
+    report["black_box"]["majority_fidelity_test"] = scores[worse]
+    assert baseline_note(report).endswith(f" {worse.upper()} does no better: read its rules "
+                                          f"with care.")
+    report["black_box"]["majority_fidelity_test"] = 1.0
+    assert baseline_note(report).endswith(" IMLI and FOLD do no better: read their rules with "
+                                          "care.")
 
 
 def test_report_json_holds_the_new_sections(written):
