@@ -199,7 +199,10 @@ def _read_distinct(cells: np.ndarray, unknown: np.ndarray) -> CategoricalCells |
     Only when every known cell is a ``str`` or a :class:`Negated`: those hash apart exactly
     (objects like ``1`` and ``True`` would be taken for one value). ``None`` otherwise.
     """
-    codes, uniques = pd.factorize(cells)
+    try:
+        codes, uniques = pd.factorize(cells)
+    except TypeError:  # a cell that does not hash (a list): read cell by cell
+        return None
     kinds = [type(u) for u in uniques]
     if not all(k is str or k is Negated for k in kinds) or not np.array_equal(codes < 0,
                                                                                unknown):

@@ -74,3 +74,9 @@ def test_integers_that_float64_merges_are_warned_of():
         warnings.simplefilter("error")
         read_numeric(pd.Series(np.array([2**53 - k for k in range(400)], dtype=np.int64)), "b")
         read_numeric(pd.Series([2.0**62, 2.0**62 + 2**12]), "b")  # floats: as given
+
+
+def test_cells_that_do_not_hash_are_read_as_their_text():
+    series = pd.Series([[1], [2], None, [1]], dtype=object)
+    cells = read_categorical(series, "a")
+    assert list(cells.known) == ["[1]", "[2]", None, "[1]"] and cells.negated == {}
