@@ -142,6 +142,13 @@ def encode_target(series, target, positive=None, binary=False):
                          f"({listing(classes, 10)}); choose the positive class with "
                          f"--positive (positive= in Python) to learn it against the rest")
     if len(classes) > MAX_CLASSES:
+        numbers = pd.to_numeric(pd.Series(labels), errors="coerce")
+        if numbers.notna().all():
+            raise InputError(
+                f"target column {quoted(target)} has {len(classes)} distinct numbers, more "
+                f"than {MAX_CLASSES} classes: a quantity to predict, not a class; rules "
+                f"explain a classifier, so add a class column made from it (e.g. whether "
+                f"it is above its median, {numbers.median():g}) and give that as the target")
         raise InputError(f"target column {quoted(target)} has {len(classes)} distinct "
                          f"values, more than {MAX_CLASSES} classes; choose a class column, "
                          f"or a positive class to learn it against the rest")

@@ -77,7 +77,10 @@ def test_binary_mode_with_too_many_classes():
 
 def test_regression_like_target():
     df = pd.DataFrame({"x": np.arange(80.0), "t": np.linspace(0, 1, 80)})
-    _raises(df, match="more than 50 classes")
+    _raises(df, match="80 distinct numbers, more than 50 classes: a quantity to predict.*"
+                      "above its median, 0.5[)]")
+    _raises(df.assign(t=[f"w{i}" for i in range(80)]), match="80 distinct values, more than "
+                                                               "50 classes; choose a class")
 
 
 def test_positive_not_a_value():
