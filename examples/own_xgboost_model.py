@@ -1,6 +1,6 @@
 """Explain your own saved XGBoost model on a CSV file.
 
-    python examples/own_xgboost_model.py [--workdir DIR] [--out DIR] [--cli]
+    python examples/own_xgboost_model.py [--workdir DIR] [--out DIR] [--cli] [--rows N]
                                          [--num-samples N] [--time-limit S] [--n-jobs J]
 
 Stands in for a user who already has a model: it first writes a small loan table
@@ -15,8 +15,8 @@ XGBoost classifier (``model.ubj``) on *other* rows of the same kind, both in ``-
       python -m explain run --data loans.csv --target default --positive yes \\
           --model model.ubj --out DIR
 
-EXAMPLE_NUM_SAMPLES, EXAMPLE_TIME_LIMIT and EXAMPLE_N_JOBS set the defaults of the
-matching options.
+``--rows`` sets the rows of ``loans.csv`` (default 600). EXAMPLE_NUM_SAMPLES,
+EXAMPLE_TIME_LIMIT and EXAMPLE_N_JOBS set the defaults of the matching options.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """Explain a scikit-learn Pipeline (ColumnTransformer + gradient boosting) with global rules.
 
-    python examples/sklearn_pipeline.py [--model gb|logreg] [--out DIR]
+    python examples/sklearn_pipeline.py [--model gb|logreg] [--out DIR] [--rows N]
                                         [--num-samples N] [--time-limit S] [--n-jobs J]
 
 The black box is any fitted scikit-learn classifier with ``predict_proba``; here a Pipeline
@@ -11,8 +11,8 @@ of a synthetic churn table, with the original string labels, then wrapped with
 explained on another sample. The pipeline receives DataFrames with the dataset's column
 names and string categories, exactly as it was fitted.
 
-EXAMPLE_NUM_SAMPLES, EXAMPLE_TIME_LIMIT and EXAMPLE_N_JOBS set the defaults of the
-matching options.
+``--rows`` sets the rows explained (default 600). EXAMPLE_NUM_SAMPLES,
+EXAMPLE_TIME_LIMIT and EXAMPLE_N_JOBS set the defaults of the matching options.
 """
 
 from __future__ import annotations

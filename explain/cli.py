@@ -1,8 +1,9 @@
 """The command line: ``python -m explain run|demo|compare``. Thin: parse, call the library, print.
 
 ``run`` and ``demo`` are the quick path (one LIME run, one fit per learner); ``compare``
-adds the fidelity–size sweep of both learners (reusing that one LIME run) and the
-no-LIME ablation (:mod:`explain.compare`). All three write the same report files.
+adds the fidelity–size sweep of both learners (reusing that one LIME run) and refits them
+on each other training view (lime, lime+raw, raw; :mod:`explain.compare`). All three write
+the same report files.
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ from adapters import (BUNDLED, InputError, TableEncoder, load_dataset, load_xgbo
                       relabel_classes, restrict_to_model)
 from adapters.errors import listing
 from explain.compare import SweepConfig, run_compare, view_comparison
-from explain.learners import LEARNERS
+from explain.learners import IMLI_DEFAULTS, LEARNERS
 from explain.lime_parallel import DASK_EXTRA_HINT
 from explain.lime_runner import DISCRETIZERS, LimeConfig
 from explain.outputs import prepare_out_dir, write_run
@@ -222,7 +223,8 @@ def _parser() -> argparse.ArgumentParser:
         p.add_argument("--lime-pool-rows", type=number_arg(int, 1), default=None,
                        help="rows (by id) sharing one LIME seed, so one neighbourhood in "
                        f"the batched engine; 1 = one per row (default {LimeConfig.pool_rows})")
-        p.add_argument("--n-jobs", type=number_arg(int, nonzero=True), default=-1, help="LIME worker processes")
+        p.add_argument("--n-jobs", type=number_arg(int, nonzero=True), default=-1,
+                       help="LIME worker processes (default -1: one per CPU core)")
         p.add_argument("--scheduler", help="a Dask scheduler address to explain rows on")
         p.add_argument("--cache-dir", type=_path, default=None,
                        help=f"LIME cache (default {default_cache_dir()})")
@@ -233,13 +235,17 @@ def _parser() -> argparse.ArgumentParser:
                        help="what the learners learn from: LIME-filtered and full rows "
                        "(default), LIME-filtered rows only (the LIME-FOLD paper), or full "
                        "rows only (no LIME)")
-        p.add_argument("--imli-clauses", type=number_arg(int, 1), default=None, help="IMLI clauses (k)")
-        p.add_argument("--imli-rule-type", choices=("CNF", "DNF"), default=None)
+        p.add_argument("--imli-clauses", type=number_arg(int, 1), default=None,
+                       help=f"IMLI clauses, k (default {IMLI_DEFAULTS['n_clauses']})")
+        p.add_argument("--imli-rule-type", choices=("CNF", "DNF"), default=None,
+                       help=f"IMLI rule form (default {IMLI_DEFAULTS['rule_type']})")
         p.add_argument("--data-fidelity", type=number_arg(float, 1e-6, 1e9), default=None,
-                       help="IMLI weight of one misclassified row vs one literal")
+                       help="IMLI weight of one misclassified row vs one literal "
+                       f"(default {IMLI_DEFAULTS['data_fidelity']:g})")
         p.add_argument("--time-limit", type=number_arg(float, 0, 1e8, inclusive=False),
                        default=None,
-                       help="IMLI solver time limit per fit, seconds")
+                       help="IMLI solver time limit per fit, seconds "
+                       f"(default {IMLI_DEFAULTS['time_limit']:g})")
         p.add_argument("--fold-mdl-weight", type=_mdl_weight, default=None,
                        help="FOLD: weight of the program's size against its training errors "
                        "(default 0.5; larger: a smaller program; none: plain FOLD, every "
