@@ -290,7 +290,7 @@ class Binarizer(TransformerMixin, BaseEstimator):
                     cells[source] = codes, {t: k for k, t in enumerate(texts)}
             values = cells[source]
             if spec is None:
-                out[:, j] = ~np.isnan(values) & (values != 0)
+                out[:, j] = _zero_one(values, frame.columns[source])
             elif spec.is_threshold:
                 out[:, j] = spec.evaluate(values)
             else:
@@ -324,6 +324,17 @@ def _numbers(column: pd.Series, name: object) -> np.ndarray:
         bad = next(v for v in cells if not _reads_as_number(v))
         raise ValueError(f"column {name!r} holds {bad!r}, not a number; it held numbers in "
                          "fit (missing values may be NaN or None)") from None
+
+
+def _zero_one(values: np.ndarray, name: object) -> np.ndarray:
+    """A column kept as one binary column in ``fit`` as bools (missing: False), or a
+    one-line error naming it when it holds another number."""
+    known = ~np.isnan(values)
+    bad = known & (values != 0) & (values != 1)
+    if bad.any():
+        raise ValueError(f"column {name!r} holds {float(values[bad][0])!r}, not 0 or 1; it "
+                         "held only 0/1 values in fit (missing values may be NaN or None)")
+    return known & (values == 1)
 
 
 def _reads_as_number(value: object) -> bool:

@@ -121,6 +121,18 @@ def test_fit_with_a_category_column_missing_in_every_row():
     assert clf.predict(df).tolist() == [0] * 5 + [1] * 5
 
 
+@pytest.mark.parametrize("value", [2, 0.5, -1])
+def test_a_0_1_column_of_a_table_refuses_other_numbers_at_predict(value):
+    df = pd.DataFrame({"flag": [0, 1] * 10, "age": np.arange(20.0)})
+    y = (df.flag == 1).astype(int)
+    clf = IMLIClassifier(batch_size=None).fit(df, y)
+    new = pd.DataFrame({"flag": [1, value], "age": [3.0, 4.0]})
+    with pytest.raises(ValueError, match=r"^column 'flag' holds .*, not 0 or 1; it held only "
+                                         r"0/1 values in fit"):
+        clf.predict(new)
+    assert clf.predict(new.iloc[:1]).tolist() == [1]
+
+
 def test_integer_categories_match_equal_numbers_and_their_text():
     for codes in (pd.Series([1, 2, 3] * 2, dtype="category"),
                   pd.Series([1, 2, 3] * 2, dtype=object)):
