@@ -83,6 +83,33 @@ def check_column_types(frame: pd.DataFrame) -> None:
                 "to real numbers (e.g. days since a date) or to strings first.")
 
 
+def check_columns(est: object, columns: object, reset: bool) -> None:
+    """Remember the column names of a table given to ``fit``; refuse others at predict.
+
+    scikit-learn checks names only when all are strings (``feature_names_in_``); other
+    names, such as the integers of ``pd.DataFrame(array)``, would be read by position.
+
+    Parameters
+    ----------
+    est : estimator
+    columns : Index or None
+        The table's column names; ``None`` for an array, which is read by position.
+    reset : bool
+        Whether this is ``fit``.
+    """
+    if reset:
+        est._fit_columns = None if columns is None else list(columns)
+        return
+    fitted = getattr(est, "_fit_columns", None)
+    if columns is not None and fitted is not None and list(columns) != fitted:
+        raise ValueError(f"X has columns {_some(list(columns))}, but was fitted on "
+                         f"{_some(fitted)}; pass the same columns in the same order.")
+
+
+def _some(names: list) -> str:
+    return str(names) if len(names) <= 10 else f"{str(names[:10])[:-1]}, ...]"
+
+
 def _is_binary(values: pd.Series) -> bool:
     if values.dtype == bool:
         return True
@@ -197,9 +224,11 @@ class Binarizer(TransformerMixin, BaseEstimator):
         if isinstance(X, pd.DataFrame):
             check_column_types(X)
             validate_data(self, X, skip_check_array=True, reset=reset)
+            check_columns(self, X.columns, reset)
             frame = X
         else:
             values = validate_data(self, X, reset=reset, ensure_all_finite="allow-nan")
+            check_columns(self, None, reset)
             frame = pd.DataFrame(values, columns=[f"x{i}" for i in range(values.shape[1])])
         if frame.shape[0] == 0 or frame.shape[1] == 0:
             raise ValueError(

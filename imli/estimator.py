@@ -392,7 +392,8 @@ class IMLIClassifier(ClassifierMixin, BaseEstimator):
         Parameters
         ----------
         X : {array-like, DataFrame} of shape (n_samples, n_features)
-            Same kind of table as in ``fit``.
+            Same kind of table as in ``fit``; a DataFrame with the same columns, in the
+            same order.
 
         Returns
         -------
