@@ -110,6 +110,15 @@ def _some(names: list) -> str:
     return str(names) if len(names) <= 10 else f"{str(names[:10])[:-1]}, ...]"
 
 
+def _check_finite(frame: pd.DataFrame) -> None:
+    """Refuse infinite numbers, as scikit-learn does in arrays (missing ones are NaN)."""
+    for name, col in frame.items():
+        if (pd.api.types.is_numeric_dtype(col) and not pd.api.types.is_bool_dtype(col)
+                and np.isinf(to_numbers(col)).any()):
+            raise ValueError("Input X contains infinity or a value too large for "
+                             f"dtype('float64') in column {name!r}.")
+
+
 def _is_binary(values: pd.Series) -> bool:
     if values.dtype == bool:
         return True
@@ -225,6 +234,7 @@ class Binarizer(TransformerMixin, BaseEstimator):
             check_column_types(X)
             validate_data(self, X, skip_check_array=True, reset=reset)
             check_columns(self, X.columns, reset)
+            _check_finite(X)
             frame = X
         else:
             values = validate_data(self, X, reset=reset, ensure_all_finite="allow-nan")

@@ -449,3 +449,19 @@ def test_a_table_with_integer_column_names_is_checked_by_name_at_predict():
     binarizer = Binarizer().fit(df)
     with pytest.raises(ValueError, match="^X has columns"):
         binarizer.transform(df[[1, 0]])
+
+
+@pytest.mark.parametrize("dtype", ["float64", "Float64"])
+def test_infinity_in_a_table_is_refused_as_in_an_array(dtype):
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(40, 2))
+    y = (X[:, 0] > 0).astype(int)
+    clf = IMLIClassifier(batch_size=None).fit(pd.DataFrame(X, columns=["a", "b"]), y)
+    X[3, 1] = -np.inf
+    table = pd.DataFrame(X, columns=["a", "b"]).astype(dtype)
+    message = (r"^Input X contains infinity or a value too large for dtype\('float64'\) in "
+               r"column 'b'\.$")
+    with pytest.raises(ValueError, match=message):
+        IMLIClassifier(batch_size=None).fit(table, y)
+    with pytest.raises(ValueError, match=message):
+        clf.predict(table)
