@@ -19,7 +19,7 @@ import numpy as np
 import pandas as pd
 from sklearn.base import BaseEstimator, TransformerMixin
 from sklearn.tree import DecisionTreeClassifier
-from sklearn.utils._param_validation import Interval, StrOptions
+from sklearn.utils._param_validation import Interval, InvalidParameterError, StrOptions
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from .predicates import (Predicate, category_codes, category_texts, readable, short_between,
@@ -63,6 +63,17 @@ def _numbers_from_text(column: pd.Series) -> pd.Series | None:
         except (TypeError, ValueError):
             return None
     return column.map(numbers).astype(np.float64)
+
+
+def refuse_bools(est: BaseEstimator) -> None:
+    """Refuse ``True`` and ``False`` for integer parameters, which scikit-learn's
+    ``Interval(Integral, ...)`` accepts as 1 and 0."""
+    for name, constraints in est._parameter_constraints.items():
+        value = getattr(est, name)
+        if isinstance(value, bool) and any(
+                isinstance(c, Interval) and c.type is Integral for c in constraints):
+            raise InvalidParameterError(f"The {name!r} parameter of {type(est).__name__} "
+                                        f"must be an int, not a bool. Got {value!r} instead.")
 
 
 def check_column_types(frame: pd.DataFrame) -> None:
@@ -261,6 +272,7 @@ class Binarizer(TransformerMixin, BaseEstimator):
         self
         """
         self._validate_params()
+        refuse_bools(self)
         if self.thresholds == "entropy" and y is None:
             raise ValueError("thresholds='entropy' places the thresholds where the labels "
                              "change: give y to fit.")

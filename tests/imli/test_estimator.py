@@ -451,6 +451,16 @@ def test_a_table_with_integer_column_names_is_checked_by_name_at_predict():
         binarizer.transform(df[[1, 0]])
 
 
+@pytest.mark.parametrize("param", ["n_clauses", "batch_size", "n_passes", "n_thresholds"])
+def test_a_bool_is_refused_for_an_integer_parameter(param):
+    X, y = [[0, 1], [1, 0]], [0, 1]
+    with pytest.raises(ValueError, match=f"^The '{param}' parameter of IMLIClassifier must "
+                                         "be an int, not a bool. Got True instead.$"):
+        IMLIClassifier(**{param: True}).fit(X, y)
+    with pytest.raises(ValueError, match="^The 'n_thresholds' parameter of Binarizer"):
+        Binarizer(n_thresholds=True).fit(X)
+
+
 @pytest.mark.parametrize("dtype", ["float64", "Float64"])
 def test_infinity_in_a_table_is_refused_as_in_an_array(dtype):
     rng = np.random.default_rng(0)
