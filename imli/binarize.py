@@ -19,7 +19,7 @@ import numpy as np
 import pandas as pd
 from sklearn.base import BaseEstimator, TransformerMixin
 from sklearn.tree import DecisionTreeClassifier
-from sklearn.utils._param_validation import Interval, StrOptions
+from sklearn.utils._param_validation import Interval, InvalidParameterError, StrOptions
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from .predicates import (Predicate, category_codes, category_texts, readable, short_between,
@@ -65,6 +65,17 @@ def _numbers_from_text(column: pd.Series) -> pd.Series | None:
     return column.map(numbers).astype(np.float64)
 
 
+def refuse_bools(est: BaseEstimator) -> None:
+    """Refuse ``True`` and ``False`` for integer parameters, which scikit-learn's
+    ``Interval(Integral, ...)`` accepts as 1 and 0."""
+    for name, constraints in est._parameter_constraints.items():
+        value = getattr(est, name)
+        if isinstance(value, bool) and any(
+                isinstance(c, Interval) and c.type is Integral for c in constraints):
+            raise InvalidParameterError(f"The {name!r} parameter of {type(est).__name__} "
+                                        f"must be an int, not a bool. Got {value!r} instead.")
+
+
 def check_column_types(frame: pd.DataFrame) -> None:
     """Refuse columns that are neither numbers nor categories (dates, complex numbers).
 
@@ -81,6 +92,42 @@ def check_column_types(frame: pd.DataFrame) -> None:
             raise ValueError(
                 f"column {name!r} has dtype {dtype}, which IMLI cannot threshold; convert it "
                 "to real numbers (e.g. days since a date) or to strings first.")
+
+
+def check_columns(est: object, columns: object, reset: bool) -> None:
+    """Remember the column names of a table given to ``fit``; refuse others at predict.
+
+    scikit-learn checks names only when all are strings (``feature_names_in_``); other
+    names, such as the integers of ``pd.DataFrame(array)``, would be read by position.
+
+    Parameters
+    ----------
+    est : estimator
+    columns : Index or None
+        The table's column names; ``None`` for an array, which is read by position.
+    reset : bool
+        Whether this is ``fit``.
+    """
+    if reset:
+        est._fit_columns = None if columns is None else list(columns)
+        return
+    fitted = getattr(est, "_fit_columns", None)
+    if columns is not None and fitted is not None and list(columns) != fitted:
+        raise ValueError(f"X has columns {_some(list(columns))}, but was fitted on "
+                         f"{_some(fitted)}; pass the same columns in the same order.")
+
+
+def _some(names: list) -> str:
+    return str(names) if len(names) <= 10 else f"{str(names[:10])[:-1]}, ...]"
+
+
+def _check_finite(frame: pd.DataFrame) -> None:
+    """Refuse infinite numbers, as scikit-learn does in arrays (missing ones are NaN)."""
+    for name, col in frame.items():
+        if (pd.api.types.is_numeric_dtype(col) and not pd.api.types.is_bool_dtype(col)
+                and np.isinf(to_numbers(col)).any()):
+            raise ValueError("Input X contains infinity or a value too large for "
+                             f"dtype('float64') in column {name!r}.")
 
 
 def _is_binary(values: pd.Series) -> bool:
@@ -197,9 +244,12 @@ class Binarizer(TransformerMixin, BaseEstimator):
         if isinstance(X, pd.DataFrame):
             check_column_types(X)
             validate_data(self, X, skip_check_array=True, reset=reset)
+            check_columns(self, X.columns, reset)
+            _check_finite(X)
             frame = X
         else:
             values = validate_data(self, X, reset=reset, ensure_all_finite="allow-nan")
+            check_columns(self, None, reset)
             frame = pd.DataFrame(values, columns=[f"x{i}" for i in range(values.shape[1])])
         if frame.shape[0] == 0 or frame.shape[1] == 0:
             raise ValueError(
@@ -222,6 +272,7 @@ class Binarizer(TransformerMixin, BaseEstimator):
         self
         """
         self._validate_params()
+        refuse_bools(self)
         if self.thresholds == "entropy" and y is None:
             raise ValueError("thresholds='entropy' places the thresholds where the labels "
                              "change: give y to fit.")
@@ -290,7 +341,7 @@ class Binarizer(TransformerMixin, BaseEstimator):
                     cells[source] = codes, {t: k for k, t in enumerate(texts)}
             values = cells[source]
             if spec is None:
-                out[:, j] = ~np.isnan(values) & (values != 0)
+                out[:, j] = _zero_one(values, frame.columns[source])
             elif spec.is_threshold:
                 out[:, j] = spec.evaluate(values)
             else:
@@ -324,6 +375,17 @@ def _numbers(column: pd.Series, name: object) -> np.ndarray:
         bad = next(v for v in cells if not _reads_as_number(v))
         raise ValueError(f"column {name!r} holds {bad!r}, not a number; it held numbers in "
                          "fit (missing values may be NaN or None)") from None
+
+
+def _zero_one(values: np.ndarray, name: object) -> np.ndarray:
+    """A column kept as one binary column in ``fit`` as bools (missing: False), or a
+    one-line error naming it when it holds another number."""
+    known = ~np.isnan(values)
+    bad = known & (values != 0) & (values != 1)
+    if bad.any():
+        raise ValueError(f"column {name!r} holds {float(values[bad][0])!r}, not 0 or 1; it "
+                         "held only 0/1 values in fit (missing values may be NaN or None)")
+    return known & (values == 1)
 
 
 def _reads_as_number(value: object) -> bool:

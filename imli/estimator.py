@@ -14,7 +14,7 @@ from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.multiclass import check_classification_targets, type_of_target
 from sklearn.utils.validation import check_is_fitted, check_random_state
 
-from .binarize import specs_of
+from .binarize import refuse_bools, specs_of
 from .decisions import DecisionList, DecisionSet, Rule
 from .encoding import MAX_DENOMINATOR, Constraints, Weights, encode
 from .inputs import binary_input, literal_space
@@ -261,6 +261,7 @@ class IMLIClassifier(ClassifierMixin, BaseEstimator):
 
     def _prepare(self, X, y, column_specs):
         self._validate_params()
+        refuse_bools(self)
         if column_specs is None and isinstance(X, pd.DataFrame):
             column_specs = specs_of(X)  # a Binarizer's output, e.g. earlier in a Pipeline
         Xb, y = self._binary(X, y, column_specs, reset=True)
@@ -392,7 +393,8 @@ class IMLIClassifier(ClassifierMixin, BaseEstimator):
         Parameters
         ----------
         X : {array-like, DataFrame} of shape (n_samples, n_features)
-            Same kind of table as in ``fit``.
+            Same kind of table as in ``fit``; a DataFrame with the same columns, in the
+            same order.
 
         Returns
         -------

@@ -7,7 +7,7 @@ import pandas as pd
 from sklearn.utils import assert_all_finite, check_consistent_length, column_or_1d
 from sklearn.utils.validation import validate_data
 
-from .binarize import Binarizer, check_column_types, frame_from_array
+from .binarize import Binarizer, check_column_types, check_columns, frame_from_array
 from .literals import LiteralSpace
 from .predicates import Predicate
 
@@ -33,6 +33,7 @@ def binary_input(est, X, y=None, column_specs=None, reset=True):
         check_column_types(X)
         target = y if reset else "no_validation"
         validate_data(est, X, target, skip_check_array=True, reset=reset)
+        check_columns(est, X.columns, reset)
         if X.shape[0] == 0 or X.shape[1] == 0:
             raise ValueError(
                 f"Found a table of shape {X.shape}; at least 1 row and 1 column are "
@@ -43,6 +44,7 @@ def binary_input(est, X, y=None, column_specs=None, reset=True):
         # text in an array: a table of mixed columns, read as a DataFrame would be
         text = np.asarray(X).dtype.kind in "OUS"
         checks = {"dtype": None} if text else {}
+        check_columns(est, None, reset)
         if reset:
             X, y = validate_data(est, X, y, ensure_all_finite="allow-nan", **checks)
         else:

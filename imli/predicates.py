@@ -208,7 +208,8 @@ def category_codes(values: object) -> tuple[np.ndarray, tuple[str, ...]]:
                      dtype=object)
     # distinct values may share a text (1 and 1.0): one code per text
     merged, distinct = pd.factorize(texts, use_na_sentinel=True)
-    codes = np.where(codes >= 0, merged[np.maximum(codes, 0)], -1)
+    # the appended -1 is what code -1 (missing) picks, also when no value is present
+    codes = np.append(merged, -1)[codes]
     return codes, tuple(str(t) for t in distinct)
 
 

@@ -2,9 +2,9 @@
 
 * ``"rc2"`` / ``"rc2-stratified"`` — python-sat's RC2 in-process. RC2 has no time limit of
   its own: a watchdog thread calls :meth:`RC2.interrupt` when the limit strikes (and again
-  every 50 ms, since an interrupt that arrives between two SAT calls can be lost). The SAT
-  oracle releases the GIL while solving, so the watchdog runs on time; RC2 then finishes the
-  core it is processing and returns no model.
+  every 50 ms). The SAT oracle releases the GIL while solving, so the watchdog runs on time;
+  RC2 then finishes the core it is processing and returns no model, which an interrupted
+  SAT call (no core) tells apart from unsatisfiable hard clauses.
 * ``"cpsat"`` — OR-Tools CP-SAT (the ``surrogate-rules[cpsat]`` extra), imported lazily;
   anytime: on a time-out it returns its best feasible model.
 * an external command (``SolverConfig(command=(...))``) — the query is written as a DIMACS
@@ -112,18 +112,42 @@ def _solve_rc2(wcnf: WCNF, stratified: bool, time_limit: float | None) -> Soluti
     else:
         rc2_obj = RC2(wcnf, solver="g3")
     with rc2_obj as rc2:
-        if time_limit is None:
-            model = rc2.compute()
-            interrupted = False
-        else:
-            with _Watchdog(rc2, time_limit):
-                model = rc2.compute(expect_interrupt=True)
-            interrupted = model is None and rc2.interrupted
-        if model is None:
-            if interrupted:
-                return Solution(None, None, False, "timeout")
-            raise SolverError("The hard constraints are unsatisfiable: no rule meets them.")
-        return Solution(tuple(model), int(rc2.cost), True, "optimal")
+        return _run_rc2(rc2, time_limit)
+
+
+def _run_rc2(rc2: RC2, time_limit: float | None) -> Solution:
+    """Run ``rc2`` to optimality or until ``time_limit`` seconds have passed.
+
+    Parameters
+    ----------
+    rc2 : RC2
+        An RC2 or RC2Stratified object holding the query.
+    time_limit : float or None
+
+    Returns
+    -------
+    Solution
+        ``status="timeout"`` without a model when the limit struck first.
+
+    Raises
+    ------
+    SolverError
+        If the hard clauses are unsatisfiable.
+    """
+    if time_limit is None:
+        model = rc2.compute()
+    else:
+        with _Watchdog(rc2, time_limit):
+            model = rc2.compute(expect_interrupt=True)
+    if model is None:
+        # An interrupted SAT call has no core, which RC2 reads as unsatisfiable hard
+        # clauses; and each compute_ (one per level of RC2Stratified) clears
+        # rc2.interrupted, so an interrupt that struck before it is only seen in the
+        # oracle's status: None after an interrupted call, False after a refutation.
+        if time_limit is not None and (rc2.interrupted or rc2.oracle.get_status() is None):
+            return Solution(None, None, False, "timeout")
+        raise SolverError("The hard constraints are unsatisfiable: no rule meets them.")
+    return Solution(tuple(model), int(rc2.cost), True, "optimal")
 
 
 def _solve_cpsat(

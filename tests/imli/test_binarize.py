@@ -4,7 +4,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from imli import Binarizer, Predicate
+from imli import Binarizer, IMLIClassifier, Predicate
 
 
 def test_numeric_and_categorical_columns():
@@ -99,6 +99,38 @@ def test_missing_values_satisfy_no_column(kind):
     assert not out.iloc[0].any()  # every cell of row 0 is missing
     assert out["flag"].tolist() == [False, False, True]
     assert out["code == 1"].tolist() == [False, True, False]
+
+
+@pytest.mark.parametrize("missing", [
+    pd.Series([None], dtype=object), pd.Series([np.nan], dtype="category"),
+    pd.Series([pd.NA], dtype="string"), pd.Series([pd.NA], dtype=object),
+    pd.Series([pd.NA], dtype="boolean")], ids=["None", "category", "string", "object", "boolean"])
+def test_a_category_column_missing_in_every_row_satisfies_no_column(missing):
+    rng = np.random.default_rng(0)
+    df = pd.DataFrame({"num": rng.normal(size=80), "col": rng.choice(["red", "green", "blue"], 80)})
+    y = ((df.num > 0) & (df.col != "blue")).astype(int)
+    clf = IMLIClassifier(n_clauses=2, batch_size=None).fit(df, y)
+    new = pd.DataFrame({"num": [1.0], "col": missing})
+    assert not clf.binarizer_.transform(new).iloc[0, -3:].any()
+    assert clf.predict(new).tolist() == [1]  # col != blue: it is no category
+
+
+def test_fit_with_a_category_column_missing_in_every_row():
+    df = pd.DataFrame({"num": np.arange(10.0), "col": [None] * 10})
+    clf = IMLIClassifier(batch_size=None).fit(df, (df.num > 4).astype(int))
+    assert clf.predict(df).tolist() == [0] * 5 + [1] * 5
+
+
+@pytest.mark.parametrize("value", [2, 0.5, -1])
+def test_a_0_1_column_of_a_table_refuses_other_numbers_at_predict(value):
+    df = pd.DataFrame({"flag": [0, 1] * 10, "age": np.arange(20.0)})
+    y = (df.flag == 1).astype(int)
+    clf = IMLIClassifier(batch_size=None).fit(df, y)
+    new = pd.DataFrame({"flag": [1, value], "age": [3.0, 4.0]})
+    with pytest.raises(ValueError, match=r"^column 'flag' holds .*, not 0 or 1; it held only "
+                                         r"0/1 values in fit"):
+        clf.predict(new)
+    assert clf.predict(new.iloc[:1]).tolist() == [1]
 
 
 def test_integer_categories_match_equal_numbers_and_their_text():

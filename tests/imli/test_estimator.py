@@ -431,3 +431,47 @@ def test_a_list_quotes_class_labels_that_could_be_misread():
     assert str(dl) == "IF (a) THEN 'yes\\nELSE no'\nELSE 'x THEN y'"
     plain = DecisionSet((Rule(Clause((a,), "AND"), "yes"),), default=0)
     assert str(plain).splitlines()[0] == "IF (a) THEN yes" and str(plain).endswith(" 0")
+
+
+def test_a_table_with_integer_column_names_is_checked_by_name_at_predict():
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(80, 2))
+    y = (X[:, 0] > 0).astype(int)
+    df = pd.DataFrame(X)
+    flags = pd.DataFrame(X > 0)
+    for table in (df, flags):  # binarized, and used as is
+        clf = IMLIClassifier(batch_size=None).fit(table, y)
+        for other in (table[[1, 0]], table.set_axis([0, 5], axis=1)):
+            with pytest.raises(ValueError, match=r"^X has columns \[\d, \d\], but was fitted "
+                                                 r"on \[0, 1\]; pass the same columns"):
+                clf.predict(other)
+        assert clf.score(table, y) == clf.score(table.to_numpy(), y) > 0.9
+    binarizer = Binarizer().fit(df)
+    with pytest.raises(ValueError, match="^X has columns"):
+        binarizer.transform(df[[1, 0]])
+
+
+@pytest.mark.parametrize("param", ["n_clauses", "batch_size", "n_passes", "n_thresholds"])
+def test_a_bool_is_refused_for_an_integer_parameter(param):
+    X, y = [[0, 1], [1, 0]], [0, 1]
+    with pytest.raises(ValueError, match=f"^The '{param}' parameter of IMLIClassifier must "
+                                         "be an int, not a bool. Got True instead.$"):
+        IMLIClassifier(**{param: True}).fit(X, y)
+    with pytest.raises(ValueError, match="^The 'n_thresholds' parameter of Binarizer"):
+        Binarizer(n_thresholds=True).fit(X)
+
+
+@pytest.mark.parametrize("dtype", ["float64", "Float64"])
+def test_infinity_in_a_table_is_refused_as_in_an_array(dtype):
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(40, 2))
+    y = (X[:, 0] > 0).astype(int)
+    clf = IMLIClassifier(batch_size=None).fit(pd.DataFrame(X, columns=["a", "b"]), y)
+    X[3, 1] = -np.inf
+    table = pd.DataFrame(X, columns=["a", "b"]).astype(dtype)
+    message = (r"^Input X contains infinity or a value too large for dtype\('float64'\) in "
+               r"column 'b'\.$")
+    with pytest.raises(ValueError, match=message):
+        IMLIClassifier(batch_size=None).fit(table, y)
+    with pytest.raises(ValueError, match=message):
+        clf.predict(table)

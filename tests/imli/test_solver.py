@@ -7,12 +7,15 @@ import warnings
 
 import numpy as np
 import pytest
+from pysat.examples.genhard import PHP
+from pysat.examples.rc2 import RC2, RC2Stratified
+from pysat.formula import WCNF
 from sklearn.datasets import load_breast_cancer
 
 from imli import Binarizer, IMLIClassifier, TimeLimitWarning
 from imli.encoding import Weights, encode
 from imli.rows import merge_rows
-from imli.solver import SolverConfig, SolverError, _parse_output, solve
+from imli.solver import SolverConfig, SolverError, _parse_output, _run_rc2, solve
 
 FAKE_SOLVER = textwrap.dedent("""
     import sys, time
@@ -128,3 +131,26 @@ def test_no_time_limit_warning_when_solved():
         clf = IMLIClassifier(batch_size=None, time_limit=30).fit([[0, 1], [1, 0], [1, 1]],
                                                                    [0, 1, 1])
     assert clf.optimal_ and not clf.timed_out_
+
+
+@pytest.mark.parametrize("engine", [RC2, RC2Stratified])
+def test_an_interrupt_before_a_sat_call_is_a_time_out_not_unsatisfiable(engine):
+    # the watchdog may strike between two SAT calls (between two levels of RC2Stratified,
+    # or before compute starts on a tiny remaining budget): the next SAT call then stops
+    # at once, with no core, after compute has cleared rc2.interrupted
+    wcnf = WCNF()
+    for clause in PHP(6).clauses:  # satisfiable hard part (none), hard to optimise
+        wcnf.append(clause, weight=1)
+    with engine(wcnf, solver="g3") as rc2:
+        rc2.interrupt()
+        solution = _run_rc2(rc2, time_limit=60)
+    assert solution.status == "timeout" and solution.model is None
+
+
+def test_unsatisfiable_hard_clauses_under_a_time_limit():
+    wcnf = WCNF()
+    wcnf.extend([[1], [-1]])
+    wcnf.append([2], weight=1)
+    for config in (SolverConfig("rc2"), SolverConfig("rc2-stratified")):
+        with pytest.raises(SolverError, match="unsatisfiable"):
+            solve(wcnf, config, time_limit=60)
