@@ -1,13 +1,22 @@
-"""LIME's entropy bins, free of the scale and offset of a feature's values.
+"""LIME's entropy bins: MDL-tested cuts, free of the scale and offset of a feature's values.
 
 lime's ``EntropyDiscretizer`` fits a depth-3 entropy tree per numeric feature on the
-values themselves. scikit-learn's trees work in 32-bit floats and treat values less than
-1e-7 apart as equal, so a feature on a small scale (lengths in metres, 5e-7) gets no cut
-and falls back to its median, and values with a large offset (timestamps in seconds)
-merge. :class:`RankEntropyDiscretizer` fits the same tree on each feature's ranks (the
-position of a value among the distinct training values): the tree chooses its cuts by the
-order of the values alone, so it finds the same ones on any scale. Each cut is then
-placed midway between the two training values around it, as lime's tree places it.
+values themselves and keeps every cut it makes. Two things go wrong with that:
+
+- scikit-learn's trees work in 32-bit floats and treat values less than 1e-7 apart as
+  equal, so a feature on a small scale (lengths in metres, 5e-7) gets no cut, and values
+  with a large offset (timestamps in seconds) merge. :class:`RankEntropyDiscretizer` fits
+  the tree on each feature's ranks (the position of a value among the distinct training
+  values): the tree chooses its cuts by the order of the values alone, so it finds the
+  same ones on any scale. Each cut is then placed midway between the two training values
+  around it, as lime's tree places it.
+- a tree without a stopping rule cuts even where the labels do not depend on the
+  feature. Worse, a feature that matters only together with another (the model's label
+  is ``(a > 0) xor (b > 0)``) looks like noise to a one-feature tree, which then cuts it
+  at random places, and no rule built from those bins can express the model. Each split
+  of the tree is therefore kept only if it passes Fayyad and Irani's MDL test (1993, the
+  discretization the LIME-FOLD paper uses), top-down: a split that fails ends its branch.
+  A feature with no split that passes gets lime's model-blind quartiles instead.
 
 The midpoint matters beyond which training rows a cut separates: lime samples a
 perturbed value inside its bin, truncated at the bin's edges, so moving an edge within
@@ -21,29 +30,83 @@ import numpy as np
 from lime.discretize import EntropyDiscretizer
 from sklearn.tree import DecisionTreeClassifier
 
-__all__ = ["RankEntropyDiscretizer"]
+__all__ = ["RankEntropyDiscretizer", "mdl_accepts"]
+
+
+def _entropy(counts: np.ndarray) -> float:
+    p = counts[counts > 0] / counts.sum()
+    return float(-(p * np.log2(p)).sum())
+
+
+def mdl_accepts(left: np.ndarray, right: np.ndarray) -> bool:
+    """Fayyad and Irani's MDL test of a binary cut.
+
+    Parameters
+    ----------
+    left, right : array of int
+        Class counts of the rows on each side of the cut (the same classes, in order).
+
+    Returns
+    -------
+    bool
+        Whether the cut's information gain exceeds the cost of describing it:
+        ``gain > (log2(N - 1) + log2(3**k - 2) - (k·E - k1·E1 - k2·E2)) / N``, with ``k``
+        the classes present on both sides together and ``E`` the class entropy
+        (Fayyad & Irani, IJCAI 1993).
+    """
+    left, right = np.asarray(left, dtype=np.float64), np.asarray(right, dtype=np.float64)
+    both = left + right
+    n = both.sum()
+    if n < 2 or left.sum() == 0 or right.sum() == 0:
+        return False
+    e, e1, e2 = _entropy(both), _entropy(left), _entropy(right)
+    k, k1, k2 = (int((c > 0).sum()) for c in (both, left, right))
+    gain = e - (left.sum() * e1 + right.sum() * e2) / n
+    delta = np.log2(3.0 ** k - 2) - (k * e - k1 * e1 - k2 * e2)
+    return gain > (np.log2(n - 1) + delta) / n
 
 
 class RankEntropyDiscretizer(EntropyDiscretizer):
-    """lime's entropy discretizer with each feature's tree fitted on ranks.
+    """lime's entropy discretizer on ranks, keeping the cuts that pass the MDL test.
 
     Parameters are lime's ``EntropyDiscretizer``'s (``labels`` required). A feature on
-    which the tree finds no cut gets its median as the one edge, as in lime.
+    which no cut passes gets its quartiles (lime's ``QuartileDiscretizer``'s edges; one
+    edge, the value, for a constant feature).
     """
 
     def bins(self, data, labels):
+        classes, codes = np.unique(labels, return_inverse=True)
         bins = []
         for feature in self.to_discretize:
             values = np.asarray(data[:, feature], dtype=np.float64)
             distinct, ranks = np.unique(values, return_inverse=True)
             tree = DecisionTreeClassifier(criterion="entropy", max_depth=3,
                                           random_state=self.random_state)
-            tree.fit(ranks.reshape(-1, 1).astype(np.float64), labels)
-            split = tree.tree_.children_left > -1
-            if not split.any():
-                bins.append(np.array([np.median(values)]))
+            tree.fit(ranks.reshape(-1, 1).astype(np.float64), codes)
+            cuts = _tested_cuts(tree.tree_, ranks, codes, len(classes))
+            if not cuts:
+                bins.append(np.unique(np.percentile(values, [25, 50, 75])))
                 continue
             # A cut between ranks k and k + 1 sits at k + 0.5.
-            below = np.floor(np.sort(tree.tree_.threshold[split])).astype(np.intp)
+            below = np.floor(np.sort(cuts)).astype(np.intp)
             bins.append(distinct[below] / 2 + distinct[below + 1] / 2)
         return bins
+
+
+def _tested_cuts(tree, ranks, codes, n_classes) -> list[float]:
+    """The tree's thresholds whose split passes :func:`mdl_accepts`, top-down."""
+    cuts, stack = [], [(0, np.ones(len(ranks), dtype=bool))]
+    while stack:
+        node, rows = stack.pop()
+        left_node, right_node = tree.children_left[node], tree.children_right[node]
+        if left_node < 0:
+            continue
+        threshold = tree.threshold[node]
+        goes_left = rows & (ranks <= threshold)
+        goes_right = rows & ~goes_left
+        if not mdl_accepts(np.bincount(codes[goes_left], minlength=n_classes),
+                           np.bincount(codes[goes_right], minlength=n_classes)):
+            continue
+        cuts.append(threshold)
+        stack += [(left_node, goes_left), (right_node, goes_right)]
+    return cuts
