@@ -28,8 +28,8 @@ neighbourhood. Two engines (``LimeConfig.engine``):
 Numeric features are discretized by ``LimeConfig.discretizer``. The default, ``entropy``, is
 supervised: a depth-3 entropy tree per feature on the black box's labels of the training
 rows (up to 7 cut points where the model's decision changes; lime's tree, fitted on the ranks
-of the values so that no scale or offset hides a cut), in the spirit of the
-MDL discretization of the LIME-FOLD paper. ``quartile`` (lime's own default) and ``decile``
+of the values so that no scale or offset hides a cut), each cut kept only if it passes the
+MDL test of the LIME-FOLD paper's discretization, and quartiles for a feature with none. ``quartile`` (lime's own default) and ``decile``
 cut at quantiles, blind to the model. The bins are also IMLI's threshold columns
 (BENCHMARKS.md compares the three).
 
@@ -80,7 +80,8 @@ class LimeConfig:
     discretizer : {"entropy", "quartile", "decile"}, default="entropy"
         Lime's discretizer. ``entropy`` cuts each numeric feature where the black box's
         labels of the training rows change (a depth-3 entropy tree, up to 7 cuts, fitted
-        on the ranks of the values so that any scale works:
+        on the ranks of the values so that any scale works, each cut kept if it passes
+        Fayyad and Irani's MDL test, quartiles for a feature with no such cut:
         :class:`~explain.lime_bins.RankEntropyDiscretizer`); ``quartile`` and ``decile``
         cut at quantiles.
     feature_selection : {"auto", "forward_selection", "highest_weights", "lasso_path", \

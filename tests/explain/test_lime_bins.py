@@ -1,11 +1,11 @@
-"""Entropy bins on ranks: the same cuts on any scale or offset of a feature."""
+"""Entropy bins: MDL-tested cuts, the same on any scale or offset of a feature."""
 
 import numpy as np
 import pytest
 from lime.discretize import EntropyDiscretizer
 from sklearn.utils import check_random_state
 
-from explain.lime_bins import RankEntropyDiscretizer
+from explain.lime_bins import RankEntropyDiscretizer, mdl_accepts
 from explain.lime_runner import LimeConfig, explain_rows
 
 
@@ -26,16 +26,66 @@ def _gaps(edges, X):
     return [np.searchsorted(np.unique(X[:, f]), e) for f, e in enumerate(edges)]
 
 
-def test_same_cuts_as_lime_on_ordinary_values():
+def _quartiles(values):
+    return np.unique(np.percentile(values, [25, 50, 75]))
+
+
+def test_keeps_those_of_lime_s_cuts_that_pass_the_mdl_test():
     X, y = _data()
     ours, lime = _edges(RankEntropyDiscretizer, X, y), _edges(EntropyDiscretizer, X, y)
-    for a, b in zip(_gaps(ours, X), _gaps(lime, X)):
-        assert np.array_equal(a, b)
+    ours_gaps, lime_gaps = _gaps(ours, X), _gaps(lime, X)
+    # the label depends on features 0 and 1: some of lime's cuts, not all, pass the test
+    for f in (0, 1):
+        assert set(ours_gaps[f]) < set(lime_gaps[f])
     # each cut is midway between the training values around it
-    for f, cuts in enumerate(ours):
+    for f in (0, 1):
         values = np.unique(X[:, f])
-        gap = np.searchsorted(values, cuts)
-        assert np.allclose(cuts, (values[gap - 1] + values[gap]) / 2, rtol=0, atol=1e-15)
+        gap = np.searchsorted(values, ours[f])
+        assert np.allclose(ours[f], (values[gap - 1] + values[gap]) / 2, rtol=0, atol=1e-15)
+    # the cut nearest the model's threshold is among them
+    assert np.abs(ours[0] - 0.3).min() < 0.05
+    assert np.abs(ours[1] - 0.5).min() < 0.05
+
+
+def test_a_feature_the_label_does_not_depend_on_gets_its_quartiles():
+    X, y = _data()
+    noise = _edges(EntropyDiscretizer, X, y)[2]  # lime's tree cuts the noise, in the tails
+    assert np.abs(noise).max() > 2 and np.abs(noise).min() > 1
+    assert np.array_equal(_edges(RankEntropyDiscretizer, X, y)[2], _quartiles(X[:, 2]))
+
+
+def test_features_that_matter_only_together_get_quartiles():
+    """A one-feature tree cuts each side of an xor at random; the median cut is needed."""
+    rng = np.random.RandomState(3)
+    X = rng.normal(size=(2000, 2))
+    y = ((X[:, 0] > 0) ^ (X[:, 1] > 0)).astype(int)
+    ours = _edges(RankEntropyDiscretizer, X, y)
+    for f in (0, 1):
+        assert np.array_equal(ours[f], _quartiles(X[:, f]))
+        assert np.abs(ours[f]).min() < 0.05
+
+
+def test_mdl_test_weighs_the_gain_against_the_rows():
+    assert mdl_accepts([10, 0], [0, 10])
+    assert not mdl_accepts([6, 4], [4, 6])
+    # the same weak effect passes once there are enough rows to trust it
+    assert not mdl_accepts([60, 40], [40, 60])
+    assert mdl_accepts([600, 400], [400, 600])
+    # no gain, or an empty side, never passes
+    assert not mdl_accepts([500, 500], [500, 500])
+    assert not mdl_accepts([0, 0], [5, 5])
+    # three classes: k counts the classes present
+    assert mdl_accepts([30, 0, 0], [0, 30, 30])
+    assert not mdl_accepts([11, 10, 10], [10, 11, 10])
+
+
+def test_multi_class_labels():
+    rng = np.random.RandomState(0)
+    X = rng.normal(size=(600, 2))
+    y = np.digitize(X[:, 0], [-0.5, 0.5])  # three classes along feature 0
+    ours = _edges(RankEntropyDiscretizer, X, y)
+    assert np.abs(ours[0] + 0.5).min() < 0.05 and np.abs(ours[0] - 0.5).min() < 0.05
+    assert np.array_equal(ours[1], _quartiles(X[:, 1]))
 
 
 @pytest.mark.parametrize("scale, offset", [(1e-9, 0.0), (1e-7, 0.0), (1e15, 0.0),
@@ -53,15 +103,16 @@ def test_same_cuts_on_any_scale_and_offset(scale, offset):
     if scale < 1e-6:
         lime = _edges(EntropyDiscretizer, moved, y)
         assert all(len(e) == 1 for e in lime)
-        assert len(ours[0]) > 1
+        assert np.abs(ours[0] / scale - 0.3).min() < 0.05
 
 
-def test_no_cut_falls_back_to_the_median():
+def test_no_cut_falls_back_to_the_quartiles():
     X, _ = _data()
     X[:, 2] = 4.0
     edges = _edges(RankEntropyDiscretizer, X, np.zeros(len(X), dtype=int))  # one class
-    assert all(len(e) == 1 for e in edges)
-    assert edges[2][0] == 4.0
+    for f in (0, 1):
+        assert np.array_equal(edges[f], _quartiles(X[:, f]))
+    assert np.array_equal(edges[2], [4.0])
 
 
 def test_explain_rows_cuts_a_tiny_feature_where_the_model_decides():

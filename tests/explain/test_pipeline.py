@@ -343,3 +343,15 @@ def test_too_few_lime_samples_is_said_once_per_run():
     said = [str(w.message) for w in caught if "samples per row" in str(w.message)]
     assert len(said) == 1 and said[0].startswith("LIME draws 4 samples per row to weigh 4 "
                                                  "features: the local fits have no more")
+
+
+def test_imli_learns_a_model_whose_features_matter_only_together():
+    """An xor model: each feature alone says nothing, so no one-feature entropy cut is
+    real; IMLI needs the quartile (median) cuts the MDL test falls back to."""
+    rng = np.random.RandomState(0)
+    X = rng.normal(size=(600, 4))
+    frame = pd.DataFrame(X, columns=["a", "b", "c", "d"])
+    frame["y"] = np.where((X[:, 0] > 0) ^ (X[:, 1] > 0), "yes", "no")
+    config = RunConfig(lime=LimeConfig(num_samples=300, n_jobs=1), learners=("imli",))
+    report = run_pipeline(from_frame(frame, "y", positive="yes"), config).report
+    assert report["learners"]["imli"]["fidelity_test"] >= 0.9
