@@ -213,9 +213,9 @@ def _parser() -> argparse.ArgumentParser:
                        help=f"LIME samples per row (default {LimeConfig.num_samples})")
         p.add_argument("--discretizer", choices=DISCRETIZERS, default="entropy",
                        help="how LIME bins numeric features (IMLI's thresholds too): entropy "
-                            "cuts where the black box's labels change (MDL-tested; quartiles "
-                            "where no cut passes); quartile, decile at quantiles (default: "
-                            "entropy)")
+                            "cuts where the black box's labels change (quartiles for a "
+                            "feature whose first cut fails the MDL test); quartile, decile at "
+                            "quantiles (default: entropy)")
         p.add_argument("--lime-engine", choices=("batched", "reference"), default=None,
                        help="batched (this project's, default) or reference (stock lime, "
                        "one row at a time)")

@@ -64,7 +64,9 @@ def mdl_accepts(left: np.ndarray, right: np.ndarray) -> bool:
     e, e1, e2 = _entropy(both), _entropy(left), _entropy(right)
     k, k1, k2 = (int((c > 0).sum()) for c in (both, left, right))
     gain = e - (left.sum() * e1 + right.sum() * e2) / n
-    delta = np.log2(3.0 ** k - 2) - (k * e - k1 * e1 - k2 * e2)
+    # log2(3**k - 2) is k·log2(3) to double precision from k = 34 on (3.0**k overflows)
+    bits = np.log2(3.0 ** k - 2) if k < 34 else k * np.log2(3.0)
+    delta = bits - (k * e - k1 * e1 - k2 * e2)
     return gain > (np.log2(n - 1) + delta) / n
 
 

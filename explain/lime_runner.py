@@ -28,10 +28,10 @@ neighbourhood. Two engines (``LimeConfig.engine``):
 Numeric features are discretized by ``LimeConfig.discretizer``. The default, ``entropy``, is
 supervised: a depth-3 entropy tree per feature on the black box's labels of the training
 rows (up to 7 cut points where the model's decision changes; lime's tree, fitted on the ranks
-of the values so that no scale or offset hides a cut), each cut kept only if it passes the
-MDL test of the LIME-FOLD paper's discretization, and quartiles for a feature with none. ``quartile`` (lime's own default) and ``decile``
-cut at quantiles, blind to the model. The bins are also IMLI's threshold columns
-(BENCHMARKS.md compares the three).
+of the values so that no scale or offset hides a cut), in the spirit of the MDL
+discretization of the LIME-FOLD paper; a feature whose first cut fails that MDL test gets
+quartiles. ``quartile`` (lime's own default) and ``decile`` cut at quantiles, blind to the
+model. The bins are also IMLI's threshold columns (BENCHMARKS.md compares the three).
 
 Which class is explained: ``LimeConfig.label`` if set; else class 1 of a binary black box
 (weights toward class 1); else (multi-class) each row's predicted class. ``explain_rows``'s
@@ -80,8 +80,8 @@ class LimeConfig:
     discretizer : {"entropy", "quartile", "decile"}, default="entropy"
         Lime's discretizer. ``entropy`` cuts each numeric feature where the black box's
         labels of the training rows change (a depth-3 entropy tree, up to 7 cuts, fitted
-        on the ranks of the values so that any scale works, each cut kept if it passes
-        Fayyad and Irani's MDL test, quartiles for a feature with no such cut:
+        on the ranks of the values so that any scale works; quartiles for a feature
+        whose first cut fails Fayyad and Irani's MDL test:
         :class:`~explain.lime_bins.RankEntropyDiscretizer`); ``quartile`` and ``decile``
         cut at quantiles.
     feature_selection : {"auto", "forward_selection", "highest_weights", "lasso_path", \
