@@ -35,7 +35,8 @@ from explain.lime_runner import DISCRETIZERS, LimeConfig
 from explain.outputs import prepare_out_dir, write_run
 from explain.pipeline import (MIN_POSITIVE_ROWS, MIN_POSITIVE_SHARE, TRAIN_VIEWS, RunConfig,
                               binarize_target, run_pipeline)
-from explain.report_md import LEARNER_COLUMNS, fmt, learner_rows, optimal_cell, visible
+from explain.report_md import (LEARNER_COLUMNS, baseline_note, fmt, learner_rows, optimal_cell,
+                                visible)
 from fold import FoldInputError
 
 DEMO_DATASET = "breast_cancer"
@@ -403,9 +404,10 @@ def _execute(run: CliRun, console: Console, out: Path) -> Path:
     if run.model is not None:
         black_box, dataset = _load_model(run, dataset)
     # the class explained against the rest is the pipeline's choice; say it here too
-    for note in binarize_target(dataset).notes:
+    said = binarize_target(dataset).notes
+    for note in said:
         console.print(f"[dim]note:[/dim] {escape(visible(note))}")
-    with _progress_reporter(console) as progress:
+    with _warnings_shown() as warned, _progress_reporter(console) as progress:
         if run.sweep is not None:
             result = run_compare(dataset, run.config, run.sweep, black_box=black_box,
                                  cache_dir=run.cache_dir, progress=progress)
@@ -416,9 +418,38 @@ def _execute(run: CliRun, console: Console, out: Path) -> Path:
                 result.report["filtering"] = view_comparison(result)
     written = write_run(result, out)
     console.print(_summary_table(result.report))
+    for note in _notes_after_the_run(result.report, (*said, *warned)):
+        console.print(f"[dim]note:[/dim] {escape(visible(note))}")
     if "sweep" in result.report:
         console.print(_pareto_table(result.report))
     return written["report_json"]
+
+
+@contextmanager
+def _warnings_shown():
+    """The messages of the warnings shown meanwhile (shown as usual), as a list."""
+    shown, show = [], warnings.showwarning
+
+    def record(message, *rest):
+        shown.append(str(message))
+        show(message, *rest)
+
+    warnings.showwarning = record
+    try:
+        yield shown
+    finally:
+        warnings.showwarning = show
+
+
+def _notes_after_the_run(report: dict, said) -> list[str]:
+    """The report's notes not ``said`` already (held-out copies of training rows, a small
+    test set, ...) and, when a learner does no better than one constant answer, the line
+    that says so."""
+    notes = [note for note in report["dataset"]["notes"] if note not in said]
+    baseline = baseline_note(report) if "black_box" in report and "learners" in report else None
+    if baseline and "no better" in baseline:
+        notes.append(baseline)
+    return notes
 
 
 @contextmanager

@@ -4,11 +4,14 @@ import json
 import subprocess
 import sys
 import time
+import warnings
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 import pytest
+
+from explain.cli import _notes_after_the_run, _warnings_shown
 
 ROOT = Path(__file__).resolve().parents[2]
 FAST_LIME = ["--num-samples", "200", "--n-jobs", "1", "--no-cache"]
@@ -437,3 +440,41 @@ def test_a_scheduler_with_no_address_is_one_line_and_quick(mixed_csv, tmp_path):
     assert done.stderr.strip().splitlines()[-1].startswith(
         "error: could not connect to the Dask scheduler 'not-an-address' (missing port number")
     assert time.perf_counter() - started < 45
+
+
+def test_notes_of_the_run_are_printed_after_its_table(mixed_csv, tmp_path):
+    """A learner no better than one constant answer, and held-out copies of training rows,
+    are said on the terminal, not only in the reports."""
+    doubled = tmp_path / "doubled.csv"
+    frame = pd.read_csv(mixed_csv)
+    pd.concat([frame, frame]).to_csv(doubled, index=False)
+    done = run_cli("run", "--data", str(doubled), "--target", "target", "--learners", "fold",
+                   "--fold-mdl-weight", "1000", *FAST, "--out", str(tmp_path / "run"))
+    assert done.returncode == 0, done.stderr
+    out = " ".join(done.stdout.split())  # rich wraps long lines
+    table_end = out.index("optimal")
+    assert out.index("FOLD does no better: read its rules with care.") > table_end
+    assert out.index("held-out rows") > table_end
+    assert out.count("held-out rows") == 1
+
+
+def test_a_note_already_said_is_not_repeated():
+    report = {"dataset": {"notes": ["chosen class", "warned of", "copies"]},
+              "black_box": {"majority_fidelity_test": 0.6, "majority_label": "no"},
+              "learners": {"imli": {"fidelity_test": 0.9}, "fold": {"fidelity_test": 0.7}}}
+    assert _notes_after_the_run(report, ("chosen class", "warned of")) == ["copies"]
+    report["learners"]["fold"]["fidelity_test"] = 0.6
+    notes = _notes_after_the_run(report, ())
+    assert notes[:3] == ["chosen class", "warned of", "copies"]
+    assert notes[3].endswith("FOLD does no better: read its rules with care.")
+
+
+def test_warnings_shown_during_a_run_are_recorded_and_still_shown():
+    printed = []
+    with warnings.catch_warnings():
+        warnings.simplefilter("always")
+        warnings.showwarning = lambda message, *rest: printed.append(str(message))
+        with _warnings_shown() as shown:
+            warnings.warn("warned of", UserWarning)
+        warnings.warn("after", UserWarning)
+    assert shown == ["warned of"] and printed == ["warned of", "after"]
