@@ -35,8 +35,8 @@ from explain.lime_runner import DISCRETIZERS, LimeConfig
 from explain.outputs import prepare_out_dir, write_run
 from explain.pipeline import (MIN_POSITIVE_ROWS, MIN_POSITIVE_SHARE, TRAIN_VIEWS, RunConfig,
                               binarize_target, run_pipeline)
-from explain.report_md import (LEARNER_COLUMNS, baseline_note, fmt, learner_rows, optimal_cell,
-                                visible)
+from explain.report_md import (LEARNER_COLUMNS, baseline_note, behind_baseline, fmt,
+                                learner_rows, optimal_cell, visible)
 from fold import FoldInputError
 
 DEMO_DATASET = "breast_cancer"
@@ -446,9 +446,8 @@ def _notes_after_the_run(report: dict, said) -> list[str]:
     test set, ...) and, when a learner does no better than one constant answer, the line
     that says so."""
     notes = [note for note in report["dataset"]["notes"] if note not in said]
-    baseline = baseline_note(report) if "black_box" in report and "learners" in report else None
-    if baseline and "no better" in baseline:
-        notes.append(baseline)
+    if behind_baseline(report):
+        notes.append(baseline_note(report))
     return notes
 
 

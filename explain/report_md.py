@@ -147,12 +147,21 @@ def baseline_note(report: dict) -> str | None:
         return None
     text = (f"Answering {bb['majority_label']!r} for every row (the black box's most frequent "
             f"label on the training rows) would have raw-test fidelity {fmt(baseline)}.")
-    behind = [name.upper() for name in learner_order(report)
-              if (report["learners"][name].get("fidelity_test") or 0.0) <= baseline]
+    behind = [name.upper() for name in behind_baseline(report)]
     if behind:
         text += (f" {' and '.join(behind)} {'does' if len(behind) == 1 else 'do'} no better: "
                  f"read {'its' if len(behind) == 1 else 'their'} rules with care.")
     return text
+
+
+def behind_baseline(report: dict) -> list[str]:
+    """The learners whose raw-test fidelity is no better than one constant answer's (the
+    black box's most frequent training label); none for reports without that baseline."""
+    baseline = report.get("black_box", {}).get("majority_fidelity_test")
+    if baseline is None or "learners" not in report:
+        return []
+    return [name for name in learner_order(report)
+            if (report["learners"][name].get("fidelity_test") or 0.0) <= baseline]
 
 
 def learner_order(section: dict) -> list[str]:
