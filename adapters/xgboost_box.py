@@ -395,7 +395,17 @@ def category_frame(Z, encoder):
     Returns
     -------
     pandas.DataFrame
+
+    Raises
+    ------
+    InputError
+        A category holds a NUL character, which XGBoost cannot store.
     """
+    for name, values in encoder.categories_.items():
+        bad = next((v for v in values if "\x00" in v), None)
+        if bad is not None:
+            raise InputError(f"column {quoted(name)} has the value {quoted(bad)}, with a NUL "
+                             "character XGBoost cannot store as a category; remove it")
     columns = {}
     categorical = set(encoder.categorical_indices_)
     safe = xgboost_names(encoder.feature_names_)

@@ -91,7 +91,9 @@ class Literal:
             with np.errstate(invalid="ignore"):
                 return values <= self.value if self.relation == "<=" else values > self.value
         cells = view.categorical(self.feature)
-        equal = cells.known == self.value
+        # a 0-d object array: compared as Python strings (a str scalar would become a
+        # numpy '<U' string and lose its trailing NULs)
+        equal = cells.known == np.array(self.value, dtype=object)
         if self.relation == "==":
             return equal
         known = cells.known != None  # noqa: E711 - elementwise test on an object array

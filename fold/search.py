@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 import numpy as np
+import pandas as pd
 
 from .table import CATEGORICAL, NUMERIC, ColumnView, Schema
 
@@ -73,17 +74,20 @@ def _encode_numeric(name: str, values: np.ndarray) -> EncodedColumn:
 def _encode_categorical(name: str, view: ColumnView) -> EncodedColumn:
     cells = view.categorical(name)
     known_rows = np.flatnonzero(cells.known != None)  # noqa: E711
-    known_values = cells.known[known_rows].astype(str)
+    known_values = cells.known[known_rows]
     categories = sorted(set(known_values.tolist()) | set(cells.negated))
+    # Looked up by hashing the Python strings: a numpy '<U' array would drop trailing
+    # NULs and take 'a\x00' for 'a'.
+    index = pd.Index(categories, dtype=object)
     categories = np.array(categories, dtype=object)
     codes = np.full(view.n_rows, -1, dtype=np.int64)
     if len(known_rows):
-        codes[known_rows] = np.searchsorted(categories.astype(str), known_values)
+        codes[known_rows] = index.get_indexer(known_values)
     neg_rows, neg_codes = [], []
     for value in sorted(cells.negated):
         rows = np.flatnonzero(cells.negated[value])
         neg_rows.append(rows)
-        neg_codes.append(np.full(len(rows), categories.tolist().index(value)))
+        neg_codes.append(np.full(len(rows), index.get_loc(value)))
     cat = (lambda parts: np.concatenate(parts).astype(np.int64) if parts else
            np.zeros(0, dtype=np.int64))
     return EncodedColumn(name, CATEGORICAL, codes, categories, cat(neg_rows), cat(neg_codes))

@@ -160,6 +160,15 @@ def test_training_input_errors(mixed):
         train_xgboost(ds.X, ds.y, encoder, ["size"])
 
 
+
+def test_a_nul_in_a_category_is_a_clear_error():
+    # XGBoost asserts (a traceback) on a category name holding NUL; we refuse it by name
+    frame = pd.DataFrame({"c": pd.Series(["a\x00", "a", "b"] * 10, dtype=object),
+                          "x": np.arange(30.0), "t": ["yes", "no"] * 15})
+    ds = from_frame(frame, "t")
+    with pytest.raises(InputError, match=r"column 'c' has the value 'a\\x00', with a NUL"):
+        train_xgboost(ds.X, ds.y, TableEncoder(), ds.categorical)
+
 def test_load_errors(mixed, cancer, tmp_path):
     ds, encoder, box = mixed
     with pytest.raises(InputError, match=r"\.ubj or \.json"):

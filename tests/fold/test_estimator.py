@@ -147,6 +147,16 @@ def test_categories_are_numbers_by_value(fitted, tmp_path):
     assert clf.predict(float_codes).tolist() == ["a", "b", "b"]
 
 
+def test_values_that_differ_only_by_a_trailing_nul_stay_apart(tmp_path):
+    # numpy string arrays drop trailing NULs: "a\x00" must not be read as "a"
+    X = pd.DataFrame({"c": pd.Series(["a\x00", "a"] * 20 + ["b"] * 10, dtype=object)})
+    y = np.array(["p", "n"] * 20 + ["n"] * 10, dtype=object)
+    clf = FOLDClassifier(min_support=1, mdl_weight=None).fit(X, y)
+    assert clf.predict_python(X).tolist() == y.tolist()
+    assert clf.predict(X).tolist() == y.tolist()
+    assert (run_swipl(clf, X, tmp_path) == python_decisions(clf, X)).all()
+
+
 @pytest.mark.parametrize("missing", [None, np.nan])
 def test_missing_labels_are_a_clear_error(missing):
     X = pd.DataFrame({"a": np.arange(6.0)})
