@@ -17,7 +17,7 @@ def test_grid_is_the_sweep_over_the_run_settings():
 
 
 def test_the_default_choice_reproduces_the_pipeline(tmp_path):
-    dataset = binarize_target(load_dataset("breast_cancer"))
+    dataset = binarize_target(load_dataset("wine"))
     config = BenchConfig(lime_samples=300, lime_jobs=1, cache_dir=tmp_path, peers=())
     split = fold_splits(dataset.y, 3, 0)[0]
     sweep = SweepConfig(data_fidelity=(1.0, 10.0), n_clauses=(3,), mdl_weight=(0.5, 2.0))
