@@ -131,7 +131,9 @@ def _trees_used(booster: xgb.Booster, iteration_range) -> xgb.Booster:
         model = json.loads(bytes(part.save_raw(raw_format="json")))
         model["learner"]["gradient_booster"]["model"]["cats"] = cats
         part = xgb.Booster()
-        part.load_model(bytearray(json.dumps(model).encode()))
+        # ensure_ascii=False: XGBoost's JSON reader keeps a "\u00e2" escape as six
+        # characters, so the names of columns and categories must be written as UTF-8
+        part.load_model(bytearray(json.dumps(model, ensure_ascii=False).encode("utf-8")))
     part.set_attr(**{**attributes, "best_iteration": str(iteration_range[1] - 1)})
     return part
 
@@ -298,6 +300,11 @@ def _read_booster(path) -> xgb.Booster:
     booster = xgb.Booster()
     try:
         booster.load_model(str(path))
+    except UnicodeDecodeError:
+        # a garbled file can make XGBoost's own message undecodable
+        raise InputError(f"could not load XGBoost model {quoted(str(path))}: not a model "
+                         f"file XGBoost can read; give a file written by XGBoost's "
+                         f"save_model") from None
     except xgb.core.XGBoostError as err:
         # "[10:42:00] /path/to/src/file.cc:123: what went wrong Stack trace: [bt] ..."
         reason = " ".join(str(err).split("Stack trace:")[0].split())

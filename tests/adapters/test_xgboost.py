@@ -169,6 +169,18 @@ def test_a_nul_in_a_category_is_a_clear_error():
     with pytest.raises(InputError, match=r"column 'c' has the value 'a\\x00', with a NUL"):
         train_xgboost(ds.X, ds.y, TableEncoder(), ds.categorical)
 
+
+def test_non_ascii_names_survive_saving(tmp_path):
+    # the saved model must name its columns as the data does, not "\u00e2ge"
+    frame = mixed_frame().rename(columns={"x": "âge", "colour": "名前"})
+    ds = from_frame(frame, "label", positive="yes")
+    encoder = TableEncoder().fit(ds.X, ds.categorical)
+    box = train_xgboost(ds.X, ds.y, encoder, ds.categorical)
+    assert box.iteration_range != (0, 0)   # early stopping: the trees are cut on saving
+    loaded = load_xgboost(box.save(tmp_path), encoder)
+    assert loaded.booster.feature_names == ["âge", "名前", "size", "w"]
+    np.testing.assert_array_equal(loaded.predict(ds.X), box.predict(ds.X))
+
 def test_load_errors(mixed, cancer, tmp_path):
     ds, encoder, box = mixed
     with pytest.raises(InputError, match=r"\.ubj or \.json"):
@@ -178,7 +190,9 @@ def test_load_errors(mixed, cancer, tmp_path):
     (tmp_path / "folder.ubj").mkdir()
     with pytest.raises(InputError, match="is a directory"):
         load_xgboost(tmp_path / "folder.ubj", encoder)
-    for name, content in (("bad.ubj", b"\x00garbage"), ("bad.json", b"{not json")):
+    # seed 1's bytes make XGBoost's own message undecodable (a UnicodeDecodeError)
+    for name, content in (("bad.ubj", b"\x00garbage"), ("bad.json", b"{not json"),
+                          ("noise.ubj", np.random.default_rng(1).bytes(300))):
         (tmp_path / name).write_bytes(content)
         with pytest.raises(InputError, match="could not load XGBoost model") as info:
             load_xgboost(tmp_path / name, encoder)
