@@ -17,6 +17,8 @@ The rules, applied column by column (each change is reported as a note):
   most of them are numbers);
 * numbers written as text whose '.' looks like a thousands separator (``1.381`` beside
   ``950``) are read with '.' as the decimal point, with a note;
+* integers that a 64-bit float cannot tell apart (beyond 2**53, such as card numbers) make
+  their column categorical, with a note;
 * a duration (timedelta) column is numeric, in seconds;
 * infinite values are treated as missing (noted with a count);
 * a column with no values, or a single distinct value, is dropped;
@@ -45,6 +47,9 @@ NUMERIC_SHARE = 0.9
 MAX_CATEGORIES = 100
 ID_MIN_DISTINCT = 10
 _UNNAMED = re.compile(r"(Unnamed: \d+)?\Z")
+#: 2**53: beyond it, a 64-bit float does not hold every integer.
+_EXACT = 2 ** 53
+_INTEGER = re.compile(r"\s*[+-]?\d+\s*\Z")
 _THOUSANDS = re.compile(r"[+-]?\d{1,3}(\.\d{3})+\Z")
 _LEADING_ZERO = re.compile(r"\s*0\d+\s*\Z")
 _DATE = re.compile(r"(\d{4}-\d{1,2}-\d{1,2}|\d{1,2}[/.]\d{1,2}[/.]\d{2,4})"
@@ -140,7 +145,12 @@ def _typed(name, series):
         return "numeric", values, [f"column {quoted(name)} holds durations, read as "
                                    f"seconds"] + notes
     if pd.api.types.is_numeric_dtype(dtype) and not pd.api.types.is_complex_dtype(dtype):
-        values, notes = _finite(name, series.to_numpy(dtype="float64", na_value=np.nan))
+        values = series.to_numpy(dtype="float64", na_value=np.nan)
+        if pd.api.types.is_integer_dtype(dtype) and (np.abs(values) >= _EXACT).any():
+            codes = _big_integers(name, series.dropna().tolist())
+            if codes:
+                return "categorical", as_strings(series), codes
+        values, notes = _finite(name, values)
         return "numeric", values, notes
     text = as_strings(series)
     notes = _missing_words(name, series, text)
@@ -151,6 +161,11 @@ def _typed(name, series):
         return "categorical", text, (notes + _mostly_numbers(name, text[present], parses)
                                      + _dressed_numbers(name, text[present])
                                      + _dates(name, text[present]))
+    big = parses & (np.abs(np.nan_to_num(parsed)) >= _EXACT)
+    if big.any():
+        codes = _big_integers(name, [int(t) for t in text[present][big] if _INTEGER.match(t)])
+        if codes:
+            return "categorical", text, notes + codes
     if not parses.all():
         bad = pd.unique(text[present][~parses])
         notes.append(f"column {quoted(name)}: {int((~parses).sum())} non-numeric values "
@@ -162,6 +177,17 @@ def _typed(name, series):
     values[present] = parsed
     values, inf_notes = _finite(name, values)
     return "numeric", values, notes + inf_notes
+
+
+def _big_integers(name, integers) -> list[str]:
+    """A note when 64-bit floats would take distinct ``integers`` (Python ints) for one
+    number, as they do beyond 2**53; the column is then read as categories: such integers
+    are codes (account or card numbers), not amounts."""
+    big = {i for i in integers if abs(i) >= _EXACT}
+    if len({float(i) for i in big}) == len(big):
+        return []
+    return [f"column {quoted(name)} holds integers too large for a 64-bit float to tell "
+            f"apart (e.g. {min(big, key=abs)}); read as categories, as codes"]
 
 
 def _dotted_thousands(name, text):

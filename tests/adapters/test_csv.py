@@ -267,6 +267,24 @@ def test_numbers_beyond_32_bit_floats(tmp_path):
     assert "column 'x': 20 distinct values are only 1 in 32-bit floats" in ds.notes[-1]
 
 
+
+@pytest.mark.parametrize("dtype", ["int64", "uint64", "Int64", "text"])
+def test_integers_a_float_cannot_tell_apart_are_codes(dtype):
+    # 2**53 + 1 and 2**53 are one float64: read as numbers, the column was one value,
+    # dropped, although it decides the target
+    codes = [2**53 + 1, 2**53] * 10
+    column = ([f" {c}" for c in codes] if dtype == "text"
+              else pd.Series(codes, dtype=dtype))
+    frame = pd.DataFrame({"code": column, "t": ["yes", "no"] * 10})
+    ds = from_frame(frame, "t")
+    assert ds.categorical == ("code",)
+    assert sorted(ds.X["code"].unique()) == ["9007199254740992", "9007199254740993"]
+    assert ("column 'code' holds integers too large for a 64-bit float to tell apart "
+            "(e.g. 9007199254740992); read as categories, as codes") in ds.notes
+    # large integers a float holds apart stay numbers
+    exact = pd.DataFrame({"n": [2**60, 2**61] * 10, "t": ["yes", "no"] * 10})
+    assert from_frame(exact, "t").categorical == ()
+
 def test_utf16_file(tmp_path):
     text = "city,t\nZürich,0\nGenève,1\nBern,1\n"
     ds = load_dataset(_write(tmp_path, text, encoding="utf-16"), target="t")
