@@ -5,6 +5,7 @@ import codecs
 import csv
 import io
 import re
+import stat
 from dataclasses import replace
 from pathlib import Path
 
@@ -189,9 +190,13 @@ def load_dataset(source, target=None, positive=None, *, binary=False, missing=()
     path = Path(source)
     if path.is_dir():
         raise InputError(f"{quoted(str(source))} is a directory; give the path of a CSV file")
-    if not path.is_file():
+    if not path.exists():
         hint = "" if path.suffix else f", or a bundled dataset: {', '.join(BUNDLED)}"
         raise InputError(f"no such file: {quoted(str(source))}; give a CSV path{hint}")
+    mode = path.stat().st_mode
+    if not (stat.S_ISREG(mode) or stat.S_ISFIFO(mode)):  # a pipe: `--data <(zcat x.gz)`
+        raise InputError(f"{quoted(str(source))} is not a file but a device or socket; "
+                         f"give the path of a CSV file")
     frame, notes = read_csv(path, target)
     dataset = from_frame(frame, target, positive, name=path.stem, binary=binary,
                          missing=missing)

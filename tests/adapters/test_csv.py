@@ -1,4 +1,7 @@
 """CSV files: mixed columns, missing values, delimiters, encodings and broken files."""
+import os
+import threading
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -256,6 +259,20 @@ def test_missing_file_and_unknown_name(tmp_path):
         load_dataset("titanic")
     with pytest.raises(InputError, match="is a directory"):
         load_dataset(tmp_path, target="t")
+    # a device is refused (reading /dev/zero would never end), not called missing
+    with pytest.raises(InputError, match="'/dev/zero' is not a file but a device"):
+        load_dataset("/dev/zero", target="t")
+
+
+def test_a_named_pipe_is_read(tmp_path):
+    # `--data <(zcat data.csv.gz)` hands over a pipe: it exists but is no regular file
+    fifo = tmp_path / "data.csv"
+    os.mkfifo(fifo)
+    writer = threading.Thread(target=fifo.write_text, args=("x,t\n1,a\n2,b\n3,a\n4,b\n",))
+    writer.start()
+    ds = load_dataset(fifo, target="t")
+    writer.join()
+    assert ds.X["x"].tolist() == [1.0, 2.0, 3.0, 4.0]
 
 
 def test_numbers_beyond_32_bit_floats(tmp_path):
