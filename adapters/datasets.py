@@ -247,8 +247,8 @@ def read_csv(path, target=None):
     if _first_line_end(text.lstrip(" \t\r\n")) == "\r":
         text = text.replace("\r", "\n")
     header_line = len(text) - len(text.lstrip(" \t\n"))
+    blank = text[:header_line].count("\n")  # line numbers in messages count these too
     if header_line:
-        blank = text[:header_line].count("\n")
         text = text[header_line:]
         if blank:
             notes.append(f"skipped {blank} blank line(s) before {path.name}'s header")
@@ -268,7 +268,7 @@ def read_csv(path, target=None):
     spaced = [n for n in names if n.strip() and n != n.strip()]
     if spaced:
         notes.append(f"removed the spaces around column names {listing(spaced, 5)}")
-    extra = _extra_empty_fields(text, delimiter, len(names), path)
+    extra = _extra_empty_fields(text, delimiter, len(names), path, blank)
     if extra:
         notes.append(f"ignored the empty fields after the header's {len(names)} fields on "
                      f"{extra} data row(s) of {path.name}")
@@ -281,7 +281,9 @@ def read_csv(path, target=None):
                             na_values=[""], decimal=decimal,
                             usecols=range(len(names)) if extra else None)
     except (pd.errors.ParserError, pd.errors.EmptyDataError, ValueError) as err:
-        raise _unparsable(path, " ".join(str(err).split())) from None
+        reason = re.sub(r"\bline (\d+)", lambda m: f"line {int(m[1]) + blank}",
+                        " ".join(str(err).split()))
+        raise _unparsable(path, reason) from None
     frame.columns = [str(c).strip() for c in frame.columns]
     if decimal == ",":
         _read_decimal_commas(frame)
@@ -383,26 +385,25 @@ def _unparsable(path, reason):
                       f"fields")
 
 
-def _extra_empty_fields(text, delimiter, n_fields, path) -> int:
+def _extra_empty_fields(text, delimiter, n_fields, path, skipped=0) -> int:
     """How many data rows have more fields than the header, all of them empty.
 
     Raises :class:`InputError` when an extra field holds a value (pandas would drop it) or
-    a row has fewer fields than the header (its values would land in other columns).
+    a row has fewer fields than the header (its values would land in other columns),
+    naming its line in the file (``skipped`` lines came before ``text``).
     """
     rows = csv.reader(io.StringIO(text), delimiter=delimiter, skipinitialspace=True)
     extra = 0
     try:
         next(rows, None)
         for row in rows:
-            if len(row) > n_fields:
-                if any(field.strip() for field in row[n_fields:]):
-                    raise _unparsable(path, f"line {rows.line_num} has {len(row)} fields, "
-                                            f"the header {n_fields}")
-                extra += 1
-            elif 0 < len(row) < n_fields and any(field.strip() for field in row):
-                # pandas would fill the last fields, shifting no value back into place
-                raise _unparsable(path, f"line {rows.line_num} has {len(row)} fields, the "
-                                        f"header {n_fields}")
+            values_beyond = len(row) > n_fields and any(f.strip() for f in row[n_fields:])
+            # too few: pandas would fill the last fields, shifting no value back into place
+            too_few = 0 < len(row) < n_fields and any(f.strip() for f in row)
+            if values_beyond or too_few:
+                raise _unparsable(path, f"line {rows.line_num + skipped} has {len(row)} "
+                                        f"fields, the header {n_fields}")
+            extra += len(row) > n_fields
     except csv.Error:
         return 0  # pandas reports the quoting problem
     return extra

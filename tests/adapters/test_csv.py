@@ -86,6 +86,10 @@ def test_line_endings_blank_lines_and_unnamed_columns(tmp_path):
     assert "skipped 2 blank line(s) before data.csv's header" in ds.notes
     assert "header fields 2 ('Unnamed: 1') of data.csv are empty: named as pandas names them" \
         in ds.notes
+    # an error names the line of the file, the blank lines counted
+    for bad, line in (("\n\n# comment\na,b,t\n1,2,0\n", 4), ("\n\na,t\n1,0\n2,0,5\n", 5)):
+        with pytest.raises(InputError, match=f"line {line} has"):
+            load_dataset(_write(tmp_path, bad), target="t")
 
 
 def test_an_empty_first_header_field_is_noted(tmp_path):
