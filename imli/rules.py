@@ -8,12 +8,13 @@ parts fired; no rule is ever evaluated by building strings.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
 
-from .predicates import DEFAULT_DIGITS, Predicate, readable
+from .predicates import DEFAULT_DIGITS, Predicate, format_value, readable
 
 __all__ = ["CNF", "DNF", "Clause", "Literal", "as_binary_matrix"]
 
@@ -90,11 +91,27 @@ class Literal:
             return f"not ({self.predicate.describe(digits)})"
         return self.predicate.negate().describe(digits)
 
+    def test(self) -> Predicate | None:
+        """The category test this literal makes (``c == v`` or ``c != v``), or ``None``
+        for a threshold or a column without a predicate."""
+        if self.predicate is None or self.predicate.is_threshold:
+            return None
+        return self.predicate.negate() if self.negated else self.predicate
+
     def __str__(self) -> str:
         return self.describe()
 
 
 _CONNECTIVES = ("OR", "AND")
+
+
+def _member(value: object, digits: int | None) -> str:
+    """A category as a member of a printed set: quoted when it holds ``,``, ``{`` or ``}``."""
+    text = format_value(value, digits)
+    return repr(str(value)) if _SET_SYNTAX.search(text) and text == str(value) else text
+
+
+_SET_SYNTAX = re.compile(r"[,{}]")
 
 
 @dataclass(frozen=True)
@@ -131,10 +148,30 @@ class Clause:
         return values.any(axis=1) if self.connective == "OR" else values.all(axis=1)
 
     def describe(self, digits: int | None = None) -> str:
-        """Text such as ``(a <= 1.0 OR b == x)``; ``TRUE`` / ``FALSE`` when empty."""
+        """Text such as ``(a <= 1.0 OR b == x)``; ``TRUE`` / ``FALSE`` when empty.
+
+        Literals that test one feature against several categories print as one set:
+        ``c != a AND c != b`` as ``c not in {a, b}``, ``c == a OR c == b`` as
+        ``c in {a, b}`` (where the first of them stands). The meaning is the same (a
+        missing value is in no set), and each category still counts as one literal.
+        """
         if not self.literals:
             return "TRUE" if self.connective == "AND" else "FALSE"
-        parts = [lit.describe(digits) for lit in self.literals]
+        grouped = "!=" if self.connective == "AND" else "=="
+        tests = [lit.test() for lit in self.literals]
+        values: dict[str, list] = {}
+        for test in tests:
+            if test is not None and test.relation == grouped:
+                values.setdefault(test.feature, []).append(test.value)
+        parts, done = [], set()
+        for lit, test in zip(self.literals, tests):
+            if test is None or len(values.get(test.feature, ())) < 2:
+                parts.append(lit.describe(digits))
+            elif test.feature not in done:
+                done.add(test.feature)
+                members = ", ".join(_member(v, digits) for v in values[test.feature])
+                word = "not in" if grouped == "!=" else "in"
+                parts.append(f"{readable(test.feature, name=True)} {word} {{{members}}}")
         return "(" + f" {self.connective} ".join(parts) + ")"
 
     def __str__(self) -> str:

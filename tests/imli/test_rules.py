@@ -78,6 +78,21 @@ def test_complemented_literals_print_safely():
     assert str(Literal(0, "n", True, Predicate("color", "==", "red"))) == "color != red"
 
 
+
+def test_categories_of_one_feature_print_as_a_set():
+    colour = [Predicate("colour", "==", v) for v in ("red", "a, b", "<0")]
+    no_colour = [Literal(i, f"c{i}", True, p) for i, p in enumerate(colour)]
+    size = Literal(3, "s", False, PL)
+    term = Clause((no_colour[0], size, *no_colour[1:]), "AND")
+    # where the first of them stands; a member holding set syntax is quoted
+    assert str(term) == "(colour not in {red, 'a, b', '<0'} AND petal length <= 5.0)"
+    assert str(term.negate()) == ("(colour in {red, 'a, b', '<0'} OR "
+                                  "not (petal length <= 5.0))")
+    # one category alone, or categories joined by the other connective, print as before
+    assert str(Clause((no_colour[0], size), "AND")) == "(colour != red AND petal length <= 5.0)"
+    assert str(Clause((no_colour[0], no_colour[2]), "OR")) == "(colour != red OR colour != '<0')"
+    assert len(term) == 4   # each category is still a literal
+
 def test_empty_rules():
     X = np.zeros((2, 1))
     assert CNF(()).covers(X).all() and str(CNF(())) == "TRUE"
