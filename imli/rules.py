@@ -91,7 +91,7 @@ class Literal:
             return f"not ({self.predicate.describe(digits)})"
         return self.predicate.negate().describe(digits)
 
-    def test(self) -> Predicate | None:
+    def category_test(self) -> Predicate | None:
         """The category test this literal makes (``c == v`` or ``c != v``), or ``None``
         for a threshold or a column without a predicate."""
         if self.predicate is None or self.predicate.is_threshold:
@@ -158,7 +158,7 @@ class Clause:
         if not self.literals:
             return "TRUE" if self.connective == "AND" else "FALSE"
         grouped = "!=" if self.connective == "AND" else "=="
-        tests = [lit.test() for lit in self.literals]
+        tests = [lit.category_test() for lit in self.literals]
         values: dict[str, list] = {}
         for test in tests:
             if test is not None and test.relation == grouped:
