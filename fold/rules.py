@@ -170,13 +170,52 @@ class Rule:
         return 1 + sum(e.n_rules for e in self.exceptions)
 
     def __str__(self) -> str:
-        body = " and ".join(str(lit) for lit in self.literals) or "true"
+        """The rule as a person reads it: ``body unless (exception or ...)``.
+
+        Several tests of one feature against categories print as one set: body literals
+        ``c != a and c != b`` as ``c not in {a, b}``, exceptions ``c == a or c == b`` (each
+        a single test) as ``c in {a, b}``, where the first of them stands. Each category
+        still counts as one literal.
+        """
+        body = _joined([(str(lit), _category_test(lit, "!=")) for lit in self.literals],
+                       " and ", "not in") or "true"
         if not self.exceptions:
             return body
         # "(B unless (C))" among several: "A or B unless (C)" could read as (A or B) unless C
-        parts = [f"({e})" if e.exceptions and len(self.exceptions) > 1 else str(e)
+        parts = [(f"({e})" if e.exceptions and len(self.exceptions) > 1 else str(e),
+                  None if e.exceptions or len(e.literals) != 1
+                  else _category_test(e.literals[0], "=="))
                  for e in self.exceptions]
-        return f"{body} unless ({' or '.join(parts)})"
+        return f"{body} unless ({_joined(parts, ' or ', 'in')})"
+
+
+def _category_test(literal: Literal, relation: str) -> Literal | None:
+    """``literal`` when it tests a category with ``relation``, else ``None``."""
+    return literal if literal.relation == relation else None
+
+
+def _joined(parts: list, joiner: str, word: str) -> str:
+    """Texts joined by ``joiner``; the category tests of a feature that has several
+    (``(text, literal)`` pairs whose literal is not ``None``) as one set at the first."""
+    values: dict[str, list] = {}
+    for _, literal in parts:
+        if literal is not None:
+            values.setdefault(literal.feature, []).append(literal.value)
+    out, done = [], set()
+    for text, literal in parts:
+        if literal is None or len(values[literal.feature]) < 2:
+            out.append(text)
+        elif literal.feature not in done:
+            done.add(literal.feature)
+            members = ", ".join(_member(v) for v in values[literal.feature])
+            out.append(f"{readable(literal.feature, name=True)} {word} {{{members}}}")
+    return joiner.join(out)
+
+
+def _member(value: str) -> str:
+    """A category as a member of a printed set: quoted when it holds ``,``, ``{`` or ``}``."""
+    text = readable(value)
+    return repr(value) if text == value and any(c in value for c in ",{}") else text
 
 
 @dataclass(frozen=True)

@@ -54,6 +54,20 @@ def test_an_exception_with_exceptions_among_several_is_bracketed():
     assert str(alone) == "a > 0 unless (b == u unless (c > 1))"
 
 
+
+def test_categories_of_one_feature_print_as_a_set():
+    single = [Rule((Literal("city", "==", v),)) for v in ("x", "a, b")]
+    other = Rule((Literal("city", "==", "y"), Literal("a", ">", 1.0)))  # not a single test
+    body = (Literal("kind", "!=", "p"), Literal("a", ">", 0.0), Literal("kind", "!=", "{q}"))
+    rule = Rule(body, (single[0], other, single[1]))
+    assert str(rule) == ("kind not in {p, '{q}'} and a > 0 unless "
+                         "(city in {x, 'a, b'} or city == y and a > 1)")
+    assert rule.n_literals == 7   # each category is still a literal
+    # one test alone, or tests that a set would not join, print as before
+    assert str(Rule(body[:2], single[:1])) == "kind != p and a > 0 unless (city == x)"
+    assert str(Rule((Literal("kind", "==", "p"), Literal("kind", "==", "q")))) == \
+        "kind == p and kind == q"
+
 def test_rule_with_exceptions_and_theory_decision_list():
     X = pd.DataFrame({"a": [1.0, 1.0, 5.0, NAN], "b": ["x", "y", "x", "x"]})
     rule = Rule((Literal("a", "<=", 2.0),), (Rule((Literal("b", "==", "y"),)),))
