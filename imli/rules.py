@@ -165,7 +165,7 @@ class Clause:
                 values.setdefault(test.feature, []).append(test.value)
         parts, done = [], set()
         for lit, test in zip(self.literals, tests):
-            if test is None or len(values.get(test.feature, ())) < 2:
+            if test is None or test.relation != grouped or len(values[test.feature]) < 2:
                 parts.append(lit.describe(digits))
             elif test.feature not in done:
                 done.add(test.feature)

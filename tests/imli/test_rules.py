@@ -92,6 +92,10 @@ def test_categories_of_one_feature_print_as_a_set():
     assert str(Clause((no_colour[0], size), "AND")) == "(colour != red AND petal length <= 5.0)"
     assert str(Clause((no_colour[0], no_colour[2]), "OR")) == "(colour != red OR colour != '<0')"
     assert len(term) == 4   # each category is still a literal
+    # a test of the other kind on the same feature keeps its own place
+    red = Literal(4, "r", False, colour[0])
+    assert str(Clause((red, *no_colour[1:]), "AND")) == \
+        "(colour == red AND colour not in {'a, b', '<0'})"
 
 def test_empty_rules():
     X = np.zeros((2, 1))
