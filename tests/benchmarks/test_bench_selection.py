@@ -1,5 +1,8 @@
 """The settings-selection benchmark: its grid, its choices and its measurements."""
 
+import doctest
+
+import benchmarks.bench_selection
 from adapters import load_dataset
 from benchmarks.bench_selection import CHOICES, grid, run_dataset
 from benchmarks.runner import BenchConfig, _run_config, fold_splits
@@ -14,6 +17,12 @@ def test_grid_is_the_sweep_over_the_run_settings():
     assert {(s["data_fidelity"], s["n_clauses"]) for s in imli} == {
         (1.0, 1), (10.0, 1), (1.0, 3), (10.0, 3)}
     assert grid("fold", {}, sweep) == [{"mdl_weight": 0.5}]
+
+
+def test_choices_pick_as_documented():
+    # the module's examples (benchmarks/ is outside pytest's doctest paths)
+    result = doctest.testmod(benchmarks.bench_selection)
+    assert result.attempted >= 3 and result.failed == 0
 
 
 def test_the_default_choice_reproduces_the_pipeline(tmp_path):
