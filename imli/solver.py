@@ -13,6 +13,8 @@
 
 from __future__ import annotations
 
+import os
+import signal
 import subprocess
 import tempfile
 import threading
@@ -216,7 +218,7 @@ def _parse_output(text: str, nv: int) -> tuple[str | None, tuple[int, ...] | Non
         if line.startswith("s "):
             status = line[2:].strip()
         elif line.startswith("o "):
-            cost = int(line.split()[1])
+            cost = _integers(line, line.split()[1:2])[0]
         elif line.startswith("v "):
             values.append(line[2:].strip())
     if values:
@@ -224,8 +226,20 @@ def _parse_output(text: str, nv: int) -> tuple[str | None, tuple[int, ...] | Non
         if len(body) == 1 and set(body[0]) <= {"0", "1"} and len(body[0]) >= nv > 0:
             model = tuple(v if body[0][v - 1] == "1" else -v for v in range(1, nv + 1))
         else:
-            model = tuple(int(t) for t in body if t != "0")
+            model = tuple(t for t in _integers("v " + " ".join(values), body) if t != 0)
     return status, model, cost
+
+
+def _integers(line: str, tokens: list[str]) -> list[int]:
+    """``tokens`` (at least one) as ints, or a :class:`SolverError` quoting ``line``."""
+    try:
+        numbers = [int(t) for t in tokens]
+    except ValueError:
+        numbers = []
+    if not numbers:
+        raise SolverError(f"The MaxSAT solver printed a line that is not MaxSAT Evaluation "
+                          f"output: {line.strip()[:100]!r}")
+    return numbers
 
 
 def _solve_external(wcnf: WCNF, command: Sequence[str], time_limit: float | None) -> Solution:
@@ -238,8 +252,11 @@ def _solve_external(wcnf: WCNF, command: Sequence[str], time_limit: float | None
         if not any("{wcnf}" in str(a) for a in command):
             args.append(str(path))
         try:
+            # its own process group: a solver started through a wrapper (``sh -c``) is
+            # stopped with the wrapper, whose children would otherwise hold the pipes open
             proc = subprocess.Popen(
-                args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+                args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                start_new_session=True,
             )
         except OSError as exc:
             raise SolverError(f"Could not start the MaxSAT solver {args[0]!r}: {exc}") from exc
@@ -248,11 +265,11 @@ def _solve_external(wcnf: WCNF, command: Sequence[str], time_limit: float | None
             out, err = proc.communicate(timeout=time_limit)
         except subprocess.TimeoutExpired:
             timed_out = True
-            proc.terminate()
+            _signal_group(proc, signal.SIGTERM)
             try:
                 out, err = proc.communicate(timeout=_GRACE_SECONDS)
             except subprocess.TimeoutExpired:
-                proc.kill()
+                _signal_group(proc, signal.SIGKILL)
                 out, err = proc.communicate()
     status, model, cost = _parse_output(out or "", wcnf.nv)
     if status == "UNSATISFIABLE":
@@ -268,6 +285,14 @@ def _solve_external(wcnf: WCNF, command: Sequence[str], time_limit: float | None
     if cost is None:
         cost = _model_cost(wcnf, model)
     return Solution(model, cost, optimal, "optimal" if optimal else "feasible")
+
+
+def _signal_group(proc: subprocess.Popen, sig: int) -> None:
+    """Send ``sig`` to the solver's process group (it may have ended already)."""
+    try:
+        os.killpg(proc.pid, sig)
+    except ProcessLookupError:
+        pass
 
 
 def _model_cost(wcnf: WCNF, model: Sequence[int]) -> int:

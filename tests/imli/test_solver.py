@@ -75,6 +75,18 @@ def test_external_command_time_out_keeps_the_best_model(query, tmp_path):
     assert found.status == "feasible" and not found.optimal and found.model is not None
 
 
+def test_external_time_out_stops_a_solver_behind_a_wrapper(query, tmp_path):
+    # `sh -c` runs the solver as its child: stopping only the shell left the child holding
+    # the output pipes, and the fit waited for it (here 60 s) past its time limit
+    script = tmp_path / "slow_solver.py"
+    script.write_text(FAKE_SOLVER)
+    wrapper = ("sh", "-c", f"{sys.executable} {script} \"$0\" 60; true", "{wcnf}")
+    start = time.monotonic()
+    found = solve(query.wcnf, SolverConfig(command=wrapper), time_limit=3.0)
+    assert time.monotonic() - start < 10
+    assert found.status == "feasible" and found.model is not None
+
+
 def test_external_failures_are_reported(query, tmp_path):
     script = tmp_path / "broken.py"
     script.write_text("import sys; sys.stderr.write('boom'); sys.exit(3)")
@@ -88,6 +100,9 @@ def test_parse_both_model_formats():
     assert _parse_output("s OPTIMUM FOUND\no 3\nv 101\n", 3) == (
         "OPTIMUM FOUND", (1, -2, 3), 3)
     assert _parse_output("v 1 -2 3 0\n", 3)[1] == (1, -2, 3)
+    for garbled in ("v 1 x 3\n", "o many\n", "o \n"):
+        with pytest.raises(SolverError, match="not MaxSAT Evaluation output"):
+            _parse_output(garbled, 3)
 
 
 def test_unsatisfiable_constraints_raise():
