@@ -137,7 +137,9 @@ class EncodedBlackBox:
         X = self.encoder.select(X)
         if len(X) == 0:
             return np.empty((0, len(self.classes_)))
-        return self._checked(self._proba_frame(X), len(X))
+        # a copy: the caller's frame (the dataset's rows) must not change when a user's
+        # function writes to the frame it is given
+        return self._checked(self._proba_frame(X.copy()), len(X))
 
     def predict(self, X):
         """Labels for the rows of ``X``: the class with the highest probability.

@@ -98,6 +98,21 @@ def test_callable_save_writes_a_note(boxes, tmp_path):
     assert "_rule" in path.read_text() and "not saved" in path.read_text()
 
 
+
+def test_a_function_that_writes_to_its_input_leaves_the_rows_alone(mixed):
+    # the pipeline labels the dataset's own rows: a function rescaling the frame it was
+    # given in place rescaled them for LIME and both learners too
+    ds, encoder, _ = mixed
+
+    def rescaling(X):
+        X["x"] = X["x"] / 72
+        X.loc[:, "w"] = 0.0
+        return _rule(X)
+
+    X = ds.X.copy()
+    wrap_callable(rescaling, encoder).predict(X)
+    pd.testing.assert_frame_equal(X, ds.X)
+
 def test_sklearn_fitted_on_string_labels(mixed):
     ds, encoder, _ = mixed
     names = np.asarray(ds.class_names, dtype=object)[ds.y]     # ("no", "yes")
