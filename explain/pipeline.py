@@ -254,6 +254,14 @@ def run_pipeline(
     PipelineResult
     """
     config = config or RunConfig()
+    if isinstance(config.learners, str):
+        raise InputError(f"learners must be a tuple of names such as ('imli', 'fold'), not "
+                         f"the text {config.learners!r}")
+    if black_box is not None and not isinstance(black_box, BlackBox):
+        raise InputError(f"black_box must be an adapters.BlackBox, not a "
+                         f"{type(black_box).__name__}: wrap a fitted scikit-learn model with "
+                         f"adapters.wrap_sklearn(model, encoder), a function with "
+                         f"adapters.wrap_callable(fn, encoder)")
     if config.train_view not in TRAIN_VIEWS:
         raise InputError(f"unknown train_view {config.train_view!r}; choose from {TRAIN_VIEWS}")
     unknown = set(config.learners) - set(LEARNERS)
@@ -269,9 +277,8 @@ def run_pipeline(
             codes = [int(c == positive) for c in codes]
         black_box = relabel_classes(black_box, codes, f"dataset {dataset.name!r}")
     dataset = binary
-    train_idx, test_idx = split if split is not None else _split(
-        dataset, config.test_size, config.random_state
-    )
+    train_idx, test_idx = (_checked_split(split, len(dataset.y)) if split is not None
+                           else _split(dataset, config.test_size, config.random_state))
     X_train, X_test = dataset.X.iloc[train_idx], dataset.X.iloc[test_idx]
     y_train, y_test = dataset.y[train_idx], dataset.y[test_idx]
 
@@ -436,6 +443,29 @@ def _lime_settings(config: RunConfig, n_features: int) -> dict:
     return {"top_k": min(lime.top_k, n_features), "num_samples": lime.num_samples,
             "discretizer": lime.discretizer, "engine": lime.engine,
             "mode": lime.mode if lime.engine == "batched" else None}
+
+
+def _checked_split(split, n_rows: int) -> tuple[np.ndarray, np.ndarray]:
+    """A given ``(train_indices, test_indices)`` as int arrays, or an :class:`InputError`
+    saying what is wrong with it."""
+    try:
+        train, test = (np.asarray(part) for part in split)
+    except (TypeError, ValueError):
+        raise InputError("split must be a pair (train_indices, test_indices)") from None
+    for name, part in (("train", train), ("test", test)):
+        if part.ndim != 1 or not len(part) or not np.issubdtype(part.dtype, np.integer):
+            raise InputError(f"split's {name} indices must be a non-empty 1-D array of "
+                             f"integer row positions (not a boolean mask)")
+        if part.min() < 0 or part.max() >= n_rows:
+            raise InputError(f"split's {name} indices must be row positions 0 .. "
+                             f"{n_rows - 1}; they run from {part.min()} to {part.max()}")
+        if len(np.unique(part)) != len(part):
+            raise InputError(f"split's {name} indices name a row more than once")
+    shared = np.intersect1d(train, test)
+    if len(shared):
+        raise InputError(f"split's train and test indices share {len(shared)} row(s) (e.g. "
+                         f"{shared[0]}): fidelity is measured on rows the learners did not see")
+    return train, test
 
 
 def training_view(views: dict, train_view: str) -> pd.DataFrame:

@@ -207,6 +207,30 @@ def test_a_test_set_leaving_too_few_training_rows_is_refused(test_size, words):
         run_pipeline(from_frame(df, "t"), RunConfig(lime=FAST_LIME, test_size=test_size))
 
 
+@pytest.mark.parametrize("split, words", [
+    ((np.arange(20), np.arange(15, 30)), r"share 5 row\(s\) \(e.g. 15\)"),
+    ((np.arange(20), np.arange(290, 301)), r"test indices must be row positions 0 .. 299"),
+    ((np.arange(20), np.array([], dtype=int)), "test indices must be a non-empty"),
+    ((np.arange(20), np.arange(20, 30) * 1.0), "integer row positions"),
+    ((np.arange(300) < 200, np.arange(300) >= 200), "not a boolean mask"),
+    ((np.array([1, 1, 2]), np.arange(20, 30)), "train indices name a row more than once"),
+    ((np.arange(20),), r"a pair \(train_indices, test_indices\)"),
+])
+def test_a_bad_split_is_refused_in_one_line(split, words):
+    rng = np.random.default_rng(0)
+    df = pd.DataFrame({"x": rng.normal(size=300)})
+    df["t"] = np.where(df.x > 0, "a", "b")
+    with pytest.raises(InputError, match=words):
+        run_pipeline(from_frame(df, "t"), RunConfig(lime=FAST_LIME), split=split)
+
+
+def test_a_model_not_wrapped_or_learners_as_text_are_refused():
+    dataset = load_dataset("iris")
+    with pytest.raises(InputError, match=r"not a function: wrap a fitted scikit-learn"):
+        run_pipeline(dataset, RunConfig(lime=FAST_LIME), black_box=lambda X: X)
+    with pytest.raises(InputError, match=r"a tuple of names .*not the text 'imli'"):
+        run_pipeline(dataset, RunConfig(lime=FAST_LIME, learners="imli"))
+
 @pytest.mark.parametrize("engine, mode", [("batched", "fast"), ("batched", "exact"),
                                           ("reference", "fast")])
 def test_table_without_numeric_features(engine, mode):
