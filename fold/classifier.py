@@ -37,7 +37,7 @@ __all__ = ["FOLDClassifier"]
 def _row_id(X) -> int:
     """The integer index label of a one-row table, else 0 (also for labels outside
     64-bit integers, which the engine's row ids cannot hold)."""
-    index = getattr(X, "index", None)
+    index = X.index if isinstance(X, (pd.DataFrame, pd.Series)) else None
     if index is not None and len(index) == 1:
         label = index[0]
         if (isinstance(label, Integral) and not isinstance(label, bool)
@@ -365,7 +365,8 @@ class FOLDClassifier(ClassifierMixin, BaseEstimator):
 
     def predict_python(self, X) -> np.ndarray:
         """Labels of ``X`` from the rule objects, without Prolog (same answers)."""
-        decisions = self.rules_.decide(self._view(X))
+        view = self._view(X)  # checks the fit first
+        decisions = self.rules_.decide(view)
         return self.classes_[self.class_order_[decisions]]
 
     def explain(self, X) -> Explanation:

@@ -34,8 +34,9 @@ def test_clone_pipeline_gridsearch_and_string_labels():
 
 def test_not_fitted_and_bad_parameters():
     X = pd.DataFrame({"a": [1.0, 2.0]})
-    with pytest.raises(NotFittedError):
-        FOLDClassifier().predict(X)
+    for method in ("predict", "predict_python", "explain"):
+        with pytest.raises(NotFittedError):
+            getattr(FOLDClassifier(), method)(X.iloc[[0]])
     with pytest.raises(ValueError, match="exception_ratio"):
         FOLDClassifier(exception_ratio=-1).fit(X, [0, 1])
     with pytest.raises(ValueError, match="min_support"):

@@ -84,3 +84,11 @@ def test_the_proof_shows_an_unknown_cell_as_an_anonymous_variable():
         X, ["n", "n", "n", "y", "y", "y", "y", "y"])
     proof = clf.explain(X.iloc[[6]]).prolog
     assert "fails at w(6,_)" in proof and not re.search(r"_[A-Z0-9]", proof), proof
+
+
+def test_a_row_given_as_a_list_or_array_is_explained_as_row_0():
+    # a list has a method called index, which was taken for a table's index
+    X, clf = _birds()
+    for row in ([["yes", NAN, NAN]], np.array([["yes", NAN, NAN]], dtype=object)):
+        why = clf.explain(row)
+        assert why.row_id == 0 and why.label == "fly"
