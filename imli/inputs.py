@@ -29,6 +29,12 @@ def binary_input(est, X, y=None, column_specs=None, reset=True):
     A 0/1 matrix or DataFrame of booleans is used as is; any other table is binarized by a
     :class:`Binarizer` fitted here (``est.binarizer_``; ``reset=True`` in ``fit``).
     """
+    if reset and y is not None:
+        # before scikit-learn's checks, which fail on pandas' NA in text labels
+        labels = np.asarray(y)
+        if labels.dtype == object and pd.isna(labels).any():
+            raise ValueError("Input y contains missing labels (None or NaN); drop those "
+                             "rows or give them a class.")
     if isinstance(X, pd.DataFrame):
         check_column_types(X)
         target = y if reset else "no_validation"
@@ -58,9 +64,6 @@ def binary_input(est, X, y=None, column_specs=None, reset=True):
             frame = frame_from_array(X, names)
     if reset:
         y = column_or_1d(y, warn=True)
-        if y.dtype == object and pd.isna(y).any():
-            raise ValueError("Input y contains missing labels (None or NaN); drop those "
-                             "rows or give them a class.")
         if y.dtype.kind in "fc":
             assert_all_finite(y, input_name="y")
         check_consistent_length(X, y)

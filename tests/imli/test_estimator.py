@@ -349,6 +349,11 @@ def test_missing_labels_are_a_clear_error(missing):
     y = np.array(["a", "b", missing, "a", "b", "a"], dtype=object)
     with pytest.raises(ValueError, match="y contains missing labels"):
         IMLIClassifier().fit(X, y)
+    # pandas' text labels with NA, beside a 0/1 matrix (scikit-learn's own check failed on
+    # the NA with "boolean value of NA is ambiguous")
+    text = pd.array(["a", "b", None, "a", "b", "a"], dtype="string")
+    with pytest.raises(ValueError, match="y contains missing labels"):
+        IMLIClassifier().fit(np.eye(6, 2, dtype=int), text)
 
 
 def test_a_decision_set_lists_its_most_precise_rules_first():
