@@ -81,8 +81,8 @@ class IMLIClassifier(ClassifierMixin, BaseEstimator):
     time_limit : float or None, default=None
         Seconds for the whole fit. When it strikes, the best rule found so far is returned
         (``optimal_`` is False, ``timed_out_`` True, and a :class:`TimeLimitWarning` is
-        issued). RC2's SAT solver (Glucose 3) sees the interruption only between its
-        restarts, so one large query can overrun the limit: a whole-table query
+        issued). RC2's SAT solver (Glucose 3) looks for the interruption only now and
+        then (a single SAT call ran 23 s past it), so one large query can overrun the limit: a whole-table query
         (``batch_size=None``) on 200 rows of 500 noise features, limited to 10 s, took
         31 s. Mini-batches keep each query small; ``solver="cpsat"`` stops on time.
     solver : {"rc2-stratified", "rc2", "cpsat"}, default="rc2-stratified"
