@@ -82,9 +82,10 @@ class IMLIClassifier(ClassifierMixin, BaseEstimator):
         Seconds for the whole fit. When it strikes, the best rule found so far is returned
         (``optimal_`` is False, ``timed_out_`` True, and a :class:`TimeLimitWarning` is
         issued). RC2's SAT solver (Glucose 3) looks for the interruption only now and
-        then (a single SAT call ran 23 s past it), so one large query can overrun the limit: a whole-table query
+        then, so one large query can overrun the limit: a whole-table query
         (``batch_size=None``) on 200 rows of 500 noise features, limited to 10 s, took
-        31 s. Mini-batches keep each query small; ``solver="cpsat"`` stops on time.
+        31 s (its last SAT call ran 23 s). Mini-batches keep each query small;
+        ``solver="cpsat"`` stops on time.
     solver : {"rc2-stratified", "rc2", "cpsat"}, default="rc2-stratified"
         MaxSAT engine: python-sat's RC2 with or without stratification (stratified is much
         faster on the weighted queries of whole data sets), or OR-Tools CP-SAT (anytime;
