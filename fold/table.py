@@ -250,7 +250,7 @@ def read_numeric(series: pd.Series, name: str) -> np.ndarray:
     ):
         try:
             series = pd.to_numeric(series, errors="raise")
-        except (ValueError, TypeError) as exc:
+        except (ValueError, TypeError, OverflowError) as exc:  # 10**400 overflows
             raise FoldInputError(
                 f"column {name!r} was numeric when the model was fitted but now "
                 f"holds non-numeric values ({exc}); pass numbers or NaN"

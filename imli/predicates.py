@@ -147,9 +147,11 @@ def to_numbers(values: object) -> np.ndarray:
 
 
 def _category_text(value: object) -> str:
-    if isinstance(value, Real) and not isinstance(value, bool) and float(value).is_integer():
-        return str(int(value))
-    return str(value)
+    if isinstance(value, bool) or not isinstance(value, Real):
+        return str(value)
+    if isinstance(value, Integral):
+        return str(int(value))  # exactly: float(10**400) overflows
+    return str(int(value)) if float(value).is_integer() else str(value)
 
 
 def category_texts(values: object) -> np.ndarray:

@@ -148,6 +148,12 @@ def test_categories_are_numbers_by_value(fitted, tmp_path):
     assert clf.predict(float_codes).tolist() == ["a", "b", "b"]
 
 
+def test_an_integer_beyond_floats_in_a_numeric_column_is_a_clear_error():
+    X = pd.DataFrame({"a": [0.1, 0.9, 0.2, 0.8] * 5})
+    clf = FOLDClassifier().fit(X, ["n", "p", "n", "p"] * 5)
+    with pytest.raises(FoldInputError, match="int too large to convert to float"):
+        clf.predict(pd.DataFrame({"a": pd.Series([10**400, 1], dtype=object)}))
+
 def test_values_that_differ_only_by_a_trailing_nul_stay_apart(tmp_path):
     # numpy string arrays drop trailing NULs: "a\x00" must not be read as "a"
     X = pd.DataFrame({"c": pd.Series(["a\x00", "a"] * 20 + ["b"] * 10, dtype=object)})

@@ -343,6 +343,12 @@ def test_integer_categories_accept_equal_floats_at_predict():
     assert clf.predict(new).tolist() == ["a", "b", "b", "b"]
 
 
+def test_integers_beyond_floats_are_categories_by_their_exact_text():
+    # float(10**400) overflows: the category's text is the integer's own
+    X = pd.DataFrame({"a": pd.Series([10**400, 1, 2, 3] * 5, dtype=object)})
+    clf = IMLIClassifier(n_clauses=1, batch_size=None).fit(X, [1, 0, 0, 0] * 5)
+    assert str(clf.rules_) == f"(a == {10**400})" and clf.score(X, [1, 0, 0, 0] * 5) == 1.0
+
 @pytest.mark.parametrize("missing", [None, np.nan])
 def test_missing_labels_are_a_clear_error(missing):
     X = pd.DataFrame({"a": np.arange(6.0)})
