@@ -153,6 +153,10 @@ class LimeConfig:
         if not (isinstance(self.random_state, (int, np.integer)) and self.random_state >= 0):
             raise ValueError(f"LimeConfig.random_state must be a non-negative int, "
                              f"got {self.random_state!r}")
+        if (isinstance(self.n_jobs, bool) or not isinstance(self.n_jobs, (int, np.integer))
+                or self.n_jobs == 0):
+            raise ValueError(f"LimeConfig.n_jobs must be a non-zero int (-1: every core), "
+                             f"got {self.n_jobs!r}")
         if self.kernel_width is not None and not self.kernel_width > 0:
             raise ValueError(f"LimeConfig.kernel_width must be positive, "
                              f"got {self.kernel_width!r}")

@@ -79,7 +79,7 @@ def test_seed_for_is_stable_and_distinct():
 @pytest.mark.parametrize("field, value", [
     ("discretizer", "kmeans"), ("feature_selection", "lars"), ("engine", "gpu"),
     ("mode", "slow"), ("num_samples", 0), ("top_k", 0), ("random_state", -1),
-    ("kernel_width", 0.0), ("memory_budget_mb", 0)])
+    ("kernel_width", 0.0), ("memory_budget_mb", 0), ("n_jobs", 0), ("n_jobs", 1.5)])
 def test_config_rejects_bad_values(field, value):
     with pytest.raises(ValueError, match=field):
         LimeConfig(**{field: value})
