@@ -4,6 +4,7 @@ import re
 
 import numpy as np
 import pandas as pd
+import pytest
 
 from fold import Explanation, FOLDClassifier
 
@@ -90,5 +91,6 @@ def test_a_row_given_as_a_list_or_array_is_explained_as_row_0():
     # a list has a method called index, which was taken for a table's index
     X, clf = _birds()
     for row in ([["yes", NAN, NAN]], np.array([["yes", NAN, NAN]], dtype=object)):
-        why = clf.explain(row)
+        with pytest.warns(UserWarning, match="does not have valid feature names"):
+            why = clf.explain(row)   # scikit-learn's warning, as for any estimator
         assert why.row_id == 0 and why.label == "fly"
