@@ -29,7 +29,6 @@ import warnings
 from collections import defaultdict
 
 import numpy as np
-import pandas as pd
 from sklearn.model_selection import StratifiedKFold
 
 from benchmarks.datasets import load
@@ -38,7 +37,7 @@ from benchmarks.runner import (DEFAULT_DATASETS, LIME_CACHE_DIR, BenchConfig, _r
                                fold_splits, to_project_dataset)
 from explain.compare import SweepConfig
 from explain.learners import FOLD_DEFAULTS, IMLI_DEFAULTS, fit_learner
-from explain.pipeline import binarize_target, run_pipeline
+from explain.pipeline import binarize_target, run_pipeline, training_labels, training_view
 from fold import FOLDClassifier
 from imli import TimeLimitWarning
 
@@ -58,9 +57,9 @@ def _fit_count(result, name, params, rows, test_view, test_rows, labels):
     """Fit on the ``lime+raw`` view of training ``rows``; count disagreements on
     ``test_view``'s ``test_rows`` (labels ``labels``). Returns (disagreeing, literals)."""
     views = result.views[name]
-    X = pd.concat([views["train_lime"].iloc[rows], views["train_raw"].iloc[rows]],
-                  ignore_index=True)
-    y = np.tile(result.labels["bb_train"][rows], 2)
+    X = training_view({part: views[part].iloc[rows] for part in ("train_lime", "train_raw")},
+                      "lime+raw")
+    y = training_labels(result.labels["bb_train"][rows], "lime+raw")
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", TimeLimitWarning)
         learner = fit_learner(name, X, y, params, result.report["parameters"]["random_state"],
