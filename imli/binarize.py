@@ -47,6 +47,19 @@ def frame_from_array(array: np.ndarray, names: list) -> pd.DataFrame:
     return frame
 
 
+def as_float64(frame: pd.DataFrame) -> pd.DataFrame:
+    """``frame`` with extended-precision float columns (``np.longdouble``) as float64.
+
+    pandas' hashing and numpy's ``isin`` have no long-double kernels, and thresholds are
+    float64 anyway.
+    """
+    wide = [name for name, dtype in frame.dtypes.items()
+            if isinstance(dtype, np.dtype) and dtype.kind == "f" and dtype.itemsize > 8]
+    if not wide:
+        return frame
+    return frame.astype(dict.fromkeys(wide, np.float64))
+
+
 def _numbers_from_text(column: pd.Series) -> pd.Series | None:
     """``column`` as float64 when it holds text and every known cell reads as a number."""
     distinct = pd.unique(column.to_numpy())
@@ -245,12 +258,13 @@ class Binarizer(TransformerMixin, BaseEstimator):
             check_column_types(X)
             validate_data(self, X, skip_check_array=True, reset=reset)
             check_columns(self, X.columns, reset)
-            _check_finite(X)
-            frame = X
+            frame = as_float64(X)
+            _check_finite(frame)
         else:
             values = validate_data(self, X, reset=reset, ensure_all_finite="allow-nan")
             check_columns(self, None, reset)
-            frame = pd.DataFrame(values, columns=[f"x{i}" for i in range(values.shape[1])])
+            frame = as_float64(
+                pd.DataFrame(values, columns=[f"x{i}" for i in range(values.shape[1])]))
         if frame.shape[0] == 0 or frame.shape[1] == 0:
             raise ValueError(
                 f"Found array with {frame.shape[0]} sample(s) and {frame.shape[1]} "
@@ -338,6 +352,8 @@ class Binarizer(TransformerMixin, BaseEstimator):
                     cells[source] = _numbers(col, frame.columns[source])
                 else:
                     codes, texts = category_codes(col)
+                    _warn_unseen(frame.columns[source], codes, texts,
+                                 self._categories_of(source))
                     cells[source] = codes, {t: k for k, t in enumerate(texts)}
             values = cells[source]
             if spec is None:
@@ -350,6 +366,10 @@ class Binarizer(TransformerMixin, BaseEstimator):
         binary = pd.DataFrame(out, index=frame.index, columns=self._names)
         binary.attrs[_SPECS] = _Meanings(tuple(self._names), tuple(self.column_specs_))
         return binary
+
+    def _categories_of(self, source: int) -> set[str]:
+        return {spec.value for spec, src in zip(self.column_specs_, self._sources)
+                if src == source}
 
     def literal_names(self) -> tuple[str, ...]:
         """Per output column, the name a :class:`~imli.rules.Literal` on it carries: the
@@ -364,6 +384,22 @@ class Binarizer(TransformerMixin, BaseEstimator):
         """Names of the output columns."""
         check_is_fitted(self, "column_specs_")
         return np.array(self._names, dtype=object)
+
+
+def _warn_unseen(name: object, codes: np.ndarray, texts: tuple[str, ...],
+                 seen: set[str]) -> None:
+    """Warn when most known values of a categorical column were never seen in fit: the
+    same column in another type (``1`` for ``True``) matches no category, silently."""
+    new = np.array([t not in seen for t in texts] + [False])  # code -1 (missing) picks False
+    unseen, known = int(new[codes].sum()), int((codes >= 0).sum())
+    if 2 * unseen <= known:
+        return
+    shown = ", ".join([repr(t) for t, n in zip(texts, new) if n][:3])
+    before = ", ".join(repr(t) for t in sorted(seen)[:3]) + (", ..." if len(seen) > 3 else "")
+    warnings.warn(f"column {name!r}: {unseen} of {known} known values "
+                  f"were never seen in fit (e.g. {shown}; fit saw {before}), so they pass "
+                  "no '==' test and every '!=' test; is it the same column in another type "
+                  "(1 for True)?", UserWarning, stacklevel=4)
 
 
 def _numbers(column: pd.Series, name: object) -> np.ndarray:

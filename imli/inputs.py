@@ -7,7 +7,8 @@ import pandas as pd
 from sklearn.utils import assert_all_finite, check_consistent_length, column_or_1d
 from sklearn.utils.validation import validate_data
 
-from .binarize import Binarizer, check_column_types, check_columns, frame_from_array
+from .binarize import (Binarizer, as_float64, check_column_types, check_columns,
+                       frame_from_array)
 from .literals import LiteralSpace
 from .predicates import Predicate
 
@@ -45,7 +46,7 @@ def binary_input(est, X, y=None, column_specs=None, reset=True):
                 f"Found a table of shape {X.shape}; at least 1 row and 1 column are "
                 "required."
             )
-        frame = X
+        frame = as_float64(X)
     else:
         # text in an array: a table of mixed columns, read as a DataFrame would be
         text = np.asarray(X).dtype.kind in "OUS"

@@ -146,6 +146,12 @@ def to_numbers(values: object) -> np.ndarray:
     return np.where(pd.isna(cells), np.nan, cells).astype(np.float64)
 
 
+def _is_missing(value: object) -> bool:
+    # pd.isna of a list or an array held in a cell is an array: such a cell is a value
+    missing = pd.isna(value)
+    return isinstance(missing, bool | np.bool_) and bool(missing)
+
+
 def _category_text(value: object) -> str:
     if isinstance(value, bool) or not isinstance(value, Real):
         return str(value)
@@ -201,7 +207,7 @@ def category_codes(values: object) -> tuple[np.ndarray, tuple[str, ...]]:
     if pd.api.types.infer_dtype(cells, skipna=True) not in _SAME_TEXT_WHEN_EQUAL:
         # factorize merges equal values, which may print differently (True == 1,
         # Decimal("1") == Decimal("1.0"), a timedelta and a pd.Timedelta): text first
-        cells = pd.Series([v if pd.isna(v) else _category_text(v) for v in cells],
+        cells = pd.Series([v if _is_missing(v) else _category_text(v) for v in cells],
                           dtype=object)
     codes, uniques = pd.factorize(cells, use_na_sentinel=True)
     uniques = np.asarray(uniques, dtype=object)

@@ -1,5 +1,7 @@
 """Binarizer: threshold and category columns with their specs."""
 
+import warnings
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -147,7 +149,8 @@ def test_integer_categories_match_equal_numbers_and_their_text():
 
 def test_text_categories_match_no_number():
     b = Binarizer().fit(pd.DataFrame({"c": ["a", "b"] * 3}))
-    assert not b.transform(pd.DataFrame({"c": [1.0, 2, np.nan]})).to_numpy().any()
+    with pytest.warns(UserWarning, match="never seen in fit"):
+        assert not b.transform(pd.DataFrame({"c": [1.0, 2, np.nan]})).to_numpy().any()
 
 
 def test_specs_agree_with_columns_on_missing_values():
@@ -240,3 +243,43 @@ def test_imli_after_a_binarizer_in_a_pipeline_prints_what_the_columns_mean():
     assert specs_of(binary.iloc[:10]) == specs_of(binary)
     assert specs_of(binary.iloc[:, ::-1]) is None  # reordered: the meanings no longer hold
     assert specs_of(binary.rename(columns=str.upper)) is None
+
+
+def test_a_category_column_in_another_type_at_predict_is_warned_of():
+    # codes read from a file as text at fit, and as numbers at predict
+    X = pd.DataFrame({"code": ["10", "20", "30", "40"] * 5, "x": np.arange(20.0)})
+    y = np.where(X["code"] == "20", "p", "n")
+    clf = IMLIClassifier().fit(X, y)
+    with pytest.warns(UserWarning, match=r"column 'code': 20 of 20 known values were never "
+                                         r"seen in fit \(e.g. '10.5', '20.5', '30.5'; fit saw "
+                                         r"'10', '20', '30', ...\)"):
+        clf.predict(X.assign(code=X["code"].astype(float) + 0.5))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert (clf.predict(X) == y).all()
+        # equal numbers are the same categories; a few new values, or many missing ones,
+        # are no sign of another type
+        assert (clf.predict(X.assign(code=X["code"].astype(int))) == y).all()
+        clf.predict(X.assign(code=["10", "20", "maybe", None] * 5))
+        clf.predict(X.assign(code=["10"] + [None] * 19))
+
+
+def test_cells_holding_lists_are_categories_by_their_text():
+    X = pd.DataFrame({"tags": [[1, 2], [3], [1, 2], None] * 5})
+    b = Binarizer().fit(X)
+    assert b.column_specs_ == [Predicate("tags", "==", "[1, 2]"), Predicate("tags", "==", "[3]")]
+    out = b.transform(X)
+    assert out["tags == [1, 2]"].tolist() == [True, False, True, False] * 5
+    y = [1, 0, 1, 0] * 5
+    assert IMLIClassifier().fit(X, y).predict(X).tolist() == y
+
+
+@pytest.mark.parametrize("as_frame", [False, True])
+def test_long_double_numbers_are_read_as_float64(as_frame):
+    X = np.arange(40, dtype=np.longdouble).reshape(20, 2)
+    if as_frame:
+        X = pd.DataFrame(X, columns=["a", "b"])
+    y = (np.arange(20) >= 10).astype(int)
+    clf = IMLIClassifier().fit(X, y)
+    assert clf.predict(X).tolist() == y.tolist()
+    assert Binarizer(n_thresholds=1).fit(X).transform(X).dtypes.eq(bool).all()
