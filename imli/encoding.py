@@ -28,7 +28,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
-from typing import Sequence
+from typing import Callable, Sequence
 
 import numpy as np
 from pysat.card import CardEnc, EncType
@@ -38,9 +38,18 @@ from .literals import literal_matrix
 from .reduction import group_literals, redundant_pairs, undominated
 from .rows import WeightedRows
 
-__all__ = ["Constraints", "Query", "Weights", "decode", "encode"]
+__all__ = ["Constraints", "OutOfTime", "Query", "Weights", "decode", "encode"]
 
 MAX_DENOMINATOR = 10**6
+
+
+class OutOfTime(Exception):
+    """Encoding stopped because the fit's time limit passed."""
+
+
+def _check(expired: Callable[[], bool] | None) -> None:
+    if expired is not None and expired():
+        raise OutOfTime
 
 
 @dataclass(frozen=True)
@@ -188,6 +197,7 @@ def encode(
     previous: Sequence[frozenset[int]] | None = None,
     symmetry_breaking: bool = True,
     prune: bool = True,
+    expired: Callable[[], bool] | None = None,
 ) -> Query:
     """Encode learning a ``n_clauses``-clause CNF on weighted rows as weighted MaxSAT.
 
@@ -208,10 +218,18 @@ def encode(
         Order the clauses lexicographically (they are interchangeable otherwise).
     prune : bool, default=True
         Leave out dominated literals (see :func:`imli.reduction.undominated`); the optimum is unchanged.
+    expired : callable, optional
+        Called between the steps of the encoding (and of the dominance test), which take
+        seconds on wide tables; when it returns True, :class:`OutOfTime` is raised.
 
     Returns
     -------
     Query
+
+    Raises
+    ------
+    OutOfTime
+        If ``expired()`` turned True.
     """
     constraints = constraints or Constraints()
     k = int(n_clauses)
@@ -227,8 +245,10 @@ def encode(
     candidates = np.flatnonzero(keep)
     feature_of = constraints.feature_of if constraints.by_feature else None
     groups = group_literals(L, candidates, feature_of)
+    _check(expired)
     if prune:
-        groups = undominated(L, rows.labels, groups, prev_lits, feature_of)
+        groups = undominated(L, rows.labels, groups, prev_lits, feature_of, expired)
+        _check(expired)
     member_of = {int(j): g for g, members in enumerate(groups) for j in members}
     reps = np.array([g[0] for g in groups], dtype=np.int64)
 
@@ -270,6 +290,7 @@ def encode(
     for l in range(k):
         hard.extend([[-int(v), int(used[l])] for v in b[l]])
 
+    _check(expired)
     # soft clauses: few literals (or the previous rule's), few errors
     slots = _slot_previous(previous or [], groups, k, member_of)
     preferred: list[dict[int, np.ndarray]] = []
@@ -292,6 +313,7 @@ def encode(
 
     if prune and k > 0:
         pairs = redundant_pairs(G, groups, prev_lits)
+        _check(expired)
         if len(pairs):
             # ¬b[l,a] ∨ ¬b[l,c] for each pair (a, c), then each clause l
             both = np.stack([-b[:, pairs[:, 0]], -b[:, pairs[:, 1]]], axis=-1)
@@ -302,6 +324,7 @@ def encode(
             a = [int(used[l])] + b[l].tolist()
             _lex(pool, l, a, [int(used[l + 1])] + b[l + 1].tolist(), hard)
 
+    _check(expired)
     wcnf = WCNF()
     wcnf.hard, wcnf.soft, wcnf.wght = hard, soft, [int(w) for w in wght]
     wcnf.nv = pool.top

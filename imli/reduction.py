@@ -46,7 +46,7 @@ def _preferred(groups, preferred) -> np.ndarray:
     return held
 
 
-def undominated(L, labels, groups, preferred, feature_of):
+def undominated(L, labels, groups, preferred, feature_of, expired=None):
     """Drop literal groups that another group dominates on the query's rows.
 
     Group ``a`` dominates ``b`` when ``a`` is true on every positive row ``b`` is true on
@@ -54,7 +54,8 @@ def undominated(L, labels, groups, preferred, feature_of):
     clause then makes no row worse and costs no more, so some optimum avoids ``b``
     (AIES-style thresholds make this common: between two cut points with no negative
     row, the looser one wins). Groups of the previous rule (preferences) always stay;
-    with feature constraints, only literals of the same feature compete.
+    with feature constraints, only literals of the same feature compete. ``expired``
+    (optional) is passed on to :func:`_strictly_contained`.
     """
     if len(groups) < 2:
         return groups
@@ -65,24 +66,26 @@ def undominated(L, labels, groups, preferred, feature_of):
     right = np.where(np.asarray(labels, dtype=bool)[:, None], G, ~G)
     keep = np.ones(len(groups), dtype=bool)
     if feature_of is None:
-        keep = ~_strictly_contained(right)
+        keep = ~_strictly_contained(right, expired=expired)
     else:
         fid = feature_of[reps]
         order = np.argsort(fid, kind="stable")
         starts = np.flatnonzero(np.r_[True, fid[order][1:] != fid[order][:-1]])
         for block in np.split(order, starts[1:]):
-            keep[block] = ~_strictly_contained(right[:, block])
+            keep[block] = ~_strictly_contained(right[:, block], expired=expired)
     keep |= _preferred(groups, preferred)
     return [g for g, k in zip(groups, keep) if k]
 
 
-def _strictly_contained(sets: np.ndarray, cells: int = 1 << 22) -> np.ndarray:
+def _strictly_contained(sets: np.ndarray, cells: int = 1 << 22, expired=None) -> np.ndarray:
     """For each column of the boolean ``sets`` (rows x n), whether another column holds it.
 
     Columns are packed into 64-bit words and visited from the largest set down, a chunk
     at a time; a chunk is compared only with the uncontained columns seen so far and with
     itself (a strict superset is larger, and whatever holds a superset holds the set).
-    A chunk's comparison holds at most ``cells`` words (32 MB by default).
+    A chunk's comparison holds at most ``cells`` words (32 MB by default). When
+    ``expired()`` turns True between chunks, the columns not yet visited count as not
+    contained (kept: the reduction is only a speed-up).
     """
     n = sets.shape[1]
     contained = np.zeros(n, dtype=bool)
@@ -96,7 +99,7 @@ def _strictly_contained(sets: np.ndarray, cells: int = 1 << 22) -> np.ndarray:
     order = np.argsort(-sizes, kind="stable")
     maximal = np.zeros(0, dtype=np.int64)
     lo = 0
-    while lo < n:
+    while lo < n and not (expired is not None and expired()):
         step = max(1, min(512, cells // ((maximal.size + 512) * words.shape[1])))
         part = order[lo:lo + step]
         lo += step

@@ -2,9 +2,10 @@
 
 * ``"rc2"`` / ``"rc2-stratified"`` — python-sat's RC2 in-process. RC2 has no time limit of
   its own: a watchdog thread calls :meth:`RC2.interrupt` when the limit strikes (and again
-  every 50 ms). The SAT oracle releases the GIL while solving, so the watchdog runs on time;
-  RC2 then finishes the core it is processing and returns no model, which an interrupted
-  SAT call (no core) tells apart from unsatisfiable hard clauses.
+  every 50 ms). The SAT oracle (MiniSat 2.2) releases the GIL while solving, so the
+  watchdog runs on time, and stops at its next decision; RC2 then finishes the core it is
+  processing and returns no model, which an interrupted SAT call (no core) tells apart
+  from unsatisfiable hard clauses.
 * ``"cpsat"`` — OR-Tools CP-SAT (the ``surrogate-rules[cpsat]`` extra), imported lazily;
   anytime: on a time-out it returns its best feasible model.
 * an external command (``SolverConfig(command=(...))``) — the query is written as a DIMACS
@@ -31,6 +32,10 @@ __all__ = ["ENGINES", "Solution", "SolverConfig", "SolverError", "solve"]
 
 ENGINES = ("rc2", "rc2-stratified", "cpsat")
 _GRACE_SECONDS = 2.0
+#: RC2's SAT solver. MiniSat 2.2 looks for an interruption at every decision; Glucose 3
+#: (RC2's default) and 4.1 only between restarts, which on large queries came 20-30 s
+#: after a 1 s limit (BENCHMARKS.md). CaDiCaL cannot be interrupted.
+_SAT_SOLVER = "m22"
 
 
 class SolverError(RuntimeError):
@@ -108,11 +113,11 @@ def _solve_rc2(wcnf: WCNF, stratified: bool, time_limit: float | None) -> Soluti
     if time_limit is not None and time_limit <= 0:
         return Solution(None, None, False, "timeout")
     # core exhaustion / minimisation make SAT calls that cannot be interrupted, so they
-    # stay off: the time limit must hold. Glucose 3 supports interruption (CaDiCaL not).
+    # stay off: the time limit must hold.
     if stratified:
-        rc2_obj = RC2Stratified(wcnf, solver="g3", blo="full")
+        rc2_obj = RC2Stratified(wcnf, solver=_SAT_SOLVER, blo="full")
     else:
-        rc2_obj = RC2(wcnf, solver="g3")
+        rc2_obj = RC2(wcnf, solver=_SAT_SOLVER)
     with rc2_obj as rc2:
         return _run_rc2(rc2, time_limit)
 
@@ -336,7 +341,7 @@ def solve(
     """
     config = config or SolverConfig()
     if not wcnf.soft:  # nothing to optimise (e.g. every row cancelled out): plain SAT
-        with Solver(name="g3", bootstrap_with=wcnf.hard) as sat:
+        with Solver(name=_SAT_SOLVER, bootstrap_with=wcnf.hard) as sat:
             if not sat.solve():
                 raise SolverError("The hard constraints are unsatisfiable: no rule meets them.")
             model = sat.get_model() or []

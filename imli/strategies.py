@@ -13,7 +13,7 @@ from functools import cached_property
 
 import numpy as np
 
-from .encoding import Constraints, Query, Weights, decode, encode
+from .encoding import Constraints, OutOfTime, Query, Weights, decode, encode
 from .greedy import greedy_cnf
 from .literals import LiteralSpace, literal_matrix
 from .redundancy import simplify
@@ -158,14 +158,19 @@ def run_query(
     if budget.expired():
         budget.timed_out = True
         return None, False
-    query = encode(
-        data.rows,
-        n_clauses,
-        setting.weights,
-        setting.constraints,
-        previous,
-        setting.symmetry_breaking,
-    )
+    try:
+        query = encode(
+            data.rows,
+            n_clauses,
+            setting.weights,
+            setting.constraints,
+            previous,
+            setting.symmetry_breaking,
+            expired=budget.expired,
+        )
+    except OutOfTime:
+        budget.timed_out = True
+        return None, False
     solution = solve(
         query.wcnf,
         setting.solver,

@@ -3,9 +3,11 @@
 import numpy as np
 import pytest
 
-from imli.encoding import Constraints, Weights, decode, encode
+from imli.encoding import Constraints, OutOfTime, Weights, decode, encode
+from imli.literals import LiteralSpace
 from imli.rows import merge_rows
 from imli.solver import solve
+from imli.strategies import Budget, Data, Setting, run_query
 
 
 def _solve(X, y, k, fidelity=10.0, **kwargs):
@@ -174,3 +176,43 @@ def test_a_taken_feature_is_left_out_when_hard_and_charged_one_literal_when_soft
     assert solution.cost == 1 + 1  # the literal, and one more for reusing feature 0
     unconstrained = Constraints(feature_of=feature_of).after(earlier)
     assert unconstrained.taken == ()
+
+
+class _Clock:
+    """An ``expired`` callable that turns True on its ``after``-th call."""
+
+    def __init__(self, after: int) -> None:
+        self.after, self.calls = after, 0
+
+    def __call__(self) -> bool:
+        self.calls += 1
+        return self.calls >= self.after
+
+
+def test_encoding_stops_at_each_check_when_the_time_is_up():
+    rng = np.random.default_rng(3)
+    rows = merge_rows(rng.random((60, 40)) < 0.5, rng.random(60) < 0.5)
+    plain = encode(rows, 2, Weights(1, 4))
+    never = _Clock(after=10**9)
+    timed = encode(rows, 2, Weights(1, 4), expired=never)
+    assert timed.wcnf.hard == plain.wcnf.hard and timed.wcnf.soft == plain.wcnf.soft
+    assert never.calls >= 4  # between the steps and the dominance test's chunks
+    for after in range(1, never.calls + 1):
+        with pytest.raises(OutOfTime):
+            encode(rows, 2, Weights(1, 4), expired=_Clock(after))
+
+
+def test_a_query_whose_encoding_runs_out_of_time_is_a_time_out():
+    rng = np.random.default_rng(4)
+    X, y = rng.random((40, 8)) < 0.5, rng.random(40) < 0.5
+    space = LiteralSpace(tuple(f"x{i}" for i in range(8)), (None,) * 8)
+    setting = Setting(Weights(1, 4), space)
+
+    class _Once(Budget):  # time is left when the query starts, not during its encoding
+        def expired(self) -> bool:
+            self.calls = getattr(self, "calls", 0) + 1
+            return self.calls > 1
+
+    budget = _Once(None)
+    assert run_query(setting, Data.of(merge_rows(X, y)), 2, budget) == (None, False)
+    assert budget.timed_out and budget.n_queries == 0

@@ -15,7 +15,8 @@ from sklearn.datasets import load_breast_cancer
 from imli import Binarizer, IMLIClassifier, TimeLimitWarning
 from imli.encoding import Weights, encode
 from imli.rows import merge_rows
-from imli.solver import SolverConfig, SolverError, _parse_output, _run_rc2, solve
+from imli.solver import (_SAT_SOLVER, SolverConfig, SolverError, _parse_output, _run_rc2,
+                         solve)
 
 FAKE_SOLVER = textwrap.dedent("""
     import sys, time
@@ -129,6 +130,21 @@ def test_time_limit_returns_a_flagged_rule_quickly(hard_data, limit):
     assert (clf.predict(X) == y).mean() > 0.8
 
 
+@pytest.mark.parametrize("engine", ["rc2", "rc2-stratified"])
+def test_a_large_query_stops_soon_after_the_limit(engine):
+    # 100 noise rows of 200 features, binarized (500k hard clauses): RC2 over Glucose 3
+    # or 4.1, which look for the interruption only between restarts, often ran 20-30 s
+    # past this 1 s limit; MiniSat 2.2 looks at every decision
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(100, 200))
+    Xb = Binarizer().fit(X).transform(X).to_numpy()
+    query = encode(merge_rows(Xb, rng.random(100) < 0.5), 2, Weights(1, 10))
+    start = time.monotonic()
+    solution = solve(query.wcnf, SolverConfig(engine), time_limit=1.0)
+    assert time.monotonic() - start < 1.0 + 4.0  # building the SAT solver is not timed
+    assert solution.status == "timeout" and solution.model is None
+
+
 def test_time_limit_with_cpsat(hard_data):
     pytest.importorskip("ortools")
     X, y, specs = hard_data
@@ -156,7 +172,7 @@ def test_an_interrupt_before_a_sat_call_is_a_time_out_not_unsatisfiable(engine):
     wcnf = WCNF()
     for clause in PHP(6).clauses:  # satisfiable hard part (none), hard to optimise
         wcnf.append(clause, weight=1)
-    with engine(wcnf, solver="g3") as rc2:
+    with engine(wcnf, solver=_SAT_SOLVER) as rc2:
         rc2.interrupt()
         solution = _run_rc2(rc2, time_limit=60)
     assert solution.status == "timeout" and solution.model is None

@@ -1,0 +1,98 @@
+"""How long IMLI's ``time_limit`` really takes, with each SAT solver under RC2.
+
+Run from the repository root::
+
+    .venv/bin/python -m benchmarks.bench_time_limit [--repeats 3] [--sat m22 g3 g4]
+
+Two measurements, each with RC2 over every SAT solver named (python-sat names; the
+project's own is ``imli.solver._SAT_SOLVER``, set here for each row in turn):
+
+* a single query: 100 rows of 200 standard normal features, binarized (about 500,000
+  hard clauses), ``solve(..., time_limit=1.0)``, ``--repeats`` times;
+* a whole fit: ``IMLIClassifier(batch_size=None, time_limit=10)`` on 200 rows of 500
+  noise features (normal and 0/1, seeds 0-2, random labels), each once.
+
+The wall seconds are printed as the median, the largest and every run. How far they
+pass the limit depends on when the interruption strikes, so runs vary.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import time
+import warnings
+
+import numpy as np
+
+import imli.solver
+from benchmarks.machine import header
+from imli import Binarizer, IMLIClassifier
+from imli.encoding import Weights, encode
+from imli.rows import merge_rows
+
+
+def one_query() -> object:
+    """The single query (seed 0)."""
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(100, 200))
+    Xb = Binarizer().fit(X).transform(X).to_numpy()
+    return encode(merge_rows(Xb, rng.random(100) < 0.5), 2, Weights(1, 10)).wcnf
+
+
+def noise_tables():
+    """The whole-fit tables: (name, X, y)."""
+    for seed in range(3):
+        for kind in ("normal", "0/1"):
+            rng = np.random.default_rng(seed)
+            X = (rng.normal(size=(200, 500)) if kind == "normal"
+                 else rng.integers(0, 2, size=(200, 500)))
+            yield f"{kind} seed {seed}", X, rng.integers(0, 2, size=200)
+
+
+def _timed(call) -> float:
+    started = time.perf_counter()
+    call()
+    return time.perf_counter() - started
+
+
+def _row(what: str, sat: str, seconds: list[float]) -> str:
+    runs = ", ".join(f"{s:.1f}" for s in seconds)
+    return (f"| {what} | {sat} | {statistics.median(seconds):.1f} | {max(seconds):.1f} | "
+            f"{runs} |")
+
+
+def main(argv=None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--sat", nargs="+", default=["m22", "g3", "g4"],
+                        help="SAT solvers under RC2 (python-sat names)")
+    args = parser.parse_args(argv)
+    if args.repeats < 1:
+        parser.error("need --repeats >= 1")
+    print(header("python -m benchmarks.bench_time_limit " + " ".join(argv or sys.argv[1:])))
+    print()
+    print("| measurement | SAT solver | median s | largest s | runs |\n|---|---|---:|---:|---|")
+    wcnf = one_query()
+    tables = list(noise_tables())
+    project = imli.solver._SAT_SOLVER
+    try:
+        for sat in args.sat:
+            imli.solver._SAT_SOLVER = sat
+            seconds = [_timed(lambda: imli.solver.solve(wcnf, time_limit=1.0))
+                       for _ in range(args.repeats)]
+            print(_row("one query, limit 1 s", sat, seconds), flush=True)
+        for sat in args.sat:
+            imli.solver._SAT_SOLVER = sat
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                seconds = [_timed(lambda: IMLIClassifier(batch_size=None, time_limit=10)
+                                  .fit(X, y)) for _, X, y in tables]
+            print(_row("fit, limit 10 s", sat, seconds), flush=True)
+    finally:
+        imli.solver._SAT_SOLVER = project
+
+
+if __name__ == "__main__":
+    main()
