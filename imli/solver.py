@@ -1,11 +1,12 @@
 """MaxSAT engines behind one interface, each with a real time limit.
 
 * ``"rc2"`` / ``"rc2-stratified"`` — python-sat's RC2 in-process. RC2 has no time limit of
-  its own: a watchdog thread calls :meth:`RC2.interrupt` when the limit strikes (and again
-  every 50 ms). The SAT oracle (MiniSat 2.2) releases the GIL while solving, so the
-  watchdog runs on time, and stops at its next decision; RC2 then finishes the core it is
-  processing and returns no model, which an interrupted SAT call (no core) tells apart
-  from unsatisfiable hard clauses.
+  its own: with a limit it runs in a worker thread (the SAT oracle releases the GIL), which
+  is interrupted when the limit strikes and every 50 ms after. RC2 then finishes the core
+  it is processing and returns no model, which an interrupted SAT call (no core) tells
+  apart from unsatisfiable hard clauses. Glucose 3 looks for the interruption only at its
+  next restart, which can be seconds away on a large query: a worker still running half
+  a second after the limit is left to stop by itself, and the caller has its time-out.
 * ``"cpsat"`` — OR-Tools CP-SAT (the ``surrogate-rules[cpsat]`` extra), imported lazily;
   anytime: on a time-out it returns its best feasible model.
 * an external command (``SolverConfig(command=(...))``) — the query is written as a DIMACS
@@ -19,6 +20,7 @@ import signal
 import subprocess
 import tempfile
 import threading
+import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Sequence
@@ -32,10 +34,12 @@ __all__ = ["ENGINES", "Solution", "SolverConfig", "SolverError", "solve"]
 
 ENGINES = ("rc2", "rc2-stratified", "cpsat")
 _GRACE_SECONDS = 2.0
-#: RC2's SAT solver. MiniSat 2.2 looks for an interruption at every decision; Glucose 3
-#: (RC2's default) and 4.1 only between restarts, which on large queries came 20-30 s
-#: after a 1 s limit (BENCHMARKS.md). CaDiCaL cannot be interrupted.
-_SAT_SOLVER = "m22"
+#: RC2's SAT solver. Glucose 3 (RC2's default) looks for an interruption only between
+#: restarts, which on large queries came 20-30 s after the limit; MiniSat 2.2 looks at
+#: every decision but proves optima far more slowly (BENCHMARKS.md, IMLI section).
+_SAT_SOLVER = "g3"
+#: Seconds past the time limit after which an RC2 run that has not stopped is left behind.
+_ABANDON_SECONDS = 0.5
 
 
 class SolverError(RuntimeError):
@@ -86,49 +90,31 @@ class SolverConfig:
     workers: int = 1
 
 
-class _Watchdog:
-    """Interrupt an RC2 object after ``seconds``, and keep interrupting until done."""
-
-    def __init__(self, solver: RC2, seconds: float) -> None:
-        self._done = threading.Event()
-        self._thread = threading.Thread(target=self._run, args=(solver, seconds), daemon=True)
-
-    def _run(self, solver: RC2, seconds: float) -> None:
-        if self._done.wait(max(seconds, 0.0)):
-            return
-        while not self._done.is_set():
-            solver.interrupt()
-            self._done.wait(0.05)
-
-    def __enter__(self) -> _Watchdog:
-        self._thread.start()
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self._done.set()
-        self._thread.join()
-
-
 def _solve_rc2(wcnf: WCNF, stratified: bool, time_limit: float | None) -> Solution:
     if time_limit is not None and time_limit <= 0:
         return Solution(None, None, False, "timeout")
     # core exhaustion / minimisation make SAT calls that cannot be interrupted, so they
     # stay off: the time limit must hold.
     if stratified:
-        rc2_obj = RC2Stratified(wcnf, solver=_SAT_SOLVER, blo="full")
+        rc2 = RC2Stratified(wcnf, solver=_SAT_SOLVER, blo="full")
     else:
-        rc2_obj = RC2(wcnf, solver=_SAT_SOLVER)
-    with rc2_obj as rc2:
-        return _run_rc2(rc2, time_limit)
+        rc2 = RC2(wcnf, solver=_SAT_SOLVER)
+    return _run_rc2(rc2, time_limit)
 
 
 def _run_rc2(rc2: RC2, time_limit: float | None) -> Solution:
-    """Run ``rc2`` to optimality or until ``time_limit`` seconds have passed.
+    """Run ``rc2`` to optimality or until ``time_limit`` seconds have passed, then free it.
+
+    With a limit, RC2 runs in a worker thread (the SAT solver releases the GIL). When the
+    limit strikes, another thread interrupts it every 50 ms until it stops; Glucose
+    notices only at its next restart, so if the worker has not stopped
+    ``_ABANDON_SECONDS`` later it is left to stop (and free the solver) by itself, and the
+    caller has its time-out now.
 
     Parameters
     ----------
     rc2 : RC2
-        An RC2 or RC2Stratified object holding the query.
+        An RC2 or RC2Stratified object holding the query; deleted when done.
     time_limit : float or None
 
     Returns
@@ -142,16 +128,50 @@ def _run_rc2(rc2: RC2, time_limit: float | None) -> Solution:
         If the hard clauses are unsatisfiable.
     """
     if time_limit is None:
-        model = rc2.compute()
-    else:
-        with _Watchdog(rc2, time_limit):
-            model = rc2.compute(expect_interrupt=True)
+        with rc2:
+            return _outcome(rc2, rc2.compute(), limited=False)
+    done: dict[str, object] = {}
+    freeing = threading.Lock()  # no interrupt reaches a solver being freed
+
+    def work() -> None:
+        try:
+            done["solution"] = _outcome(rc2, rc2.compute(expect_interrupt=True),
+                                        limited=True)
+        except BaseException as exc:  # handed to the caller's thread
+            done["error"] = exc
+        finally:
+            with freeing:
+                done["freed"] = True
+                rc2.delete()
+
+    def interrupt() -> None:  # until the worker has freed the solver
+        while True:
+            with freeing:
+                if "freed" in done:
+                    return
+                rc2.interrupt()
+            time.sleep(0.05)
+
+    worker = threading.Thread(target=work, name="imli-rc2", daemon=True)
+    worker.start()
+    worker.join(max(time_limit, 0.0))
+    if worker.is_alive():
+        threading.Thread(target=interrupt, name="imli-rc2-interrupt", daemon=True).start()
+        worker.join(_ABANDON_SECONDS)
+    if worker.is_alive():
+        return Solution(None, None, False, "timeout")
+    if "error" in done:
+        raise done["error"]
+    return done["solution"]
+
+
+def _outcome(rc2: RC2, model: list[int] | None, limited: bool) -> Solution:
     if model is None:
         # An interrupted SAT call has no core, which RC2 reads as unsatisfiable hard
         # clauses; and each compute_ (one per level of RC2Stratified) clears
         # rc2.interrupted, so an interrupt that struck before it is only seen in the
         # oracle's status: None after an interrupted call, False after a refutation.
-        if time_limit is not None and (rc2.interrupted or rc2.oracle.get_status() is None):
+        if limited and (rc2.interrupted or rc2.oracle.get_status() is None):
             return Solution(None, None, False, "timeout")
         raise SolverError("The hard constraints are unsatisfiable: no rule meets them.")
     return Solution(tuple(model), int(rc2.cost), True, "optimal")

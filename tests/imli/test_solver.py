@@ -2,6 +2,7 @@
 
 import sys
 import textwrap
+import threading
 import time
 import warnings
 
@@ -15,6 +16,7 @@ from sklearn.datasets import load_breast_cancer
 from imli import Binarizer, IMLIClassifier, TimeLimitWarning
 from imli.encoding import Weights, encode
 from imli.rows import merge_rows
+import imli.solver as solver_module
 from imli.solver import (_SAT_SOLVER, SolverConfig, SolverError, _parse_output, _run_rc2,
                          solve)
 
@@ -132,9 +134,9 @@ def test_time_limit_returns_a_flagged_rule_quickly(hard_data, limit):
 
 @pytest.mark.parametrize("engine", ["rc2", "rc2-stratified"])
 def test_a_large_query_stops_soon_after_the_limit(engine):
-    # 100 noise rows of 200 features, binarized (500k hard clauses): RC2 over Glucose 3
-    # or 4.1, which look for the interruption only between restarts, often ran 20-30 s
-    # past this 1 s limit; MiniSat 2.2 looks at every decision
+    # 100 noise rows of 200 features, binarized (500k hard clauses): Glucose 3 looks for
+    # the interruption only at its next restart, which came 20-30 s after this 1 s limit
+    # in some runs; a worker that has not stopped 0.5 s after the limit is left behind
     rng = np.random.default_rng(0)
     X = rng.normal(size=(100, 200))
     Xb = Binarizer().fit(X).transform(X).to_numpy()
@@ -143,6 +145,22 @@ def test_a_large_query_stops_soon_after_the_limit(engine):
     solution = solve(query.wcnf, SolverConfig(engine), time_limit=1.0)
     assert time.monotonic() - start < 1.0 + 4.0  # building the SAT solver is not timed
     assert solution.status == "timeout" and solution.model is None
+
+
+def test_a_run_that_does_not_stop_is_left_behind_and_frees_its_solver(monkeypatch):
+    monkeypatch.setattr(solver_module, "_ABANDON_SECONDS", 0.0)
+    wcnf = WCNF()
+    for clause in PHP(8).clauses:  # hard to optimise
+        wcnf.append(clause, weight=1)
+    start = time.monotonic()
+    solution = solve(wcnf, SolverConfig("rc2"), time_limit=0.2)
+    assert time.monotonic() - start < 0.2 + 1.0
+    assert solution.status == "timeout" and solution.model is None
+    left = [t for t in threading.enumerate() if t.name.startswith("imli-rc2")]
+    assert left  # the run and the thread that interrupts it
+    for thread in left:
+        thread.join(30)  # interrupted, the run stops at the solver's next restart
+        assert not thread.is_alive()
 
 
 def test_time_limit_with_cpsat(hard_data):
