@@ -81,11 +81,14 @@ class IMLIClassifier(ClassifierMixin, BaseEstimator):
     time_limit : float or None, default=None
         Seconds for the whole fit. When it strikes, the best rule found so far is returned
         (``optimal_`` is False, ``timed_out_`` True, and a :class:`TimeLimitWarning` is
-        issued). The clock is read between the steps of building each MaxSAT query and,
-        while RC2 solves it, at every decision of its SAT solver (MiniSat 2.2); what is
-        not interrupted comes on top: reading the table, and loading one query into the
-        solver. With ``batch_size=None`` on 200 rows of 500 noise features (queries of
-        1.5 million clauses), a 10 s limit gave fits of 10.1-11.6 s.
+        issued). The clock is read between the steps of building each MaxSAT query, and
+        RC2 is interrupted when the limit strikes. Its SAT solver (Glucose 3) notices only
+        at its next restart, which can be seconds away on a large query, so a run still
+        going half a second later is left to stop in a background thread and the fit
+        returns. What cannot be interrupted comes on top: reading the table and loading
+        one query into the solver. With ``batch_size=None`` on 200 rows of 500 noise
+        features (queries of 1.5 million clauses), a 10 s limit gave fits of 10.1-12.1 s
+        (up to 56 s when waiting for the solver).
     solver : {"rc2-stratified", "rc2", "cpsat"}, default="rc2-stratified"
         MaxSAT engine: python-sat's RC2 with or without stratification (stratified is much
         faster on the weighted queries of whole data sets), or OR-Tools CP-SAT (anytime;

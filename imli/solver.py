@@ -38,8 +38,9 @@ _GRACE_SECONDS = 2.0
 #: restarts, which on large queries came 20-30 s after the limit; MiniSat 2.2 looks at
 #: every decision but proves optima far more slowly (BENCHMARKS.md, IMLI section).
 _SAT_SOLVER = "g3"
-#: Seconds past the time limit after which an RC2 run that has not stopped is left behind.
-_ABANDON_SECONDS = 0.5
+#: Seconds past the time limit after which an RC2 run that has not stopped is left behind
+#: (``None``: wait for it).
+_ABANDON_SECONDS: float | None = 0.5
 
 
 class SolverError(RuntimeError):
