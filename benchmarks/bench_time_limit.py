@@ -110,8 +110,7 @@ def main(argv=None) -> None:
         seconds = [_in_fresh_process(sat, leave) for _ in range(args.repeats)]
         print(_row("one query, limit 1 s", sat, leave, seconds), flush=True)
     tables = list(noise_tables())
-    project = imli.solver._SAT_SOLVER, imli.solver._ABANDON_SECONDS
-    project = project[0], math.inf if project[1] is None else project[1]
+    saved = imli.solver._SAT_SOLVER, imli.solver._ABANDON_SECONDS
     try:
         for sat, leave in [] if args.no_fits else pairs:
             _configure(sat, leave)
@@ -121,7 +120,7 @@ def main(argv=None) -> None:
                                   .fit(X, y)) for _, X, y in tables]
             print(_row("fit, limit 10 s", sat, leave, seconds), flush=True)
     finally:
-        _configure(*project)
+        imli.solver._SAT_SOLVER, imli.solver._ABANDON_SECONDS = saved
 
 
 if __name__ == "__main__":
