@@ -82,6 +82,9 @@ def _add_run(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--discretizer", choices=DISCRETIZERS, default=None,
                         help="LIME's discretizer, which also gives IMLI its threshold columns "
                              "(default: the pipeline's, entropy)")
+    parser.add_argument("--top-k", type=number_arg(int, 1), default=None, metavar="K",
+                        help="features LIME keeps per row, the filtered rows' width "
+                             "(default: the pipeline's, 5)")
     parser.add_argument("--imli-time-limit", type=number_arg(float, 0, inclusive=False),
                         default=None, metavar="SECONDS",
                         help="IMLI's MaxSAT time limit per fit; a fit that reaches it keeps its "
@@ -140,6 +143,7 @@ def _run(args: argparse.Namespace) -> int:
     config = runner.BenchConfig(
         datasets=tuple(datasets), folds=folds, random_state=args.seed,
         lime_samples=lime_samples, lime_jobs=args.lime_jobs, discretizer=args.discretizer,
+        top_k=args.top_k,
         peers=tuple(args.peers), ablation=not args.no_ablation,
         imli_params=imli_params, positive=positive,
         out_dir=args.out, cache_dir=None if args.no_cache else args.cache_dir,

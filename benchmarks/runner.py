@@ -76,6 +76,8 @@ class BenchConfig:
     discretizer : str, optional
         LIME's discretizer (``LimeConfig.discretizer``); ``None`` keeps the pipeline's. It
         sets LIME's bins and so IMLI's threshold columns.
+    top_k : int, optional
+        Features LIME keeps per row (``LimeConfig.top_k``); ``None`` keeps the pipeline's.
     peers : tuple of str
         Peers to run (:data:`benchmarks.peers.PEERS`).
     ablation : bool, default=True
@@ -99,6 +101,7 @@ class BenchConfig:
     lime_samples: int | None = None
     lime_jobs: int = -1
     discretizer: str | None = None
+    top_k: int | None = None
     peers: tuple[str, ...] = PEERS
     ablation: bool = True
     imli_params: dict = field(default_factory=dict)
@@ -114,7 +117,8 @@ class BenchConfig:
         for key in ("out_dir", "cache_dir", "data_dir"):
             out[key] = None if out[key] is None else str(out[key])
         out["datasets"], out["peers"] = list(self.datasets), list(self.peers)
-        out["discretizer"] = _run_config(self).lime.discretizer
+        lime = _run_config(self).lime
+        out["discretizer"], out["top_k"] = lime.discretizer, lime.top_k
         return out
 
 
@@ -175,6 +179,8 @@ def _run_config(config: BenchConfig):
         lime = replace(lime, num_samples=config.lime_samples)
     if config.discretizer is not None:
         lime = replace(lime, discretizer=config.discretizer)
+    if config.top_k is not None:
+        lime = replace(lime, top_k=config.top_k)
     return RunConfig(random_state=config.random_state, lime=lime, learners=OURS,
                      imli_params=dict(config.imli_params), fold_params=dict(config.fold_params))
 

@@ -107,10 +107,11 @@ def render_header(environment: dict, config: dict | None = None) -> str:
         samples = config.get("lime_samples") or _default_lime_samples()
         # results saved before the setting existed were run with quartile bins
         discretizer = config.get("discretizer", "quartile")
+        top_k = config.get("top_k", 5)  # saved before the setting existed: 5
         lines.append(
             f"- Protocol: stratified {config['folds']}-fold (seed {config['random_state']}); "
             f"black box XGBoost trained on each train fold; LIME ({samples} samples per row, "
-            f"{discretizer} bins) "
+            f"top {top_k} features, {discretizer} bins) "
             "on train and test rows; every surrogate learns the black box's train-fold labels"
             + (f"; IMLI time limit {config['imli_params']['time_limit']:g} s per fit"
                if config.get("imli_params", {}).get("time_limit") else "") + ". "

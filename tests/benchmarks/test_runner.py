@@ -140,7 +140,7 @@ def test_render_header_and_document(result):
     assert "- Python 3.11.7; numpy 2.0; SWI-Prolog version 9" in text
     assert "- Command: `python -m benchmarks run --quick`" in text
     assert "stratified 3-fold (seed 0)" in text
-    assert "LIME (500 samples per row, entropy bins)" in text  # the default, saved
+    assert "LIME (500 samples per row, top 5 features, entropy bins)" in text  # saved
     environment = {**result["environment"], "pythonhashseed": "0", "commit": "abc123+"}
     assert ("- Command: `PYTHONHASHSEED=0 python -m benchmarks run --quick` at commit abc123+"
             in tables.render([{**result, "environment": environment}]))
@@ -149,7 +149,8 @@ def test_render_header_and_document(result):
         assert ("- Command: `python -m benchmarks run --quick` at commit abc123+"
                 in tables.render([{**result, "environment": environment}]))
     del result["config"]["discretizer"]  # saved before the setting existed: quartile
-    assert "LIME (500 samples per row, quartile bins)" in tables.render([result])
+    del result["config"]["top_k"]  # saved before the setting existed: 5
+    assert "LIME (500 samples per row, top 5 features, quartile bins)" in tables.render([result])
     assert "; IMLI time limit 10 s per fit." in text
     assert "### Targets at a glance" in text
     assert tables.render([]) == "No results.\n"
@@ -193,7 +194,7 @@ def test_run_command_line_options():
 @pytest.mark.parametrize("option, value", [
     ("--folds", "1"), ("--lime-samples", "-5"), ("--lime-samples", "0"),
     ("--imli-time-limit", "0"), ("--imli-time-limit", "inf"), ("--seed", "-1"),
-    ("--seed", "4294967296"),
+    ("--seed", "4294967296"), ("--top-k", "0"),
 ])
 def test_out_of_range_run_options_are_usage_errors(option, value, capsys):
     with pytest.raises(SystemExit) as stop:
@@ -218,7 +219,17 @@ def test_discretizer_reaches_lime_and_the_header(result):
     assert _run_config(BenchConfig()).lime.discretizer == "entropy"
     assert _run_config(BenchConfig(discretizer="decile")).lime.discretizer == "decile"
     result["config"]["discretizer"] = "decile"
-    assert "LIME (500 samples per row, decile bins)" in tables.render([result])
+    assert "LIME (500 samples per row, top 5 features, decile bins)" in tables.render([result])
+
+
+def test_top_k_reaches_lime_and_the_header(result):
+    from benchmarks.runner import _run_config
+
+    assert _run_config(BenchConfig()).lime.top_k == 5
+    assert _run_config(BenchConfig(top_k=8)).lime.top_k == 8
+    assert build_parser().parse_args(["run", "--top-k", "8"]).top_k == 8
+    result["config"]["top_k"] = 8
+    assert "LIME (500 samples per row, top 8 features, entropy bins)" in tables.render([result])
 
 
 def test_positive_option_is_checked_before_any_work(capsys):
