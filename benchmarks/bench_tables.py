@@ -2,7 +2,7 @@
 
 Run from the repository root::
 
-    .venv/bin/python -m benchmarks.bench_tables [--seeds 12] [--tables xor and ...]
+    .venv/bin/python -m benchmarks.bench_tables [--seeds 12] [--top-k 5] [--tables xor and ...]
 
 Two kinds of table. Generated (``--rows`` rows of six standard normal features
 ``f0``-``f5``), labelled by a rule the black box (XGBoost, trained by the pipeline) learns:
@@ -73,11 +73,12 @@ def table(kind: str, seed: int, rows: int):
     return from_frame(frame, "y", positive="yes", name=kind)
 
 
-def run(kind: str, seeds: int, rows: int, num_samples: int, discretizer: str) -> dict:
+def run(kind: str, seeds: int, rows: int, num_samples: int, discretizer: str,
+        top_k: int = LimeConfig.top_k) -> dict:
     """Per seed: each surrogate's fidelity and literals, the black box's accuracy."""
     out = {"imli": [], "fold": [], "black box": []}
     for seed in range(seeds):
-        lime = LimeConfig(num_samples=num_samples, discretizer=discretizer,
+        lime = LimeConfig(num_samples=num_samples, discretizer=discretizer, top_k=top_k,
                           random_state=seed)
         report = run_pipeline(table(kind, seed, rows),
                               RunConfig(random_state=seed, lime=lime)).report
@@ -94,17 +95,19 @@ def main(argv=None) -> None:
     parser.add_argument("--rows", type=int, default=1000)
     parser.add_argument("--num-samples", type=int, default=1000)
     parser.add_argument("--discretizer", choices=DISCRETIZERS, default="entropy")
+    parser.add_argument("--top-k", type=int, default=LimeConfig.top_k,
+                        help="features LIME keeps per row")
     parser.add_argument("--tables", nargs="+", choices=TABLES, default=list(TABLES))
     args = parser.parse_args(argv)
     print(header("python -m benchmarks.bench_tables"))
     print(f"{args.rows} generated rows, {args.num_samples} LIME samples per row, "
-          f"{args.discretizer} bins, seeds 0-{args.seeds - 1}; raw-test fidelity (the black "
+          f"{args.discretizer} bins, top {args.top_k} features, seeds 0-{args.seeds - 1}; raw-test fidelity (the black "
           f"box: test accuracy)\n")
     print("| table | method | median | min | literals (median) | every seed |")
     print("|---|---|---:|---:|---:|---|")
     for kind in args.tables:
         for method, runs in run(kind, args.seeds, args.rows, args.num_samples,
-                                args.discretizer).items():
+                                args.discretizer, args.top_k).items():
             scores = [score for score, _ in runs]
             literals = ("–" if runs[0][1] is None
                         else f"{statistics.median(size for _, size in runs):g}")

@@ -20,8 +20,11 @@ def test_every_table_has_both_classes(kind):
 
 
 def test_prints_one_row_per_method(capsys):
-    main(["--seeds", "1", "--rows", "300", "--num-samples", "200", "--tables", "and"])
-    rows = [line for line in capsys.readouterr().out.splitlines() if line.startswith("| and ")]
+    main(["--seeds", "1", "--rows", "300", "--num-samples", "200", "--tables", "and",
+          "--top-k", "3"])
+    out = capsys.readouterr().out
+    assert "entropy bins, top 3 features, seeds 0-0" in out
+    rows = [line for line in out.splitlines() if line.startswith("| and ")]
     assert [row.split(" | ")[1] for row in rows] == ["imli", "fold", "black box"]
     for row in rows:
         assert 0.5 <= float(row.split(" | ")[2]) <= 1.0
