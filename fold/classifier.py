@@ -129,6 +129,13 @@ class FOLDClassifier(ClassifierMixin, BaseEstimator):
         exceptions, ``class if true unless (rules for the other rows)``, and
         keep that form when its description length is smaller. In that form
         a row whose tested cells are unknown gets the class, not the default.
+    lookahead : bool, default=True
+        When no single literal's information gain is significant (it could be chance),
+        also score every conjunction of two literals on a grid of thresholds and add the
+        best pair to the rule when it is significant (:mod:`fold.lookahead`). This lets
+        FOLD find concepts where two features matter only together, such as
+        ``(a > 0) xor (b > 0)``, on which the one-literal search adds noise. False:
+        FOLD-R++'s one-literal search only.
     class_order : array-like or None, default=None
         Classes in the order their rules are learned and tried; the last one
         is the default. None: decreasing frequency (ties in ``classes_``
@@ -191,6 +198,7 @@ class FOLDClassifier(ClassifierMixin, BaseEstimator):
                         Interval(Real, 0, 1, closed="neither")],
         "mdl_weight": [Interval(Real, 0, None, closed="left"), None],
         "try_complement": ["boolean"],
+        "lookahead": ["boolean"],
         "class_order": ["array-like", None],
         "prolog_timeout": [Interval(Real, 0, None, closed="neither")],
         "random_state": ["random_state"],
@@ -198,7 +206,7 @@ class FOLDClassifier(ClassifierMixin, BaseEstimator):
 
     def __init__(self, exception_ratio=0.5, min_gain=0.0, max_rule_length=None,
                  max_exception_depth=4, min_support=0.005, mdl_weight=0.5,
-                 try_complement=True, class_order=None, prolog_timeout=60.0,
+                 try_complement=True, lookahead=True, class_order=None, prolog_timeout=60.0,
                  random_state=None):
         self.exception_ratio = exception_ratio
         self.min_gain = min_gain
@@ -207,6 +215,7 @@ class FOLDClassifier(ClassifierMixin, BaseEstimator):
         self.min_support = min_support
         self.mdl_weight = mdl_weight
         self.try_complement = try_complement
+        self.lookahead = lookahead
         self.class_order = class_order
         self.prolog_timeout = prolog_timeout
         self.random_state = random_state
@@ -316,7 +325,7 @@ class FOLDClassifier(ClassifierMixin, BaseEstimator):
             max_rule_length=self.max_rule_length,
             max_exception_depth=int(self.max_exception_depth), min_support=min_support,
             mdl_weight=None if self.mdl_weight is None else float(self.mdl_weight),
-            try_complement=bool(self.try_complement))
+            try_complement=bool(self.try_complement), lookahead=bool(self.lookahead))
         learner = FoldLearner(EncodedTable(view, self.schema_), settings)
         self.rules_ = learner.learn_theory(y_index, self.classes_.tolist(), order)
         self.class_order_ = np.asarray(order, dtype=np.int64)

@@ -4,7 +4,10 @@
 covering). Each rule is specialised general-to-specific, adding the literal
 of highest information gain, until it covers few enough negatives
 (``covered negatives <= exception_ratio * covered positives``), no literal
-helps, or the rule is ``max_rule_length`` long. Negatives the rule still
+helps, or the rule is ``max_rule_length`` long. When the best single
+literal could be chance (no feature says anything alone, as in
+``(a > 0) xor (b > 0)``), a rule's first literals come from a two-literal
+lookahead instead (:mod:`fold.lookahead`). Negatives the rule still
 covers are exceptions: ``fold`` is called again with positives and
 negatives swapped, and what it learns becomes the rule's ``ab`` predicate
 (``\\+ ab(X)`` in the body). Exceptions to exceptions come from the same
@@ -38,7 +41,8 @@ import numpy as np
 
 from .pruning import DescriptionLength, Node, prune_theory, refine_thresholds
 from .rules import ClassRules, Literal, Rule, Theory
-from .search import EncodedTable, best_literal
+from .lookahead import ALPHA, best_pair, chance_probability
+from .search import EncodedTable, best_literal, split_gain
 
 __all__ = ["LearnerSettings", "FoldLearner", "STOP_BITS"]
 
@@ -58,6 +62,7 @@ class LearnerSettings:
     min_support: int = 1
     mdl_weight: float | None = 0.5
     try_complement: bool = True
+    lookahead: bool = True
 
 
 class FoldLearner:
@@ -142,16 +147,41 @@ class FoldLearner:
                 break
             found = best_literal(self.table, pos, neg, frozenset(literals), s.min_gain,
                                  s.min_support)
-            if found is None:
+            keys = () if found is None else ((found.column, found.relation, found.index),)
+            if not literals and s.lookahead:
+                keys = self._lookahead(found, keys, pos, neg)
+            if not keys:
                 break
-            key = (found.column, found.relation, found.index)
-            literals.append(key)
-            mask = self.table.mask(*key)
-            pos, neg = pos[mask[pos]], neg[mask[neg]]
+            for key in keys[:None if s.max_rule_length is None
+                            else s.max_rule_length - len(literals)]:
+                literals.append(key)
+                mask = self.table.mask(*key)
+                pos, neg = pos[mask[pos]], neg[mask[neg]]
         exceptions: tuple = ()
         if len(neg) and depth < s.max_exception_depth:
             exceptions = self.fold(neg, pos, depth + 1)
         return Node(tuple(literals), exceptions)
+
+    def _lookahead(self, found, keys: tuple, pos: np.ndarray, neg: np.ndarray) -> tuple:
+        """The first literals of a rule: ``keys``, those of the best single literal
+        ``found`` (none when it is None), or a pair of literals (:mod:`fold.lookahead`)
+        when ``found`` could be chance and the pair gains more than it and the best
+        literal after it together."""
+        s = self.settings
+        table = self.table
+        if found is not None and chance_probability(found.gain, len(pos) + len(neg),
+                                                    2 * table.n_slots) < ALPHA:
+            return keys
+        pair = best_pair(table, pos, neg, frozenset(), s.min_support)
+        if pair is None or not keys:
+            return keys if pair is None else pair[:2]
+        mask = table.mask(*keys[0])
+        after = best_literal(table, pos[mask[pos]], neg[mask[neg]], frozenset(keys),
+                             s.min_gain, s.min_support)
+        if after is not None:
+            mask = mask & table.mask(after.column, after.relation, after.index)
+        greedy = split_gain(int(mask[pos].sum()), int(mask[neg].sum()), len(pos), len(neg))
+        return keys if greedy >= pair[2] else pair[:2]
 
     # -- clean-up ---------------------------------------------------------
     def _prune_literals(self, node: Node, neg: np.ndarray) -> Node:

@@ -45,6 +45,8 @@ def test_not_fitted_and_bad_parameters():
         FOLDClassifier(mdl_weight=-0.5).fit(X, [0, 1])
     with pytest.raises(ValueError, match="try_complement"):
         FOLDClassifier(try_complement="yes").fit(X, [0, 1])
+    with pytest.raises(ValueError, match="lookahead"):
+        FOLDClassifier(lookahead=1).fit(X, [0, 1])
 
 
 def test_input_problems_have_clear_errors():

@@ -1,0 +1,113 @@
+"""Two-literal lookahead: concepts no single literal reveals, exact pruning, its tests."""
+
+import math
+
+import numpy as np
+import pandas as pd
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from fold import FOLDClassifier, Negated
+from fold.classifier import _features_of
+from fold.lookahead import (ALPHA, _codes, _grid, best_pair, chance_probability,
+                            needed_gain)
+from fold.search import EncodedTable, split_gain
+from fold.table import ColumnView, Schema
+
+
+def _xor(seed: int, rows: int = 1000):
+    rng = np.random.RandomState(seed)
+    X = pd.DataFrame(rng.normal(size=(rows, 6)), columns=[f"f{i}" for i in range(6)])
+    return X, ((X.f0 > 0) ^ (X.f1 > 0)).map({True: "yes", False: "no"}).to_numpy()
+
+
+# seeds on which the one-literal search, alone, learns a constant program
+@pytest.mark.parametrize("seed", [5, 10])
+def test_xor_is_learned_where_one_literal_at_a_time_fails(seed):
+    X, y = _xor(seed)
+    train, test = slice(0, 800), slice(800, None)
+    greedy = FOLDClassifier(lookahead=False).fit(X[train], y[train])
+    assert greedy.rule_size_ == 0  # what the lookahead is for
+    clf = FOLDClassifier().fit(X[train], y[train])
+    assert (clf.predict(X[test]) == y[test]).mean() >= 0.98
+    assert clf.rule_size_ <= 6
+    assert _features_of(clf.rules_.rules) == {"f0", "f1"}
+
+
+def test_no_lookahead_when_one_literal_is_significant():
+    rng = np.random.RandomState(0)
+    X = pd.DataFrame(rng.normal(size=(500, 4)), columns=list("abcd"))
+    y = np.where((X.a > 0.3) & (X.b < 0.5), "p", "n")
+    with_lookahead = FOLDClassifier().fit(X, y)
+    assert with_lookahead.program_ == FOLDClassifier(lookahead=False).fit(X, y).program_
+
+
+def test_needed_gain_is_where_the_chance_probability_crosses_alpha():
+    for rows, tests in ((50, 10), (800, 1_000_000), (30, 50_000)):
+        gain = needed_gain(rows, tests)
+        if math.isinf(gain):
+            assert chance_probability(1.0, rows, tests) >= ALPHA
+            continue
+        assert chance_probability(gain, rows, tests) < ALPHA
+        assert chance_probability(gain * (1 - 1e-6), rows, tests) >= ALPHA
+    assert chance_probability(0.0, 100, 1) == 1.0
+    assert chance_probability(0.5, 1000, 10) < chance_probability(0.5, 100, 10)
+    assert needed_gain(10, 10**9) == math.inf  # ten rows can prove nothing among so many
+
+
+def _brute_force(table, pos, neg, min_support):
+    """Every pair of grid literals scored from the table's own masks, without pruning."""
+    codes = _codes(table, np.concatenate([pos, neg]))
+    keys = _grid(table, codes, frozenset())
+    n_pairs = len(keys) * (len(keys) - 1) // 2
+    best = None
+    for i in range(len(keys)):
+        for j in range(i + 1, len(keys)):
+            both = table.mask(*keys[i]) & table.mask(*keys[j])
+            tp, fp = int(both[pos].sum()), int(both[neg].sum())
+            if (tp < max(1, min_support) or fp >= len(neg)
+                    or 2 * (tp - fp) < len(pos) - len(neg) or tp * len(neg) <= fp * len(pos)):
+                continue
+            gain = float(split_gain(tp, fp, len(pos), len(neg)))
+            if best is None or gain > best[0] + 1e-12:
+                best = (gain, {keys[i], keys[j]})
+    if best is None or chance_probability(best[0], len(pos) + len(neg),
+                                          max(n_pairs, 1)) >= ALPHA:
+        return None
+    return best
+
+
+def _pair_table(seed: int) -> tuple:
+    """40-200 rows: numeric columns with ties and NaN, a categorical one with NaN and
+    negations; the label a noisy rule on two of them, or noise."""
+    rng = np.random.RandomState(seed)
+    n = rng.randint(40, 201)
+    X = pd.DataFrame({f"x{j}": rng.randint(0, rng.randint(2, 30), n).astype(float)
+                      for j in range(rng.randint(1, 4))})
+    X.loc[rng.rand(n) < 0.1, "x0"] = np.nan
+    cells = rng.choice(np.array(["a", "b", "c"], dtype=object), n)
+    cells[rng.rand(n) < 0.1] = np.nan
+    cells[rng.rand(n) < 0.1] = Negated("b")
+    X["c"] = pd.Series(cells, dtype=object)
+    concept = (X.x0 > X.x0.median()) ^ (X["c"] == "a") if rng.rand() < 0.7 else X.x0 > -1
+    y = np.where(concept ^ (rng.rand(n) < rng.choice([0.0, 0.1, 0.5])), "p", "n")
+    y[:2] = ["p", "n"]  # both classes
+    return X, y
+
+
+@settings(max_examples=40, deadline=None, derandomize=True,
+          suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(0, 2**31 - 1))
+def test_best_pair_equals_scoring_every_pair(seed):
+    X, y = _pair_table(seed)
+    schema = Schema.from_frame(X)
+    encoded = EncodedTable(ColumnView(X, schema), schema)
+    pos, neg = np.flatnonzero(y == y[0]), np.flatnonzero(y != y[0])
+    found = best_pair(encoded, pos, neg, frozenset(), 1)
+    expected = _brute_force(encoded, pos, neg, 1)
+    if expected is None:
+        assert found is None
+    else:
+        assert found is not None and found[2] == pytest.approx(expected[0], abs=1e-9)
+        assert {found[0], found[1]} == expected[1]
