@@ -4,6 +4,7 @@ Run from the repository root::
 
     .venv/bin/python -m benchmarks.bench_fold [--repeats 3] [--datasets breast_cancer adult]
     .venv/bin/python -m benchmarks.bench_fold --noisy-rows 3000 5000 20000
+    .venv/bin/python -m benchmarks.bench_fold --lookahead-cost [--datasets ...]
 
 Each dataset is split 80/20 (stratified, seed 0); the learner is fitted
 ``--repeats`` times and the medians are printed as markdown tables, with the
@@ -13,7 +14,10 @@ the test rows replicated to about each of ``--eval-rows`` rows
 row, "load" SWI-Prolog reading and asserting the program and the facts,
 "query" the single query that labels every row; "end to end" is the whole
 call, in wall time and in process CPU time (the CPU figure is steadier on a
-shared machine).
+shared machine). ``--lookahead-cost`` instead fits the defaults with and without the
+two-literal lookahead (``lookahead=True`` / ``False``), alternating, on the same splits,
+and prints the median fit times, their ratio, the test accuracies and whether the
+programs are the same.
 """
 
 from __future__ import annotations
@@ -28,7 +32,7 @@ import pandas as pd
 from sklearn.model_selection import train_test_split
 
 from benchmarks.datasets import load
-from benchmarks.machine import environment
+from benchmarks.machine import environment, header
 from fold import FOLDClassifier
 
 
@@ -114,6 +118,33 @@ def noisy_scaling(sizes: list) -> None:
         print(f"| {n:,} | " + " | ".join(cells) + " |")
 
 
+def lookahead_cost(names: list, repeats: int) -> None:
+    """Fit time and program of the defaults with and without the lookahead, per dataset."""
+    print("| dataset | fit s, lookahead | fit s, without | ratio | test acc, lookahead "
+          "| test acc, without | literals | same program |")
+    print("|---|---:|---:|---:|---:|---:|---|---|")
+    for name in names:
+        data = load(name)
+        X_train, X_test, y_train, y_test = train_test_split(
+            data.X, data.y, test_size=0.2, random_state=0, stratify=data.y)
+        seconds = {True: [], False: []}
+        models = {k: FOLDClassifier(lookahead=k).fit(X_train, y_train)  # warm-up
+                  for k in (True, False)}
+        for _ in range(repeats):
+            for lookahead in (True, False):
+                started = time.perf_counter()
+                models[lookahead] = FOLDClassifier(lookahead=lookahead).fit(X_train, y_train)
+                seconds[lookahead].append(time.perf_counter() - started)
+        on, off = (statistics.median(seconds[k]) for k in (True, False))
+        accuracy = {k: float((m.predict_python(X_test) == y_test).mean())
+                    for k, m in models.items()}
+        print(f"| {name} | {on:.3f} | {off:.3f} | {on / off:.2f} | {accuracy[True]:.3f} | "
+              f"{accuracy[False]:.3f} | {models[True].rule_size_} / "
+              f"{models[False].rule_size_} | "
+              f"{'yes' if models[True].program_ == models[False].program_ else 'no'} |",
+              flush=True)
+
+
 def main(argv=None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeats", type=int, default=3)
@@ -123,7 +154,15 @@ def main(argv=None) -> None:
     parser.add_argument("--noisy-rows", type=int, nargs="+", metavar="N",
                         help="instead: plain FOLD vs the defaults on generated noisy tables "
                              "of these sizes (one fit each)")
+    parser.add_argument("--lookahead-cost", action="store_true",
+                        help="instead: the defaults with and without the lookahead")
     args = parser.parse_args(argv)
+    if args.lookahead_cost:
+        print(header("python -m benchmarks.bench_fold --lookahead-cost"))
+        print(f"Medians of {args.repeats} runs each, alternating; default parameters; "
+              "80/20 stratified split, seed 0; Python evaluation.\n")
+        lookahead_cost(args.datasets, args.repeats)
+        return
     if args.noisy_rows:
         print(f"Load average before: {_load_average()}")
         noisy_scaling(args.noisy_rows)

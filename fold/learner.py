@@ -172,9 +172,11 @@ class FoldLearner:
         if found is not None and chance_probability(found.gain, len(pos) + len(neg),
                                                     2 * table.n_slots) < ALPHA:
             return keys
-        pair = best_pair(table, pos, neg, frozenset(), s.min_support)
-        if pair is None or not keys:
+        pair = best_pair(table, pos, neg, s.min_support,
+                         beat=-np.inf if found is None else found.gain)
+        if pair is None or found is None:
             return keys if pair is None else pair[:2]
+        # the pair must also gain more than the greedy search's first two literals
         mask = table.mask(*keys[0])
         after = best_literal(table, pos[mask[pos]], neg[mask[neg]], frozenset(keys),
                              s.min_gain, s.min_support)

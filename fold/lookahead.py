@@ -23,20 +23,27 @@ dropped before the products, which changes no result.
 from __future__ import annotations
 
 import math
+from statistics import NormalDist
 
 import numpy as np
 
 from .search import EncodedTable, split_gain
 from .table import NUMERIC
 
-__all__ = ["ALPHA", "QUANTILES", "best_pair", "chance_probability", "needed_gain"]
+__all__ = ["ALPHA", "MAX_CELLS", "MAX_KEYS", "MAX_WORK", "QUANTILES", "best_pair",
+           "chance_probability", "needed_gain"]
 
 #: Family-wise level of the significance tests.
 ALPHA = 0.01
 #: The lookahead's grid: per numeric column the ``k / QUANTILES``-quantiles of the
 #: values searched (``k = 1 .. QUANTILES - 1``, the median among them), per categorical
-#: column its ``QUANTILES`` most frequent values.
+#: column its ``QUANTILES`` most frequent values. A grid over the budgets below is made
+#: coarser (``QUANTILES / 2``, then the median and the two most frequent values); when
+#: even that is over them the lookahead is not tried.
 QUANTILES = 8
+#: Budgets of one lookahead: literals in the grid, grid cells (literals × rows, 4 bytes
+#: each) and multiply-adds of the pair counts (literals² × rows).
+MAX_KEYS, MAX_CELLS, MAX_WORK = 2048, 2**25, 2**33
 
 
 def chance_probability(gain: float, n_rows: int, n_tests: int) -> float:
@@ -47,80 +54,80 @@ def chance_probability(gain: float, n_rows: int, n_tests: int) -> float:
 
 
 def needed_gain(n_rows: int, n_tests: int) -> float:
-    """The smallest gain (bits per row) whose :func:`chance_probability` is under
-    :data:`ALPHA` (bisection; above 1 when none is)."""
-    if chance_probability(1.0, n_rows, n_tests) >= ALPHA:
-        return math.inf
-    low, high = 0.0, 1.0
-    for _ in range(50):
-        middle = (low + high) / 2
-        if chance_probability(middle, n_rows, n_tests) < ALPHA:
-            high = middle
-        else:
-            low = middle
-    return high
+    """The gain (bits per row) at which :func:`chance_probability` is :data:`ALPHA`
+    (infinite when no gain of at most one bit per row reaches it)."""
+    statistic = NormalDist().inv_cdf(ALPHA / (2 * n_tests)) ** 2
+    gain = statistic / (2.0 * math.log(2.0) * n_rows)
+    return gain if gain <= 1.0 else math.inf
 
 
 def _codes(table: EncodedTable, rows: np.ndarray) -> np.ndarray:
     """Every column's value codes on ``rows`` (−1: unknown), rows × columns."""
-    slots = table.slots[rows].astype(np.int64)
-    return np.where(slots == table.n_slots, -1, slots - table.offsets)
+    slots = table.slots[rows]
+    return np.where(slots == table.n_slots, -1, slots - table.offsets.astype(slots.dtype))
 
 
-def _grid(table: EncodedTable, codes: np.ndarray, excluded: frozenset) -> list[tuple]:
-    """Literal keys of the lookahead on the rows whose ``codes`` (:func:`_codes`) are
-    given: ``<=`` and ``>`` on each numeric column's ``k / QUANTILES``-quantiles of the
-    known values (never its largest, which splits nothing), ``==`` and ``!=`` on each
-    categorical column's ``QUANTILES`` most frequent values."""
+#: Relations of the grid's literals, by code.
+_RELATIONS = ("<=", ">", "==", "!=")
+
+
+def _grid(table: EncodedTable, codes: np.ndarray, quantiles: int = QUANTILES) -> np.ndarray:
+    """Literals of the lookahead on the rows whose ``codes`` (:func:`_codes`) are given,
+    as rows ``(column, relation code, value index)`` in column order: ``<=`` and ``>``
+    on each numeric column's ``k / quantiles``-quantiles of the known values (never its
+    largest, which splits nothing), ``==`` and ``!=`` on each categorical column's
+    ``quantiles`` most frequent values."""
     n = len(codes)
     numeric = np.array([col.kind == NUMERIC for col in table.columns], dtype=bool)
     ordered = np.sort(codes[:, numeric], axis=0)  # unknown (-1) first
     known = (ordered >= 0).sum(axis=0)
-    fraction = np.arange(1, QUANTILES)[:, None] / QUANTILES
+    fraction = np.arange(1, quantiles)[:, None] / quantiles
     at = np.minimum((n - known) + np.floor(fraction * np.maximum(known - 1, 0)).astype(np.int64),
                     n - 1)
-    quantiles = np.take_along_axis(ordered, at, axis=0)
-    keep = ((quantiles >= 0) & (quantiles < ordered[-1])
-            & np.vstack([np.ones((1, quantiles.shape[1]), dtype=bool),
-                         quantiles[1:] != quantiles[:-1]]))
-    values = {}
-    for j, column in enumerate(np.flatnonzero(numeric)):
-        values[int(column)] = (quantiles[keep[:, j], j], ("<=", ">"))
-    for column in np.flatnonzero(~numeric):
-        column_codes = codes[:, column]
+    cuts = np.take_along_axis(ordered, at, axis=0)
+    keep = ((cuts >= 0) & (cuts < ordered[-1])
+            & np.vstack([np.ones((1, cuts.shape[1]), dtype=bool), cuts[1:] != cuts[:-1]]))
+    which, column = np.nonzero(keep.T)  # by column, then by value
+    parts = [np.column_stack([np.flatnonzero(numeric)[which], np.zeros_like(which),
+                              cuts.T[which, column]])]
+    for j in np.flatnonzero(~numeric):
+        column_codes = codes[:, j]
         counts = np.bincount(column_codes[column_codes >= 0],
-                             minlength=len(table.columns[column].values))
-        top = np.argsort(-counts, kind="stable")[:QUANTILES]
-        values[int(column)] = (np.sort(top[counts[top] > 0]), ("==", "!="))
-    keys = []
-    for column in sorted(values):
-        held, relations = values[column]
-        keys += [(column, relation, int(v)) for relation in relations for v in held
-                 if (column, relation, int(v)) not in excluded]
-    return keys
+                             minlength=len(table.columns[j].values))
+        top = np.argsort(-counts, kind="stable")[:quantiles]
+        top = np.sort(top[counts[top] > 0])
+        parts.append(np.column_stack([np.full(len(top), j), np.full(len(top), 2), top]))
+    grid = np.concatenate(parts).astype(np.int64)
+    second = grid.copy()
+    second[:, 1] += 1  # ``>`` after ``<=``, ``!=`` after ``==``
+    both = np.concatenate([grid, second])
+    return both[np.lexsort((both[:, 2], both[:, 1], both[:, 0]))]
 
 
-def _masks(table: EncodedTable, keys: list[tuple], rows: np.ndarray,
+def _key(literal: np.ndarray) -> tuple:
+    return int(literal[0]), _RELATIONS[int(literal[1])], int(literal[2])
+
+
+def _masks(table: EncodedTable, grid: np.ndarray, rows: np.ndarray,
            codes: np.ndarray) -> np.ndarray:
-    """Float32 0/1 matrix: whether literal ``keys[i]`` holds on ``rows[r]`` (whose
+    """Float32 0/1 matrix: whether the ``grid`` literal ``i`` holds on ``rows[r]`` (whose
     :func:`_codes` are ``codes``)."""
-    column = np.array([key[0] for key in keys], dtype=np.int64)
-    relation = np.array([key[1] for key in keys], dtype=object)
-    index = np.array([key[2] for key in keys], dtype=np.int64)
+    column, relation, index = grid.T
     cells = codes[:, column]
-    out = np.where(relation == "<=", (cells >= 0) & (cells <= index),
-                   (cells > index) & (relation == ">")).T.astype(np.float32)
-    for i in np.flatnonzero((relation == "==") | (relation == "!=")):
+    out = np.where(relation == 0, (cells >= 0) & (cells <= index),
+                   (cells > index) & (relation == 1)).T.astype(np.float32)
+    for i in np.flatnonzero(relation >= 2):
         # categorical: the table's mask knows the classical negations
-        out[i] = table.mask(*keys[i])[rows]
+        out[i] = table.mask(*_key(grid[i]))[rows]
     return out
 
 
-def best_pair(table: EncodedTable, pos: np.ndarray, neg: np.ndarray, excluded: frozenset,
-              min_support: int = 1) -> tuple[tuple, tuple, float] | None:
+def best_pair(table: EncodedTable, pos: np.ndarray, neg: np.ndarray, min_support: int = 1,
+              beat: float = -math.inf) -> tuple[tuple, tuple, float] | None:
     """The conjunction of two grid literals with the highest information gain on ``pos``
-    vs ``neg``, when it is significant: ``(first, second, gain)`` with literal keys
-    ``(column, relation, index)``, the first the one that gains more alone; else None.
+    vs ``neg``, when it is significant and gains more than ``beat``: ``(first, second,
+    gain)`` with literal keys ``(column, relation, index)``, the first the one that gains
+    more alone; else None.
 
     A pair must meet :func:`fold.search.best_literal`'s conditions (cover at least
     ``min_support`` positives, rule out a negative, classify at least as many rows right
@@ -129,17 +136,32 @@ def best_pair(table: EncodedTable, pos: np.ndarray, neg: np.ndarray, excluded: f
     among all the pairs scored.
     """
     n_pos, n_neg = len(pos), len(neg)
+    n_rows = n_pos + n_neg
     if n_pos == 0 or n_neg == 0:
         return None
+    share = n_pos / n_rows
+    entropy = -(share * math.log2(share) + (1 - share) * math.log2(1 - share))
+    # no split gains more than the labels' entropy, and none is significant below
+    # needed_gain(n_rows, 1): cheap exits before the grid
+    if entropy <= beat or entropy < needed_gain(n_rows, 1):
+        return None
+    if 2 * len(table.columns) * n_rows > MAX_CELLS:
+        return None  # about two literals per column in the coarsest grid: over budget
     codes_pos, codes_neg = _codes(table, pos), _codes(table, neg)
-    keys = _grid(table, np.vstack([codes_pos, codes_neg]), excluded)
-    n_pairs = len(keys) * (len(keys) - 1) // 2
-    needed = needed_gain(n_pos + n_neg, max(n_pairs, 1))
-    p = n_pos / (n_pos + n_neg)
-    if n_pairs == 0 or -(p * math.log2(p) + (1 - p) * math.log2(1 - p)) < needed:
-        return None  # no split gains more than the labels' entropy
-    on_pos = _masks(table, keys, pos, codes_pos)
-    on_neg = _masks(table, keys, neg, codes_neg)
+    codes = np.vstack([codes_pos, codes_neg])
+    for quantiles in (QUANTILES, QUANTILES // 2, 2):
+        grid = _grid(table, codes, quantiles)
+        if (len(grid) <= MAX_KEYS and len(grid) * n_rows <= MAX_CELLS
+                and len(grid) ** 2 * n_rows <= MAX_WORK):
+            break
+    else:
+        return None
+    n_pairs = len(grid) * (len(grid) - 1) // 2
+    needed = needed_gain(n_rows, max(n_pairs, 1))
+    if n_pairs == 0 or entropy < needed:
+        return None
+    on_pos = _masks(table, grid, pos, codes_pos)
+    on_neg = _masks(table, grid, neg, codes_neg)
     # A pair covers a subset of each literal's rows, and the gain is convex in the
     # counts, so it gains at most what the corners of that literal's counts gain.
     tp, fp = on_pos.sum(axis=1).astype(np.intp), on_neg.sum(axis=1).astype(np.intp)
@@ -147,29 +169,28 @@ def best_pair(table: EncodedTable, pos: np.ndarray, neg: np.ndarray, excluded: f
     bound = np.maximum.reduce([split_gain(tp, fp, n_pos, n_neg, table.xlog2x),
                                split_gain(tp, zero, n_pos, n_neg, table.xlog2x),
                                split_gain(zero, fp, n_pos, n_neg, table.xlog2x)])
-    useful = (tp >= max(1, min_support)) & (bound >= needed)
+    useful = (tp >= max(1, min_support)) & (bound >= needed) & (bound > beat)
     if useful.sum() < 2:
         return None
-    keys = [key for key, keep in zip(keys, useful) if keep]
-    on_pos, on_neg = on_pos[useful], on_neg[useful]
-    # counts are sums of 0/1 products: exact in float32 below 2**24 rows
-    tp, fp = on_pos @ on_pos.T, on_neg @ on_neg.T
-    first, second = np.triu_indices(len(keys), 1)
-    tp_pair, fp_pair = tp[first, second], fp[first, second]
-    valid = np.flatnonzero((tp_pair >= max(1, min_support)) & (fp_pair < n_neg)
-                           & (2 * (tp_pair - fp_pair) >= n_pos - n_neg)
-                           & (tp_pair * n_neg > fp_pair * n_pos))
-    if not len(valid):
+    grid, on_pos, on_neg = grid[useful], on_pos[useful], on_neg[useful]
+    # counts are sums of 0/1 products, exact in float32 below 2**24 rows; float64 for
+    # the products below
+    tp = (on_pos @ on_pos.T).astype(np.float64)
+    fp = (on_neg @ on_neg.T).astype(np.float64)
+    valid = ((tp >= max(1, min_support)) & (fp < n_neg) & (2 * (tp - fp) >= n_pos - n_neg)
+             & (tp * n_neg > fp * n_pos) & ~np.tri(len(grid), dtype=bool))  # i < j
+    pairs = np.flatnonzero(valid)
+    if not len(pairs):
         return None
-    gain = split_gain(np.rint(tp_pair[valid]).astype(np.intp),
-                      np.rint(fp_pair[valid]).astype(np.intp), n_pos, n_neg, table.xlog2x)
+    gain = split_gain(np.rint(tp.ravel()[pairs]).astype(np.intp),
+                      np.rint(fp.ravel()[pairs]).astype(np.intp), n_pos, n_neg, table.xlog2x)
     best = int(np.argmax(gain))
-    if gain[best] < needed:
+    if gain[best] < needed or gain[best] <= beat:
         return None
-    i, j = int(first[valid[best]]), int(second[valid[best]])
+    i, j = divmod(int(pairs[best]), len(grid))
     alone = split_gain(np.rint([tp[i, i], tp[j, j]]).astype(np.intp),
                        np.rint([fp[i, i], fp[j, j]]).astype(np.intp), n_pos, n_neg,
                        table.xlog2x)
     if alone[0] < alone[1]:
         i, j = j, i
-    return keys[i], keys[j], float(gain[best])
+    return _key(grid[i]), _key(grid[j]), float(gain[best])

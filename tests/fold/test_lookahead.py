@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from fold import FOLDClassifier, Negated
 from fold.classifier import _features_of
-from fold.lookahead import (ALPHA, _codes, _grid, best_pair, chance_probability,
+from fold.lookahead import (ALPHA, _codes, _grid, _key, best_pair, chance_probability,
                             needed_gain)
 from fold.search import EncodedTable, split_gain
 from fold.table import ColumnView, Schema
@@ -44,13 +44,13 @@ def test_no_lookahead_when_one_literal_is_significant():
 
 
 def test_needed_gain_is_where_the_chance_probability_crosses_alpha():
-    for rows, tests in ((50, 10), (800, 1_000_000), (30, 50_000)):
+    for rows, tests in ((50, 10), (800, 1_000_000), (30, 50_000), (10**6, 1)):
         gain = needed_gain(rows, tests)
         if math.isinf(gain):
             assert chance_probability(1.0, rows, tests) >= ALPHA
             continue
-        assert chance_probability(gain, rows, tests) < ALPHA
-        assert chance_probability(gain * (1 - 1e-6), rows, tests) >= ALPHA
+        assert chance_probability(gain * (1 + 1e-6), rows, tests) < ALPHA
+        assert chance_probability(gain * (1 - 1e-6), rows, tests) > ALPHA
     assert chance_probability(0.0, 100, 1) == 1.0
     assert chance_probability(0.5, 1000, 10) < chance_probability(0.5, 100, 10)
     assert needed_gain(10, 10**9) == math.inf  # ten rows can prove nothing among so many
@@ -59,7 +59,7 @@ def test_needed_gain_is_where_the_chance_probability_crosses_alpha():
 def _brute_force(table, pos, neg, min_support):
     """Every pair of grid literals scored from the table's own masks, without pruning."""
     codes = _codes(table, np.concatenate([pos, neg]))
-    keys = _grid(table, codes, frozenset())
+    keys = [_key(literal) for literal in _grid(table, codes)]
     n_pairs = len(keys) * (len(keys) - 1) // 2
     best = None
     for i in range(len(keys)):
@@ -104,10 +104,37 @@ def test_best_pair_equals_scoring_every_pair(seed):
     schema = Schema.from_frame(X)
     encoded = EncodedTable(ColumnView(X, schema), schema)
     pos, neg = np.flatnonzero(y == y[0]), np.flatnonzero(y != y[0])
-    found = best_pair(encoded, pos, neg, frozenset(), 1)
+    found = best_pair(encoded, pos, neg, 1)
     expected = _brute_force(encoded, pos, neg, 1)
     if expected is None:
         assert found is None
     else:
         assert found is not None and found[2] == pytest.approx(expected[0], abs=1e-9)
         assert {found[0], found[1]} == expected[1]
+        # what the pair must beat (the greedy search's first two literals) prunes exactly
+        assert best_pair(encoded, pos, neg, 1, beat=found[2] - 1e-9) == found
+        assert best_pair(encoded, pos, neg, 1, beat=found[2]) is None
+
+
+def _encoded(X: pd.DataFrame) -> EncodedTable:
+    schema = Schema.from_frame(X)
+    return EncodedTable(ColumnView(X, schema), schema)
+
+
+def test_a_wide_table_gets_a_coarser_grid_and_still_finds_the_pair():
+    rng = np.random.RandomState(1)
+    X = pd.DataFrame(rng.normal(size=(300, 600)), columns=[f"f{i}" for i in range(600)])
+    y = ((X.f0 > 0) ^ (X.f1 > 0)).to_numpy()
+    table = _encoded(X)
+    assert len(_grid(table, _codes(table, np.arange(300)))) > 2048
+    found = best_pair(table, np.flatnonzero(y), np.flatnonzero(~y))
+    assert found is not None and {found[0][0], found[1][0]} == {0, 1}
+
+
+def test_a_table_over_every_budget_gets_no_lookahead(monkeypatch):
+    X, y = _xor(5)
+    table = _encoded(X)
+    pos, neg = np.flatnonzero(y == "yes"), np.flatnonzero(y == "no")
+    assert best_pair(table, pos, neg) is not None
+    monkeypatch.setattr("fold.lookahead.MAX_WORK", 10)
+    assert best_pair(table, pos, neg) is None
