@@ -4,7 +4,7 @@ The greedy search of :func:`fold.search.best_literal` adds one literal at a time
 When the label depends on two features together and on neither alone (``(a > 0) xor
 (b > 0)``), every single literal's information gain is noise: the search starts a rule
 with a random literal, and the description length then prunes the rule away, so the
-class gets no rule at all. Quinlan's FOIL meets the same problem with lookahead. Here,
+class gets no rule at all. Top-down rule learners meet this with a lookahead. Here,
 when the best literal to start a rule with is not significant, the conjunctions of two
 literals are scored too, on a grid (the quantiles of each numeric column's values on the
 rows searched, each categorical column's most frequent values), all at once by two
@@ -15,9 +15,9 @@ than the greedy search's first two literals; the search then goes on from it, an
 Significance is the G-test of a split against the labels (``2 N ln 2`` times the gain
 in bits per row is chi-squared with one degree of freedom when the split and the labels
 are independent), Bonferroni-corrected for the number of literals or pairs scored.
-A literal whose best pair could not reach significance (the gain is convex in the
-counts, so a pair gains at most what the corners of its literals' counts gain) is
-dropped before the products, which changes no result.
+A literal none of whose pairs could be significant and gain more than the best single
+literal (the gain is convex in the counts, so a pair gains at most what the corners of
+its literals' counts gain) is dropped before the products, which changes no result.
 """
 
 from __future__ import annotations
@@ -28,7 +28,6 @@ from statistics import NormalDist
 import numpy as np
 
 from .search import EncodedTable, split_gain
-from .table import NUMERIC
 
 __all__ = ["ALPHA", "MAX_CELLS", "MAX_KEYS", "MAX_WORK", "QUANTILES", "best_pair",
            "chance_probability", "needed_gain"]
@@ -78,7 +77,7 @@ def _grid(table: EncodedTable, codes: np.ndarray, quantiles: int = QUANTILES) ->
     largest, which splits nothing), ``==`` and ``!=`` on each categorical column's
     ``quantiles`` most frequent values."""
     n = len(codes)
-    numeric = np.array([col.kind == NUMERIC for col in table.columns], dtype=bool)
+    numeric = table.numeric_columns
     ordered = np.sort(codes[:, numeric], axis=0)  # unknown (-1) first
     known = (ordered >= 0).sum(axis=0)
     fraction = np.arange(1, quantiles)[:, None] / quantiles
@@ -149,6 +148,14 @@ def best_pair(table: EncodedTable, pos: np.ndarray, neg: np.ndarray, min_support
         return None  # about two literals per column in the coarsest grid: over budget
     codes_pos, codes_neg = _codes(table, pos), _codes(table, neg)
     codes = np.vstack([codes_pos, codes_neg])
+    # Every grid has two literals on each categorical column with a known value and on
+    # each numeric one with two: a floor on the pairs scored, and on the gain needed.
+    known = codes >= 0
+    lowest = np.where(known, codes, np.iinfo(codes.dtype).max).min(axis=0)
+    varied = np.where(table.numeric_columns, lowest < codes.max(axis=0), known.any(axis=0))
+    floor = 2 * int(np.count_nonzero(varied))
+    if entropy < needed_gain(n_rows, max(floor * (floor - 1) // 2, 1)):
+        return None
     for quantiles in (QUANTILES, QUANTILES // 2, 2):
         grid = _grid(table, codes, quantiles)
         if (len(grid) <= MAX_KEYS and len(grid) * n_rows <= MAX_CELLS

@@ -137,6 +137,8 @@ class EncodedTable:
         self.slots = slots
         column_of_slot = np.repeat(np.arange(len(self.columns)), sizes)
         numeric = np.array([col.kind == NUMERIC for col in self.columns], dtype=bool)
+        #: whether each column is numeric
+        self.numeric_columns = numeric
         self._numeric_slot = numeric[column_of_slot]
         # prefix-sum bookkeeping: slot -> first and last slot of its column
         self._first_slot = np.repeat(self.offsets, sizes)
