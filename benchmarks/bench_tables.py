@@ -101,8 +101,8 @@ def main(argv=None) -> None:
     args = parser.parse_args(argv)
     print(header("python -m benchmarks.bench_tables"))
     print(f"{args.rows} generated rows, {args.num_samples} LIME samples per row, "
-          f"{args.discretizer} bins, top {args.top_k} features, seeds 0-{args.seeds - 1}; raw-test fidelity (the black "
-          f"box: test accuracy)\n")
+          f"{args.discretizer} bins, top {args.top_k} features, seeds 0-{args.seeds - 1}; "
+          "raw-test fidelity (the black box: test accuracy)\n")
     print("| table | method | median | min | literals (median) | every seed |")
     print("|---|---|---:|---:|---:|---|")
     for kind in args.tables:
