@@ -147,9 +147,10 @@ class FoldLearner:
                 break
             found = best_literal(self.table, pos, neg, frozenset(literals), s.min_gain,
                                  s.min_support)
-            keys = () if found is None else ((found.column, found.relation, found.index),)
             if not literals and s.lookahead:
-                keys = self._lookahead(found, keys, pos, neg)
+                keys = self._lookahead(found, pos, neg)
+            else:
+                keys = () if found is None else ((found.column, found.relation, found.index),)
             if not keys:
                 break
             for key in keys[:None if s.max_rule_length is None
@@ -162,13 +163,13 @@ class FoldLearner:
             exceptions = self.fold(neg, pos, depth + 1)
         return Node(tuple(literals), exceptions)
 
-    def _lookahead(self, found, keys: tuple, pos: np.ndarray, neg: np.ndarray) -> tuple:
-        """The first literals of a rule: ``keys``, those of the best single literal
-        ``found`` (none when it is None), or a pair of literals (:mod:`fold.lookahead`)
-        when ``found`` could be chance and the pair gains more than it and the best
-        literal after it together."""
+    def _lookahead(self, found, pos: np.ndarray, neg: np.ndarray) -> tuple:
+        """The first literals of a rule: the best single literal ``found`` (none when it
+        is None), or a pair of literals (:mod:`fold.lookahead`) when ``found`` could be
+        chance and the pair gains more than it and the best literal after it together."""
         s = self.settings
         table = self.table
+        keys = () if found is None else ((found.column, found.relation, found.index),)
         if found is not None and chance_probability(found.gain, len(pos) + len(neg),
                                                     2 * table.n_slots) < ALPHA:
             return keys
