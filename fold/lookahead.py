@@ -87,20 +87,33 @@ def _grid(table: EncodedTable, codes: np.ndarray, quantiles: int = QUANTILES) ->
     keep = ((cuts >= 0) & (cuts < ordered[-1])
             & np.vstack([np.ones((1, cuts.shape[1]), dtype=bool), cuts[1:] != cuts[:-1]]))
     which, column = np.nonzero(keep.T)  # by column, then by value
-    parts = [np.column_stack([np.flatnonzero(numeric)[which], np.zeros_like(which),
-                              cuts.T[which, column]])]
-    for j in np.flatnonzero(~numeric):
-        column_codes = codes[:, j]
-        counts = np.bincount(column_codes[column_codes >= 0],
-                             minlength=len(table.columns[j].values))
-        top = np.argsort(-counts, kind="stable")[:quantiles]
-        top = np.sort(top[counts[top] > 0])
-        parts.append(np.column_stack([np.full(len(top), j), np.full(len(top), 2), top]))
-    grid = np.concatenate(parts).astype(np.int64)
+    numeric_part = np.column_stack([np.flatnonzero(numeric)[which], np.zeros_like(which),
+                                    cuts.T[which, column]])
+    grid = np.concatenate([numeric_part, _frequent(table, codes, quantiles)]).astype(np.int64)
     second = grid.copy()
     second[:, 1] += 1  # ``>`` after ``<=``, ``!=`` after ``==``
     both = np.concatenate([grid, second])
     return both[np.lexsort((both[:, 2], both[:, 1], both[:, 0]))]
+
+
+def _frequent(table: EncodedTable, codes: np.ndarray, count: int) -> np.ndarray:
+    """``(column, 2, value index)`` of each categorical column's ``count`` most frequent
+    values in ``codes`` (ties: the first value)."""
+    columns = np.flatnonzero(~table.numeric_columns)
+    if not len(columns):
+        return np.zeros((0, 3), dtype=np.int64)
+    sizes = np.array([len(table.columns[j].values) for j in columns], dtype=np.int64)
+    start = np.cumsum(sizes) - sizes
+    cells = codes[:, columns]
+    known = cells >= 0
+    counts = np.bincount((cells + start)[known], minlength=int(sizes.sum()))
+    owner = np.repeat(np.arange(len(columns)), sizes)
+    value = np.arange(len(counts)) - start[owner]
+    order = np.lexsort((value, -counts, owner))
+    rank = np.arange(len(order)) - start[owner[order]]
+    chosen = order[(rank < count) & (counts[order] > 0)]
+    chosen = chosen[np.lexsort((value[chosen], owner[chosen]))]
+    return np.column_stack([columns[owner[chosen]], np.full(len(chosen), 2), value[chosen]])
 
 
 def _key(literal: np.ndarray) -> tuple:
@@ -113,11 +126,21 @@ def _masks(table: EncodedTable, grid: np.ndarray, rows: np.ndarray,
     :func:`_codes` are ``codes``)."""
     column, relation, index = grid.T
     cells = codes[:, column]
-    out = np.where(relation == 0, (cells >= 0) & (cells <= index),
-                   (cells > index) & (relation == 1)).T.astype(np.float32)
-    for i in np.flatnonzero(relation >= 2):
-        # categorical: the table's mask knows the classical negations
-        out[i] = table.mask(*_key(grid[i]))[rows]
+    known = cells >= 0
+    holds = np.select([relation == 0, relation == 1, relation == 2],
+                      [known & (cells <= index), cells > index, cells == index],
+                      known & (cells != index))
+    out = holds.T.astype(np.float32)
+    # ``!=`` also holds on a classical negation of its value (Negated cells)
+    negated = [i for i in np.flatnonzero(relation == 3)
+               if len(table.columns[column[i]].neg_rows)]
+    if negated:
+        position = np.full(table.n_rows, -1)
+        position[rows] = np.arange(len(rows))
+        for i in negated:
+            col = table.columns[column[i]]
+            at = position[col.neg_rows[col.neg_codes == index[i]]]
+            out[i, at[at >= 0]] = 1.0
     return out
 
 
