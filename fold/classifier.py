@@ -136,7 +136,7 @@ class FOLDClassifier(ClassifierMixin, BaseEstimator):
         significant and gains more than the one-literal search's first two literals
         (:mod:`fold.lookahead`). This finds concepts where two features matter only
         together, such as ``(a > 0) xor (b > 0)``, on which the one-literal search finds
-        nothing. It costs time: 1.2-3x the fit time on the benchmark tables. False:
+        nothing. It costs time: 1.1-2.7x the fit time on the benchmark tables. False:
         FOLD-R++'s one-literal search only.
     class_order : array-like or None, default=None
         Classes in the order their rules are learned and tried; the last one

@@ -56,6 +56,11 @@ def test_needed_gain_is_where_the_chance_probability_crosses_alpha():
     assert needed_gain(10, 10**9) == math.inf  # ten rows can prove nothing among so many
 
 
+def _encoded(X: pd.DataFrame) -> EncodedTable:
+    schema = Schema.from_frame(X)
+    return EncodedTable(ColumnView(X, schema), schema)
+
+
 def _brute_force(table, pos, neg, min_support):
     """Every pair of grid literals scored from the table's own masks, without pruning."""
     codes = _codes(table, np.concatenate([pos, neg]))
@@ -101,8 +106,7 @@ def _pair_table(seed: int) -> tuple:
 @given(st.integers(0, 2**31 - 1))
 def test_best_pair_equals_scoring_every_pair(seed):
     X, y = _pair_table(seed)
-    schema = Schema.from_frame(X)
-    encoded = EncodedTable(ColumnView(X, schema), schema)
+    encoded = _encoded(X)
     pos, neg = np.flatnonzero(y == y[0]), np.flatnonzero(y != y[0])
     found = best_pair(encoded, pos, neg, 1)
     expected = _brute_force(encoded, pos, neg, 1)
@@ -114,11 +118,6 @@ def test_best_pair_equals_scoring_every_pair(seed):
         # what the pair must beat (the greedy search's first two literals) prunes exactly
         assert best_pair(encoded, pos, neg, 1, beat=found[2] - 1e-9) == found
         assert best_pair(encoded, pos, neg, 1, beat=found[2]) is None
-
-
-def _encoded(X: pd.DataFrame) -> EncodedTable:
-    schema = Schema.from_frame(X)
-    return EncodedTable(ColumnView(X, schema), schema)
 
 
 def test_a_wide_table_gets_a_coarser_grid_and_still_finds_the_pair():
