@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import math
 from statistics import NormalDist
+from typing import NamedTuple
 
 import numpy as np
 
@@ -60,87 +61,113 @@ def needed_gain(n_rows: int, n_tests: int) -> float:
     return gain if gain <= 1.0 else math.inf
 
 
-def _codes(table: EncodedTable, rows: np.ndarray) -> np.ndarray:
-    """Every column's value codes on ``rows`` (−1: unknown), rows × columns."""
-    slots = table.slots[rows]
-    return np.where(slots == table.n_slots, -1, slots - table.offsets.astype(slots.dtype))
+#: Relations of the grid's literals: the first (``<=`` or ``==``) and the second.
+_RELATIONS = (("==", "!="), ("<=", ">"))
 
 
-#: Relations of the grid's literals, by code.
-_RELATIONS = ("<=", ">", "==", "!=")
+class _Grid(NamedTuple):
+    """The lookahead's literals, in column, relation, value order: ``slot`` (the
+    :class:`~fold.search.EncodedTable` slot of the value) and ``second`` (``>``/``!=``
+    rather than ``<=``/``==``)."""
+
+    slot: np.ndarray
+    second: np.ndarray
+
+    def __len__(self) -> int:
+        return len(self.slot)
+
+    def take(self, which) -> _Grid:
+        return _Grid(self.slot[which], self.second[which])
+
+    def key(self, table: EncodedTable, i: int) -> tuple:
+        """The literal key ``(column, relation, index)`` of literal ``i``."""
+        slot = int(self.slot[i])
+        column = int(table.slot_column[slot])
+        relation = _RELATIONS[bool(table.numeric_columns[column])][bool(self.second[i])]
+        return column, relation, slot - int(table.offsets[column])
 
 
-def _grid(table: EncodedTable, codes: np.ndarray, quantiles: int = QUANTILES) -> np.ndarray:
-    """Literals of the lookahead on the rows whose ``codes`` (:func:`_codes`) are given,
-    as rows ``(column, relation code, value index)`` in column order: ``<=`` and ``>``
-    on each numeric column's ``k / quantiles``-quantiles of the known values (never its
-    largest, which splits nothing), ``==`` and ``!=`` on each categorical column's
-    ``quantiles`` most frequent values."""
-    n = len(codes)
-    numeric = table.numeric_columns
-    ordered = np.sort(codes[:, numeric], axis=0)  # unknown (-1) first
-    known = (ordered >= 0).sum(axis=0)
+class _Cells(NamedTuple):
+    """The searched rows' slots, prepared for :func:`_grid`: each numeric column's
+    slots sorted (unknown, slot ``n_slots``, last), how many are known, the largest
+    known one; the categorical columns' slots."""
+
+    ordered: np.ndarray
+    known: np.ndarray
+    top: np.ndarray
+    categorical: np.ndarray
+
+    @classmethod
+    def of(cls, table: EncodedTable, cells: np.ndarray) -> _Cells:
+        numeric = table.numeric_columns
+        ordered = np.sort(cells[:, numeric], axis=0)
+        known = (ordered < table.n_slots).sum(axis=0)
+        top = ordered[np.maximum(known - 1, 0), np.arange(ordered.shape[1])]
+        return cls(ordered, known, top, cells[:, ~numeric])
+
+    def varied(self, table: EncodedTable) -> int:
+        """Numeric columns with two known values plus categorical ones with one."""
+        return (int(np.count_nonzero(self.ordered[0] < self.top))
+                + int(np.count_nonzero(self.categorical.min(axis=0, initial=table.n_slots)
+                                       < table.n_slots)))
+
+
+def _grid(table: EncodedTable, cells: _Cells, quantiles: int = QUANTILES) -> _Grid:
+    """Literals of the lookahead on the rows whose slots ``cells`` holds: ``<=`` and
+    ``>`` on each numeric column's ``k / quantiles``-quantiles of the known values
+    (never its largest, which splits nothing), ``==`` and ``!=`` on each categorical
+    column's ``quantiles`` most frequent values."""
     fraction = np.arange(1, quantiles)[:, None] / quantiles
-    at = np.minimum((n - known) + np.floor(fraction * np.maximum(known - 1, 0)).astype(np.int64),
-                    n - 1)
-    cuts = np.take_along_axis(ordered, at, axis=0)
-    keep = ((cuts >= 0) & (cuts < ordered[-1])
-            & np.vstack([np.ones((1, cuts.shape[1]), dtype=bool), cuts[1:] != cuts[:-1]]))
-    which, column = np.nonzero(keep.T)  # by column, then by value
-    numeric_part = np.column_stack([np.flatnonzero(numeric)[which], np.zeros_like(which),
-                                    cuts.T[which, column]])
-    grid = np.concatenate([numeric_part, _frequent(table, codes, quantiles)]).astype(np.int64)
-    second = grid.copy()
-    second[:, 1] += 1  # ``>`` after ``<=``, ``!=`` after ``==``
-    both = np.concatenate([grid, second])
-    return both[np.lexsort((both[:, 2], both[:, 1], both[:, 0]))]
+    at = np.floor(fraction * np.maximum(cells.known - 1, 0)).astype(np.intp)
+    cuts = cells.ordered[at, np.arange(at.shape[1])]
+    keep = cuts < cells.top
+    keep[1:] &= cuts[1:] != cuts[:-1]
+    first = np.sort(np.concatenate([cuts[keep], _frequent(table, cells.categorical,
+                                                           quantiles)]))
+    slot = np.concatenate([first, first])
+    second = np.arange(2 * len(first)) >= len(first)
+    order = np.lexsort((slot, second, table.slot_column[slot]))
+    return _Grid(slot[order], second[order])
 
 
-def _frequent(table: EncodedTable, codes: np.ndarray, count: int) -> np.ndarray:
-    """``(column, 2, value index)`` of each categorical column's ``count`` most frequent
-    values in ``codes`` (ties: the first value)."""
-    columns = np.flatnonzero(~table.numeric_columns)
-    if not len(columns):
-        return np.zeros((0, 3), dtype=np.int64)
-    sizes = np.array([len(table.columns[j].values) for j in columns], dtype=np.int64)
-    start = np.cumsum(sizes) - sizes
-    cells = codes[:, columns]
-    known = cells >= 0
-    counts = np.bincount((cells + start)[known], minlength=int(sizes.sum()))
-    owner = np.repeat(np.arange(len(columns)), sizes)
-    value = np.arange(len(counts)) - start[owner]
-    order = np.lexsort((value, -counts, owner))
-    rank = np.arange(len(order)) - start[owner[order]]
-    chosen = order[(rank < count) & (counts[order] > 0)]
-    chosen = chosen[np.lexsort((value[chosen], owner[chosen]))]
-    return np.column_stack([columns[owner[chosen]], np.full(len(chosen), 2), value[chosen]])
+def _frequent(table: EncodedTable, cells: np.ndarray, count: int) -> np.ndarray:
+    """The slots of each categorical column's ``count`` most frequent values in
+    ``cells`` (ties: the first value)."""
+    slots = table.categorical_slots
+    if not len(slots):
+        return slots
+    counts = np.bincount(cells.ravel(), minlength=table.n_slots + 1)[slots]
+    owner = table.slot_column[slots]
+    order = np.lexsort((slots, -counts, owner))
+    ranked = owner[order]
+    rank = np.arange(len(order)) - np.searchsorted(ranked, ranked)
+    return slots[order[(rank < count) & (counts[order] > 0)]]
 
 
-def _key(literal: np.ndarray) -> tuple:
-    return int(literal[0]), _RELATIONS[int(literal[1])], int(literal[2])
-
-
-def _masks(table: EncodedTable, grid: np.ndarray, rows: np.ndarray,
-           codes: np.ndarray) -> np.ndarray:
-    """Float32 0/1 matrix: whether the ``grid`` literal ``i`` holds on ``rows[r]`` (whose
-    :func:`_codes` are ``codes``)."""
-    column, relation, index = grid.T
-    cells = codes[:, column]
-    known = cells >= 0
-    holds = np.select([relation == 0, relation == 1, relation == 2],
-                      [known & (cells <= index), cells > index, cells == index],
-                      known & (cells != index))
-    out = holds.T.astype(np.float32)
-    # ``!=`` also holds on a classical negation of its value (Negated cells)
-    negated = [i for i in np.flatnonzero(relation == 3)
-               if len(table.columns[column[i]].neg_rows)]
-    if negated:
+def _masks(table: EncodedTable, grid: _Grid, rows: np.ndarray,
+           cells: np.ndarray) -> np.ndarray:
+    """Float32 0/1 matrix: whether the ``grid`` literal ``i`` holds on ``rows[r]``
+    (whose slots are ``cells``)."""
+    column = table.slot_column[grid.slot]
+    numeric = table.numeric_columns[column]
+    held = cells.T[column]
+    # ``<=`` holds on the column's slots up to the value's, ``==`` on the value's only
+    low = np.where(numeric, table.offsets[column], grid.slot).astype(cells.dtype)[:, None]
+    holds = (held >= low) & (held <= grid.slot.astype(cells.dtype)[:, None])
+    holds ^= grid.second[:, None]  # ``>``, ``!=``: the other known values
+    holds &= held < table.n_slots
+    out = holds.astype(np.float32)
+    if len(table.neg_rows):
+        # ``!=`` also holds on a classical negation of its value (Negated cells)
+        literal = np.full(table.n_slots, -1)
+        negatable = grid.second & ~numeric
+        literal[grid.slot[negatable]] = np.flatnonzero(negatable)
         position = np.full(table.n_rows, -1)
         position[rows] = np.arange(len(rows))
-        for i in negated:
-            col = table.columns[column[i]]
-            at = position[col.neg_rows[col.neg_codes == index[i]]]
-            out[i, at[at >= 0]] = 1.0
+        which = literal[table.neg_slots]
+        at = position[table.neg_rows]
+        hit = (which >= 0) & (at >= 0)
+        out[which[hit], at[hit]] = 1.0
     return out
 
 
@@ -169,18 +196,16 @@ def best_pair(table: EncodedTable, pos: np.ndarray, neg: np.ndarray, min_support
         return None
     if 2 * len(table.columns) * n_rows > MAX_CELLS:
         return None  # about two literals per column in the coarsest grid: over budget
-    codes_pos, codes_neg = _codes(table, pos), _codes(table, neg)
-    codes = np.vstack([codes_pos, codes_neg])
+    rows = np.concatenate([pos, neg])
+    cells = table.slots[rows]
+    prepared = _Cells.of(table, cells)
     # Every grid has two literals on each categorical column with a known value and on
     # each numeric one with two: a floor on the pairs scored, and on the gain needed.
-    known = codes >= 0
-    lowest = np.where(known, codes, np.iinfo(codes.dtype).max).min(axis=0)
-    varied = np.where(table.numeric_columns, lowest < codes.max(axis=0), known.any(axis=0))
-    floor = 2 * int(np.count_nonzero(varied))
+    floor = 2 * prepared.varied(table)
     if entropy < needed_gain(n_rows, max(floor * (floor - 1) // 2, 1)):
         return None
     for quantiles in (QUANTILES, QUANTILES // 2, 2):
-        grid = _grid(table, codes, quantiles)
+        grid = _grid(table, prepared, quantiles)
         if (len(grid) <= MAX_KEYS and len(grid) * n_rows <= MAX_CELLS
                 and len(grid) ** 2 * n_rows <= MAX_WORK):
             break
@@ -190,19 +215,19 @@ def best_pair(table: EncodedTable, pos: np.ndarray, neg: np.ndarray, min_support
     needed = needed_gain(n_rows, max(n_pairs, 1))
     if n_pairs == 0 or entropy < needed:
         return None
-    on_pos = _masks(table, grid, pos, codes_pos)
-    on_neg = _masks(table, grid, neg, codes_neg)
+    holds = _masks(table, grid, rows, cells)
     # A pair covers a subset of each literal's rows, and the gain is convex in the
     # counts, so it gains at most what the corners of that literal's counts gain.
-    tp, fp = on_pos.sum(axis=1).astype(np.intp), on_neg.sum(axis=1).astype(np.intp)
+    tp = holds[:, :n_pos].sum(axis=1).astype(np.intp)
+    fp = holds[:, n_pos:].sum(axis=1).astype(np.intp)
     zero = np.zeros_like(tp)
-    bound = np.maximum.reduce([split_gain(tp, fp, n_pos, n_neg, table.xlog2x),
-                               split_gain(tp, zero, n_pos, n_neg, table.xlog2x),
-                               split_gain(zero, fp, n_pos, n_neg, table.xlog2x)])
+    bound = split_gain(np.concatenate([tp, tp, zero]), np.concatenate([fp, zero, fp]),
+                       n_pos, n_neg, table.xlog2x).reshape(3, -1).max(axis=0)
     useful = (tp >= max(1, min_support)) & (bound >= needed) & (bound > beat)
     if useful.sum() < 2:
         return None
-    grid, on_pos, on_neg = grid[useful], on_pos[useful], on_neg[useful]
+    grid, holds = grid.take(useful), holds[useful]
+    on_pos, on_neg = holds[:, :n_pos], holds[:, n_pos:]
     # counts are sums of 0/1 products, exact in float32 below 2**24 rows; float64 for
     # the products below
     tp = (on_pos @ on_pos.T).astype(np.float64)
@@ -223,4 +248,4 @@ def best_pair(table: EncodedTable, pos: np.ndarray, neg: np.ndarray, min_support
                        table.xlog2x)
     if alone[0] < alone[1]:
         i, j = j, i
-    return _key(grid[i]), _key(grid[j]), float(gain[best])
+    return grid.key(table, i), grid.key(table, j), float(gain[best])

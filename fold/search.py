@@ -139,16 +139,21 @@ class EncodedTable:
         numeric = np.array([col.kind == NUMERIC for col in self.columns], dtype=bool)
         #: whether each column is numeric
         self.numeric_columns = numeric
+        #: the column of each slot
+        self.slot_column = column_of_slot
+        #: the slots of the categorical columns, in order
+        self.categorical_slots = np.flatnonzero(~numeric[column_of_slot])
         self._numeric_slot = numeric[column_of_slot]
         # prefix-sum bookkeeping: slot -> first and last slot of its column
         self._first_slot = np.repeat(self.offsets, sizes)
         self._last_slot = np.repeat(self.offsets + sizes - 1, sizes)
-        # negation facts as slots
         neg_rows = [col.neg_rows for col in self.columns]
         neg_slots = [self.offsets[j] + col.neg_codes for j, col in enumerate(self.columns)]
-        self._neg_rows = np.concatenate(neg_rows) if neg_rows else np.zeros(0, np.int64)
-        self._neg_slots = (np.concatenate(neg_slots).astype(np.intp) if neg_slots
-                           else np.zeros(0, np.intp))
+        #: the classical negations ``-name(row, value)``: their rows and the slots of
+        #: their values
+        self.neg_rows = np.concatenate(neg_rows) if neg_rows else np.zeros(0, np.int64)
+        self.neg_slots = (np.concatenate(neg_slots).astype(np.intp) if neg_slots
+                          else np.zeros(0, np.intp))
         # candidate order: per column, first relation on every value, then the second
         slot = np.arange(self.n_slots)
         second = np.zeros(self.n_slots, dtype=bool)
@@ -225,20 +230,20 @@ class EncodedTable:
         per_slot = per_bin[slot]
         first = np.where(numeric, cumulative[slot] - before, per_slot)  # <= value / == value
         second = cumulative[last_slot] - before - first                 # > value / != value
-        if len(self._neg_rows):
+        if len(self.neg_rows):
             for g, rows in enumerate(groups):
                 member = np.zeros(self.n_rows, dtype=bool)
                 member[rows] = True
-                hit = member[self._neg_rows]
+                hit = member[self.neg_rows]
                 n = self.n_slots
-                second[g * n:(g + 1) * n] += np.bincount(self._neg_slots[hit], minlength=n)
+                second[g * n:(g + 1) * n] += np.bincount(self.neg_slots[hit], minlength=n)
         return np.concatenate([first, second])[order].reshape(len(groups), 2 * self.n_slots)
 
     def sparse_pays(self, n_rows: int) -> bool:
         """Whether :meth:`counts_at` on a few candidates beats :meth:`counts` on all of
         them for groups of ``n_rows`` rows: when the table has many more values than the
         groups hold (small exception groups of a large numeric table)."""
-        n_categorical = int((~self._numeric_slot).sum())
+        n_categorical = len(self.categorical_slots)
         return 8 * (n_rows * len(self.columns) + n_categorical) < self.n_slots
 
     def sparse_positions(self, rows: np.ndarray, excluded) -> np.ndarray:
@@ -251,7 +256,7 @@ class EncodedTable:
         the next one not excluded, give the same best literal as all candidates.
         """
         held = np.unique(self.slots[rows].ravel())
-        keep = [held[held < self.n_slots], np.flatnonzero(~self._numeric_slot),
+        keep = [held[held < self.n_slots], self.categorical_slots,
                 self.offsets[[col.kind == NUMERIC and len(col.values) > 0
                               for col in self.columns]]]
         by_relation: dict[str, set] = {}
@@ -285,8 +290,8 @@ class EncodedTable:
             known = np.searchsorted(held, last_slot, side="right") - start
             first = np.where(self._numeric_slot[slot], upto - start, equal)
             other = known - first
-            if len(self._neg_rows):
-                negated = np.sort(self._neg_slots[np.isin(self._neg_rows, rows)])
+            if len(self.neg_rows):
+                negated = np.sort(self.neg_slots[np.isin(self.neg_rows, rows)])
                 other += (np.searchsorted(negated, slot, side="right")
                           - np.searchsorted(negated, slot, side="left"))
             out[g] = np.where(second, other, first)

@@ -10,8 +10,8 @@ from hypothesis import strategies as st
 
 from fold import FOLDClassifier, Negated
 from fold.classifier import _features_of
-from fold.lookahead import (ALPHA, _codes, _grid, _key, best_pair, chance_probability,
-                            needed_gain)
+from fold.lookahead import (ALPHA, QUANTILES, _Cells, _grid, _masks, best_pair,
+                            chance_probability, needed_gain)
 from fold.search import EncodedTable, split_gain
 from fold.table import ColumnView, Schema
 
@@ -61,10 +61,14 @@ def _encoded(X: pd.DataFrame) -> EncodedTable:
     return EncodedTable(ColumnView(X, schema), schema)
 
 
+def _grid_keys(table, rows, quantiles=QUANTILES):
+    grid = _grid(table, _Cells.of(table, table.slots[rows]), quantiles)
+    return [grid.key(table, i) for i in range(len(grid))]
+
+
 def _brute_force(table, pos, neg, min_support):
     """Every pair of grid literals scored from the table's own masks, without pruning."""
-    codes = _codes(table, np.concatenate([pos, neg]))
-    keys = [_key(literal) for literal in _grid(table, codes)]
+    keys = _grid_keys(table, np.concatenate([pos, neg]))
     n_pairs = len(keys) * (len(keys) - 1) // 2
     best = None
     for i in range(len(keys)):
@@ -120,12 +124,50 @@ def test_best_pair_equals_scoring_every_pair(seed):
         assert best_pair(encoded, pos, neg, 1, beat=found[2]) is None
 
 
+def _grid_by_hand(table, rows, quantiles):
+    """The grid as its definition reads, one column at a time."""
+    keys = []
+    for j, col in enumerate(table.columns):
+        codes = col.codes[rows]
+        known = np.sort(codes[codes >= 0])
+        if table.numeric_columns[j]:
+            at = [int(np.floor(k / quantiles * max(len(known) - 1, 0)))
+                  for k in range(1, quantiles)]
+            values = sorted({int(known[i]) for i in at if len(known)}
+                            - ({int(known[-1])} if len(known) else set()))
+            first, second = "<=", ">"
+        else:
+            counts = np.bincount(known, minlength=len(col.values))
+            ranked = sorted(np.flatnonzero(counts), key=lambda v: (-counts[v], v))
+            values = sorted(int(v) for v in ranked[:quantiles])
+            first, second = "==", "!="
+        keys += [(j, first, v) for v in values] + [(j, second, v) for v in values]
+    return keys
+
+
+@settings(max_examples=40, deadline=None, derandomize=True)
+@given(st.integers(0, 2**31 - 1), st.sampled_from([2, 4, 8]))
+def test_the_grid_and_its_masks_follow_their_definitions(seed, quantiles):
+    X, _ = _pair_table(seed)
+    rng = np.random.RandomState(seed)
+    X["d"] = pd.Series(rng.choice(np.array(list("pqrstuvwxyz"), dtype=object), len(X)),
+                       dtype=object)
+    table = _encoded(X)
+    rows = rng.choice(len(X), rng.randint(2, len(X) + 1), replace=False)
+    assert _grid_keys(table, rows, quantiles) == _grid_by_hand(table, rows, quantiles)
+    # and each literal's mask on the rows is the table's own (classical negations too)
+    grid = _grid(table, _Cells.of(table, table.slots[rows]), quantiles)
+    holds = _masks(table, grid, rows, table.slots[rows])
+    expected = [table.mask(*grid.key(table, i))[rows] for i in range(len(grid))]
+    np.testing.assert_array_equal(holds, np.array(expected, dtype=np.float32))
+
+
 def test_a_wide_table_gets_a_coarser_grid_and_still_finds_the_pair():
     rng = np.random.RandomState(1)
     X = pd.DataFrame(rng.normal(size=(300, 600)), columns=[f"f{i}" for i in range(600)])
     y = ((X.f0 > 0) ^ (X.f1 > 0)).to_numpy()
     table = _encoded(X)
-    assert len(_grid(table, _codes(table, np.arange(300)))) > 2048
+    assert len(_grid_keys(table, np.arange(300))) > 2048
     found = best_pair(table, np.flatnonzero(y), np.flatnonzero(~y))
     assert found is not None and {found[0][0], found[1][0]} == {0, 1}
 
