@@ -381,14 +381,15 @@ def split_gain(tp, fp, n_pos: int, n_neg: int, xlog2x: np.ndarray | None = None)
         tp = np.asarray(tp, dtype=np.float64)
         fp = np.asarray(fp, dtype=np.float64)
         lookup = _xlog2x
+        before = _xlog2x(np.array([n_pos, n_neg, total], dtype=np.float64))
     else:
         lookup = xlog2x.__getitem__
+        before = (xlog2x[n_pos], xlog2x[n_neg], xlog2x[total])  # the same bits, no array
     fn = n_pos - tp
     tn = n_neg - fp
     # grouped so that a literal and its complement get bit-identical gains
     after = ((lookup(tp) + lookup(tn)) + (lookup(fp) + lookup(fn))
              - (lookup(tp + fp) + lookup(tn + fn)))
-    before = _xlog2x(np.array([n_pos, n_neg, total], dtype=np.float64))
     return (after - (before[0] + before[1] - before[2])) / total
 
 
