@@ -5,6 +5,7 @@ Run from the repository root::
     .venv/bin/python -m benchmarks.bench_fold [--repeats 3] [--datasets breast_cancer adult]
     .venv/bin/python -m benchmarks.bench_fold --noisy-rows 3000 5000 20000
     .venv/bin/python -m benchmarks.bench_fold --lookahead-cost [--datasets ...]
+    .venv/bin/python -m benchmarks.bench_fold --large-rows 50000 200000
 
 Each dataset is split 80/20 (stratified, seed 0); the learner is fitted
 ``--repeats`` times and the medians are printed as markdown tables, with the
@@ -17,7 +18,8 @@ call, in wall time and in process CPU time (the CPU figure is steadier on a
 shared machine). ``--lookahead-cost`` instead fits the defaults with and without the
 two-literal lookahead (``lookahead=True`` / ``False``), alternating, on the same splits,
 and prints the median fit times, their ratio, the test accuracies and whether the
-programs are the same.
+programs are the same. ``--large-rows`` fits the defaults, with and without the lookahead,
+once each on generated tables of those sizes (:func:`large_table`).
 """
 
 from __future__ import annotations
@@ -118,6 +120,35 @@ def noisy_scaling(sizes: list) -> None:
         print(f"| {n:,} | " + " | ".join(cells) + " |")
 
 
+def large_table(n_rows: int, seed: int = 0) -> tuple:
+    """Ten normal features and three categorical ones (six values each); the class is
+    ``(f0 > 0) xor (f1 > 0)`` with 10 % of the labels flipped. Every numeric value is
+    distinct, so each column has as many thresholds as rows."""
+    rng = np.random.default_rng(seed)
+    X = pd.DataFrame(rng.normal(size=(n_rows, 10)), columns=[f"f{i}" for i in range(10)])
+    for j in range(3):
+        X[f"c{j}"] = rng.choice(np.array([f"v{k}" for k in range(6)], dtype=object), n_rows)
+    y = (((X["f0"] > 0) ^ (X["f1"] > 0)).to_numpy() ^ (rng.random(n_rows) < 0.1)).astype(int)
+    return X, y
+
+
+def large_scaling(sizes: list) -> None:
+    """Fit time, size and test accuracy (on as many fresh rows, noisy labels: 0.9 is the
+    best possible) of the defaults, with and without the lookahead, on :func:`large_table`."""
+    print("| rows | fit s | literals | test acc | fit s, no lookahead | literals | test acc |")
+    print("|---|---:|---:|---:|---:|---:|---:|")
+    for n in sizes:
+        X, y = large_table(2 * n)
+        cells = []
+        for lookahead in (True, False):
+            started = time.perf_counter()
+            model = FOLDClassifier(lookahead=lookahead).fit(X[:n], y[:n])
+            seconds = time.perf_counter() - started
+            accuracy = float((model.predict_python(X[n:]) == y[n:]).mean())
+            cells += [f"{seconds:.2f}", str(model.rule_size_), f"{accuracy:.3f}"]
+        print(f"| {n:,} | " + " | ".join(cells) + " |", flush=True)
+
+
 def lookahead_cost(names: list, repeats: int) -> None:
     """Fit time and program of the defaults with and without the lookahead, per dataset."""
     print("| dataset | fit s, lookahead | fit s, without | ratio | test acc, lookahead "
@@ -156,7 +187,14 @@ def main(argv=None) -> None:
                              "of these sizes (one fit each)")
     parser.add_argument("--lookahead-cost", action="store_true",
                         help="instead: the defaults with and without the lookahead")
+    parser.add_argument("--large-rows", type=int, nargs="+", metavar="N",
+                        help="instead: the defaults with and without the lookahead on "
+                             "generated tables of N training rows (one fit each)")
     args = parser.parse_args(argv)
+    if args.large_rows:
+        print(header("python -m benchmarks.bench_fold --large-rows"))
+        large_scaling(args.large_rows)
+        return
     if args.lookahead_cost:
         print(header("python -m benchmarks.bench_fold --lookahead-cost"))
         print(f"Medians of {args.repeats} runs each, alternating; default parameters; "

@@ -147,6 +147,7 @@ class EncodedTable:
         # prefix-sum bookkeeping: slot -> first and last slot of its column
         self._first_slot = np.repeat(self.offsets, sizes)
         self._last_slot = np.repeat(self.offsets + sizes - 1, sizes)
+        self._numeric_first_slots = self.offsets[numeric & (sizes > 0)]
         neg_rows = [col.neg_rows for col in self.columns]
         neg_slots = [self.offsets[j] + col.neg_codes for j, col in enumerate(self.columns)]
         #: the classical negations ``-name(row, value)``: their rows and the slots of
@@ -255,10 +256,8 @@ class EncodedTable:
         the rows hold, every slot of a categorical column, and after each excluded slot
         the next one not excluded, give the same best literal as all candidates.
         """
-        held = np.unique(self.slots[rows].ravel())
-        keep = [held[held < self.n_slots], self.categorical_slots,
-                self.offsets[[col.kind == NUMERIC and len(col.values) > 0
-                              for col in self.columns]]]
+        values = self.slots[rows].ravel()
+        keep = [self.categorical_slots, self._numeric_first_slots]
         by_relation: dict[str, set] = {}
         for j, relation, k in excluded:
             by_relation.setdefault(relation, set()).add(int(self.offsets[j]) + k)
@@ -269,9 +268,21 @@ class EncodedTable:
                     nxt += 1
                 if nxt <= self._last_slot[slot]:
                     keep.append(np.array([nxt]))
-        slots = np.unique(np.concatenate(keep).astype(np.int64))
-        return np.sort(np.concatenate([self._cand_position[slots],
-                                       self._cand_position[slots + self.n_slots]]))
+        if 32 * len(values) < self.n_slots:  # sorting the few values is cheaper
+            slots = np.unique(np.concatenate([values[values < self.n_slots], *keep])
+                              .astype(np.int64))
+            return np.sort(np.concatenate([self._cand_position[slots],
+                                           self._cand_position[slots + self.n_slots]]))
+        # else one pass over the slots: mark the ones kept, then their two candidates
+        marked = np.zeros(self.n_slots + 1, dtype=bool)
+        marked[values] = True
+        for part in keep:
+            marked[part] = True
+        slots = np.flatnonzero(marked[:self.n_slots])
+        positions = np.zeros(2 * self.n_slots, dtype=bool)
+        positions[self._cand_position[slots]] = True
+        positions[self._cand_position[slots + self.n_slots]] = True
+        return np.flatnonzero(positions)
 
     def counts_at(self, positions: np.ndarray, *groups: np.ndarray) -> np.ndarray:
         """:meth:`counts` at the candidate ``positions`` only, shape ``(len(groups),

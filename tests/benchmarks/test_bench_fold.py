@@ -1,4 +1,4 @@
-"""The FOLD benchmark's lookahead comparison runs end to end on a bundled dataset."""
+"""The FOLD benchmark's lookahead comparison and large tables run end to end."""
 
 from benchmarks.bench_fold import main
 
@@ -14,3 +14,13 @@ def test_lookahead_cost_prints_one_row_per_dataset(capsys):
         assert on > 0 and off > 0 and ratio > 0
         assert 0.5 <= float(row[4]) <= 1 and 0.5 <= float(row[5]) <= 1
         assert row[7].rstrip(" |") in ("yes", "no")
+
+
+def test_large_rows_learns_the_noisy_xor_with_the_lookahead(capsys):
+    main(["--large-rows", "3000"])
+    out = capsys.readouterr().out
+    [row] = [line.split(" | ") for line in out.splitlines() if line.startswith("| 3,000 ")]
+    seconds, literals, accuracy = float(row[1]), int(row[2]), float(row[3])
+    assert seconds > 0 and literals >= 2
+    assert 0.85 <= accuracy <= 0.95  # 10 % of the labels are flipped: 0.9 is the best
+    assert 0.4 <= float(row[6].rstrip(" |")) <= 0.95
