@@ -119,7 +119,6 @@ class EncodedTable:
             else:
                 self.columns.append(_encode_categorical(name, view))
         self._masks: dict[tuple, np.ndarray] = {}
-        self._plans: dict[int, tuple] = {}
         self._layout()
         #: ``k * log2(k)`` for every count ``k`` of rows (the gain's terms)
         self.xlog2x = _xlog2x(np.arange(self.n_rows + 1, dtype=np.float64))
@@ -148,6 +147,9 @@ class EncodedTable:
         self._first_slot = np.repeat(self.offsets, sizes)
         self._last_slot = np.repeat(self.offsets + sizes - 1, sizes)
         self._numeric_first_slots = self.offsets[numeric & (sizes > 0)]
+        # the columns that have values: their first slot and their number of slots
+        self._column_start = self.offsets[sizes > 0]
+        self._column_size = sizes[sizes > 0]
         neg_rows = [col.neg_rows for col in self.columns]
         neg_slots = [self.offsets[j] + col.neg_codes for j, col in enumerate(self.columns)]
         #: the classical negations ``-name(row, value)``: their rows and the slots of
@@ -172,11 +174,20 @@ class EncodedTable:
         position[self._cand_index] = np.arange(2 * self.n_slots)
         self._cand_position = position
 
+    def layout_index(self, column: int, relation: str, index: int) -> int:
+        """Where the literal ``(column, relation, index)`` is in :meth:`counts`' layout:
+        its slot, plus ``n_slots`` for the second relation (``>``, ``!=``)."""
+        second = relation in (">", "!=")
+        return int(self.offsets[column]) + index + (self.n_slots if second else 0)
+
     def candidate_position(self, column: int, relation: str, index: int) -> int:
         """Where the literal ``(column, relation, index)`` is in the candidate order."""
-        second = relation in (">", "!=")
-        slot = int(self.offsets[column]) + index
-        return int(self._cand_position[slot + (self.n_slots if second else 0)])
+        return int(self._cand_position[self.layout_index(column, relation, index)])
+
+    def first_candidate(self, indices: np.ndarray) -> int:
+        """The candidate position that comes first of the literals at these
+        :meth:`layout_index` indices."""
+        return int(self._cand_position[indices].min())
 
     def candidate(self, position: int) -> tuple:
         """The literal key ``(column, relation, index)`` at a candidate position."""
@@ -185,30 +196,10 @@ class EncodedTable:
         return (j, second if self._cand_second[position] else first,
                 int(self._cand_value[position]))
 
-    def _plan(self, n_groups: int) -> tuple:
-        """Flat index arrays that :meth:`counts` uses for ``n_groups`` groups at once.
-
-        Group ``g``'s slot ``s`` is bin ``g * (n_slots + 1) + s`` of one
-        ``bincount`` (bin ``n_slots`` of each group collects unknown cells).
-        """
-        plan = self._plans.get(n_groups)
-        if plan is None:
-            width, n = self.n_slots + 1, self.n_slots
-            shift = (np.arange(n_groups) * width)[:, None]
-            slot = (np.arange(n) + shift).ravel()
-            first = (self._first_slot + shift).ravel()
-            last = (self._last_slot + shift).ravel()
-            numeric = np.tile(self._numeric_slot, n_groups)
-            # candidates: [first relation of all groups | second relation of all groups]
-            group = np.arange(n_groups)[:, None]
-            is_second = self._cand_index >= n
-            local = np.where(is_second, self._cand_index - n, self._cand_index)
-            order = (np.where(is_second, n_groups * n, 0) + group * n + local).ravel()
-            plan = self._plans[n_groups] = (slot, first, last, numeric, order)
-        return plan
-
     def counts(self, *groups: np.ndarray) -> np.ndarray:
-        """Rows of each group covered by each candidate literal, in candidate order.
+        """Rows of each group covered by each literal, in slot order: the first relation
+        (``<=``, ``==``) on every slot, then the second (``>``, ``!=``); literal
+        ``key``'s count is at :meth:`layout_index` ``(*key)``.
 
         Parameters
         ----------
@@ -219,26 +210,28 @@ class EncodedTable:
         -------
         ndarray of int64, shape (len(groups), 2 * n_slots)
         """
-        width = self.n_slots + 1
-        slot, first_slot, last_slot, numeric, order = self._plan(len(groups))
+        n, width = self.n_slots, self.n_slots + 1
         codes = np.concatenate([self.slots[rows].ravel().astype(np.intp) + g * width
                                 for g, rows in enumerate(groups)])
-        per_bin = np.bincount(codes, minlength=len(groups) * width)
-        # one running sum over all groups: what a column's segment owes to the bins
-        # before it cancels in ``before``
-        cumulative = np.cumsum(per_bin)
-        before = cumulative[first_slot] - per_bin[first_slot]
-        per_slot = per_bin[slot]
-        first = np.where(numeric, cumulative[slot] - before, per_slot)  # <= value / == value
-        second = cumulative[last_slot] - before - first                 # > value / != value
+        # group g's slot s is bin g * width + s; bin n of each group collects unknown cells
+        per_slot = np.bincount(codes, minlength=len(groups) * width).reshape(-1, width)[:, :n]
+        running = np.cumsum(per_slot, axis=1)
+        # per column: the rows before its first slot, and its known rows
+        start, size = self._column_start, self._column_size
+        before = running[:, start] - per_slot[:, start]
+        known = running[:, start + size - 1] - before
+        out = np.empty((len(groups), 2 * n), dtype=np.int64)
+        first, second = out[:, :n], out[:, n:]
+        np.subtract(running, np.repeat(before, size, axis=1), out=first)  # <= value
+        np.copyto(first, per_slot, where=~self._numeric_slot)              # == value
+        np.subtract(np.repeat(known, size, axis=1), first, out=second)     # > / != value
         if len(self.neg_rows):
             for g, rows in enumerate(groups):
                 member = np.zeros(self.n_rows, dtype=bool)
                 member[rows] = True
                 hit = member[self.neg_rows]
-                n = self.n_slots
-                second[g * n:(g + 1) * n] += np.bincount(self.neg_slots[hit], minlength=n)
-        return np.concatenate([first, second])[order].reshape(len(groups), 2 * self.n_slots)
+                second[g] += np.bincount(self.neg_slots[hit], minlength=n)
+        return out
 
     def sparse_pays(self, n_rows: int) -> bool:
         """Whether :meth:`counts_at` on a few candidates beats :meth:`counts` on all of
@@ -448,16 +441,20 @@ def best_literal(table: EncodedTable, pos: np.ndarray, neg: np.ndarray,
     invalid = ((tp < max(1, min_support)) | (fp >= n_neg)
                | (2 * (tp - fp) < n_pos - n_neg) | (gain <= min_gain))
     for key in excluded:
+        if positions is None:
+            invalid[table.layout_index(*key)] = True
+            continue
         where = table.candidate_position(*key)
-        if positions is not None:
-            found = np.searchsorted(positions, where)
-            if found == len(positions) or positions[found] != where:
-                continue
-            where = found
-        invalid[where] = True
+        found = np.searchsorted(positions, where)
+        if found < len(positions) and positions[found] == where:
+            invalid[found] = True
     gain[invalid] = -np.inf
     best = int(np.argmax(gain))
     if invalid[best]:
         return None
-    j, relation, k = table.candidate(best if positions is None else int(positions[best]))
+    if positions is None:  # slot order: of equal gains, the first in candidate order
+        position = table.first_candidate(np.flatnonzero(gain == gain[best]))
+    else:
+        position = int(positions[best])
+    j, relation, k = table.candidate(position)
     return Candidate(j, relation, k, float(gain[best]))

@@ -38,7 +38,8 @@ def test_counts_and_thresholds_agree_with_each_literal(table):
         key = encoded.candidate(position)
         assert encoded.candidate_position(*key) == position
         mask = encoded.mask(*key)
-        assert tp[position] == mask[pos].sum() and fp[position] == mask[neg].sum()
+        at = encoded.layout_index(*key)
+        assert tp[at] == mask[pos].sum() and fp[at] == mask[neg].sum()
         # the public literal (threshold halfway to the next value) covers the same rows
         column, relation, index = key
         literal = Literal(encoded.columns[column].name, relation,
