@@ -150,6 +150,8 @@ class EncodedTable:
         # the columns that have values: their first slot and their number of slots
         self._column_start = self.offsets[sizes > 0]
         self._column_size = sizes[sizes > 0]
+        self._column_end = self._column_start + self._column_size - 1
+        self._categorical_slot = ~self._numeric_slot
         neg_rows = [col.neg_rows for col in self.columns]
         neg_slots = [self.offsets[j] + col.neg_codes for j, col in enumerate(self.columns)]
         #: the classical negations ``-name(row, value)``: their rows and the slots of
@@ -184,10 +186,10 @@ class EncodedTable:
         """Where the literal ``(column, relation, index)`` is in the candidate order."""
         return int(self._cand_position[self.layout_index(column, relation, index)])
 
-    def first_candidate(self, indices: np.ndarray) -> int:
-        """The candidate position that comes first of the literals at these
-        :meth:`layout_index` indices."""
-        return int(self._cand_position[indices].min())
+    def first_candidate(self, chosen: np.ndarray) -> int:
+        """The candidate position that comes first of the literals ``chosen`` (a mask in
+        :meth:`counts`' layout)."""
+        return int(self._cand_position[chosen].min())
 
     def candidate(self, position: int) -> tuple:
         """The literal key ``(column, relation, index)`` at a candidate position."""
@@ -215,16 +217,16 @@ class EncodedTable:
                                 for g, rows in enumerate(groups)])
         # group g's slot s is bin g * width + s; bin n of each group collects unknown cells
         per_slot = np.bincount(codes, minlength=len(groups) * width).reshape(-1, width)[:, :n]
-        running = np.cumsum(per_slot, axis=1)
+        running = per_slot.cumsum(axis=1)
         # per column: the rows before its first slot, and its known rows
         start, size = self._column_start, self._column_size
-        before = running[:, start] - per_slot[:, start]
-        known = running[:, start + size - 1] - before
+        before = running.take(start, axis=1) - per_slot.take(start, axis=1)
+        known = running.take(self._column_end, axis=1) - before
         out = np.empty((len(groups), 2 * n), dtype=np.int64)
         first, second = out[:, :n], out[:, n:]
-        np.subtract(running, np.repeat(before, size, axis=1), out=first)  # <= value
-        np.copyto(first, per_slot, where=~self._numeric_slot)              # == value
-        np.subtract(np.repeat(known, size, axis=1), first, out=second)     # > / != value
+        np.subtract(running, before.repeat(size, axis=1), out=first)  # <= value
+        np.copyto(first, per_slot, where=self._categorical_slot)       # == value
+        np.subtract(known.repeat(size, axis=1), first, out=second)     # > / != value
         if len(self.neg_rows):
             for g, rows in enumerate(groups):
                 member = np.zeros(self.n_rows, dtype=bool)
@@ -453,7 +455,7 @@ def best_literal(table: EncodedTable, pos: np.ndarray, neg: np.ndarray,
     if invalid[best]:
         return None
     if positions is None:  # slot order: of equal gains, the first in candidate order
-        position = table.first_candidate(np.flatnonzero(gain == gain[best]))
+        position = table.first_candidate(gain == gain[best])
     else:
         position = int(positions[best])
     j, relation, k = table.candidate(position)
