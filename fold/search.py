@@ -98,11 +98,11 @@ class EncodedTable:
 
     Besides the columns, the table keeps one *slot* per (column, value): the
     slots of column ``j`` are ``offsets[j] .. offsets[j] + len(values) - 1``
-    and an unknown cell goes to the spare slot ``n_slots``. The candidate
-    literals are laid out in search order, column by column and, within a
-    column, the first relation (``<=`` or ``==``) on every value and then the
-    second (``>`` or ``!=``), so that one ``bincount`` and a few vector
-    operations score every candidate at once.
+    and an unknown cell goes to the spare slot ``n_slots``. One ``bincount`` and a
+    few vector operations count every literal at once, in slot order (the first
+    relation, ``<=`` or ``==``, on every slot, then the second, ``>`` or ``!=``).
+    Ties between equal gains go by the *candidate order*: column by column and,
+    within a column, the first relation on every value and then the second.
 
     Parameters
     ----------
