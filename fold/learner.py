@@ -65,6 +65,11 @@ class LearnerSettings:
     lookahead: bool = True
 
 
+def _keys(found) -> tuple:
+    """The literal key of a :class:`~fold.search.Candidate` as a one-tuple; () for None."""
+    return () if found is None else ((found.column, found.relation, found.index),)
+
+
 class FoldLearner:
     """Learn rules on an :class:`~fold.search.EncodedTable`.
 
@@ -147,10 +152,8 @@ class FoldLearner:
                 break
             found = best_literal(self.table, pos, neg, frozenset(literals), s.min_gain,
                                  s.min_support)
-            if not literals and s.lookahead:
-                keys = self._lookahead(found, pos, neg)
-            else:
-                keys = () if found is None else ((found.column, found.relation, found.index),)
+            keys = (self._lookahead(found, pos, neg) if not literals and s.lookahead
+                    else _keys(found))
             if not keys:
                 break
             for key in keys[:None if s.max_rule_length is None
@@ -169,7 +172,7 @@ class FoldLearner:
         chance and the pair gains more than it and the best literal after it together."""
         s = self.settings
         table = self.table
-        keys = () if found is None else ((found.column, found.relation, found.index),)
+        keys = _keys(found)
         if found is not None and chance_probability(found.gain, len(pos) + len(neg),
                                                     2 * table.n_slots) < ALPHA:
             return keys
