@@ -16,12 +16,14 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from adapters import InputError
 from explain.transform import BinaryColumn
 from fold import FOLDClassifier
 from imli import IMLIClassifier, Predicate
 from imli.predicates import readable
 
-__all__ = ["LEARNERS", "FittedLearner", "fit_learner", "IMLI_DEFAULTS", "FOLD_DEFAULTS"]
+__all__ = ["LEARNERS", "FittedLearner", "check_params", "fit_learner", "IMLI_DEFAULTS",
+           "FOLD_DEFAULTS"]
 
 LEARNERS = ("imli", "fold")
 
@@ -97,6 +99,25 @@ class FittedLearner:
         return self.rules_text + "\n"
 
 
+def check_params(name: str, params: dict) -> None:
+    """Refuse ``params`` for learner ``name`` as its ``fit`` would, before a run's slow stages.
+
+    Raises
+    ------
+    adapters.InputError
+        For a name the estimator does not take.
+    ValueError
+        For a value it does not take.
+    """
+    estimator = IMLIClassifier if name == "imli" else FOLDClassifier
+    unknown = sorted(set(params) - set(estimator().get_params()))
+    if unknown:
+        raise InputError(f"{estimator.__name__} has no parameter(s) {unknown}; it takes "
+                         f"{sorted(estimator().get_params())}")
+    defaults = IMLI_DEFAULTS if name == "imli" else FOLD_DEFAULTS
+    estimator(**{**defaults, **params})._check_params()
+
+
 def _fit_imli(X: pd.DataFrame, y, params, random_state, columns: list[BinaryColumn]):
     specs = [Predicate(c.feature, c.relation, c.value) for c in columns]
     estimator = IMLIClassifier(**{**IMLI_DEFAULTS, "random_state": random_state, **params})
@@ -116,7 +137,7 @@ def _fit_fold(X: pd.DataFrame, y, params, random_state, class_names, distinct_ro
     names = np.asarray(class_names, dtype=object)[np.asarray(y, dtype=np.int64)]
     settings = {"class_order": [class_names[1], class_names[0]], "random_state": random_state}
     estimator = FOLDClassifier(**{**FOLD_DEFAULTS, **settings, **params})
-    estimator._validate_params()  # a bad value is refused as given, not after rescaling
+    estimator._check_params()  # a bad value is refused as given, not after rescaling
     extra = {}
     if distinct_rows is not None and len(X) != distinct_rows:
         # A stacked view holds each row explained more than once (filtered and full). Support

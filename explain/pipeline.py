@@ -17,7 +17,7 @@ import pandas as pd
 from sklearn.model_selection import train_test_split
 
 from adapters import BlackBox, Dataset, InputError, TableEncoder, relabel_classes, train_xgboost
-from explain.learners import LEARNERS, FittedLearner, fit_learner
+from explain.learners import LEARNERS, FittedLearner, check_params, fit_learner
 from explain.lime_input import LimeInput
 from explain.lime_runner import Explanations, LimeConfig, explain_rows
 from explain.metrics import agreement_scores
@@ -268,6 +268,8 @@ def run_pipeline(
     if unknown or not config.learners:
         what = f"unknown learner(s) {sorted(unknown)}" if unknown else "no learner chosen"
         raise InputError(f"{what}; choose from {list(LEARNERS)}")
+    for name in config.learners:
+        check_params(name, config.imli_params if name == "imli" else config.fold_params)
     binary = binarize_target(dataset)
     if black_box is not None:
         # A given black box gives the classes of ``dataset.y``: merge them as the labels were.

@@ -46,6 +46,17 @@ def _row_id(X) -> int:
     return 0
 
 
+def _array_names(n: int) -> tuple:
+    """The names of an array's columns: ``x0, x1, ...``."""
+    return tuple(f"x{i}" for i in range(n))
+
+
+def _some(names) -> str:
+    """The first five of ``names``, and ``...`` when there are more."""
+    names = list(names)
+    return f"{names[:5]}{'...' if len(names) > 5 else ''}"
+
+
 def _features_of(rules) -> set:
     found = set()
     for rule in rules:
@@ -241,14 +252,20 @@ class FOLDClassifier(ClassifierMixin, BaseEstimator):
         else:
             check_array(X, dtype=None, ensure_all_finite="allow-nan", ensure_min_samples=1)
         validate_data(self, X, reset=reset, skip_check_array=True)
-        if isinstance(X, pd.DataFrame):
+        fitted_on_array = (not reset and not hasattr(self, "feature_names_in_")
+                           and self.schema_.names == _array_names(len(self.schema_.names)))
+        if isinstance(X, pd.DataFrame) and fitted_on_array:
+            # the frame's columns stand for the array's, in order (scikit-learn has warned
+            # that the model was fitted without names)
+            frame = X.set_axis(list(self.schema_.names), axis=1)
+        elif isinstance(X, pd.DataFrame):
             frame = X
         else:
             array = np.asarray(X)
             # An array at predict stands for the fitted columns, in order (scikit-learn
             # has warned that it has no names, as for any estimator).
             names = (list(self.schema_.names) if not reset and hasattr(self, "schema_")
-                     else [f"x{i}" for i in range(array.shape[1])])
+                     else _array_names(array.shape[1]))
             frame = frame_from_array(array, names)
         if not all(isinstance(c, str) for c in frame.columns):
             frame = frame.set_axis([str(c) for c in frame.columns], axis=1)
@@ -259,8 +276,8 @@ class FOLDClassifier(ClassifierMixin, BaseEstimator):
         frame = self._frame(X, reset=False)
         if tuple(frame.columns) != self.schema_.names:
             raise FoldInputError(
-                f"X has columns {list(frame.columns)[:5]}..., the model was fitted on "
-                f"{list(self.schema_.names)[:5]}...; pass the same columns in the same order")
+                f"X has columns {_some(frame.columns)}, the model was fitted on "
+                f"{_some(self.schema_.names)}; pass the same columns in the same order")
         view = ColumnView(frame, self.schema_)
         for name, kind in zip(self.schema_.names, self.schema_.kinds):
             if kind == NUMERIC and column_kind(frame[name]) != NUMERIC:
@@ -297,16 +314,33 @@ class FOLDClassifier(ClassifierMixin, BaseEstimator):
             Labels of any kind (str, int, bool), two classes or more (one class gives a
             program that is only its default, as scikit-learn's trees do).
 
+        A fit that fails (bad input, say) leaves the estimator as it was before it.
+
         Returns
         -------
         self : FOLDClassifier
         """
+        before = dict(vars(self))
+        try:
+            return self._fit(X, y)
+        except BaseException:
+            vars(self).clear()  # not a mix of the earlier fit and this one
+            vars(self).update(before)
+            raise
+
+    def _check_params(self) -> None:
+        """Refuse parameters ``fit`` cannot run with."""
         self._validate_params()
-        for name in ("max_rule_length", "max_exception_depth", "min_support"):
-            if isinstance(getattr(self, name), (bool, np.bool_)):  # bool is an Integral
+        for name, constraints in self._parameter_constraints.items():
+            value = getattr(self, name)  # scikit-learn's Interval takes a bool as 0 or 1
+            if isinstance(value, bool | np.bool_) and any(isinstance(c, Interval)
+                                                          for c in constraints):
                 raise ValueError(f"The {name!r} parameter of FOLDClassifier must be a number, "
-                                 f"got {getattr(self, name)!r}.")
+                                 f"got {value!r}.")
         check_random_state(self.random_state)
+
+    def _fit(self, X, y):
+        self._check_params()
         frame = self._frame(X, reset=True)
         y = column_or_1d(np.asarray(y), warn=True)
         check_consistent_length(frame, y)

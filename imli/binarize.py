@@ -79,14 +79,15 @@ def _numbers_from_text(column: pd.Series) -> pd.Series | None:
 
 
 def refuse_bools(est: BaseEstimator) -> None:
-    """Refuse ``True`` and ``False`` for integer parameters, which scikit-learn's
-    ``Interval(Integral, ...)`` accepts as 1 and 0."""
+    """Refuse ``True`` and ``False`` for numeric parameters, which scikit-learn's
+    ``Interval`` accepts as 1 and 0."""
     for name, constraints in est._parameter_constraints.items():
         value = getattr(est, name)
-        if isinstance(value, bool) and any(
-                isinstance(c, Interval) and c.type is Integral for c in constraints):
+        if isinstance(value, bool | np.bool_) and any(isinstance(c, Interval)
+                                                      for c in constraints):
             raise InvalidParameterError(f"The {name!r} parameter of {type(est).__name__} "
-                                        f"must be an int, not a bool. Got {value!r} instead.")
+                                        f"must be a number, not a bool. Got {value!r} "
+                                        "instead.")
 
 
 def check_column_types(frame: pd.DataFrame) -> None:

@@ -266,9 +266,13 @@ class IMLIClassifier(ClassifierMixin, BaseEstimator):
             bool(self.symmetry_breaking),
         )
 
-    def _prepare(self, X, y, column_specs):
+    def _check_params(self) -> None:
+        """Refuse parameters ``fit`` cannot run with."""
         self._validate_params()
         refuse_bools(self)
+
+    def _prepare(self, X, y, column_specs, export=False):
+        self._check_params()
         if column_specs is None and isinstance(X, pd.DataFrame):
             column_specs = specs_of(X)  # a Binarizer's output, e.g. earlier in a Pipeline
         Xb, y = self._binary(X, y, column_specs, reset=True)
@@ -278,6 +282,9 @@ class IMLIClassifier(ClassifierMixin, BaseEstimator):
             raise ValueError(
                 f"IMLIClassifier needs samples of at least 2 classes; got {classes.size} class."
             )
+        if classes.size > 2 and export:
+            raise ValueError(f"export_wcnf writes the query of a binary rule; y has "
+                             f"{classes.size} classes: give two.")
         if classes.size > 2 and self.mode not in ("decision_list", "decision_set"):
             raise ValueError(
                 "Only binary classification is supported. The type of the target is "
@@ -290,6 +297,8 @@ class IMLIClassifier(ClassifierMixin, BaseEstimator):
     # ------------------------------------------------------------------ API
     def fit(self, X, y, column_specs=None):
         """Learn the rule.
+
+        A fit that fails (bad input, say) leaves the estimator as it was before it.
 
         Parameters
         ----------
@@ -310,6 +319,15 @@ class IMLIClassifier(ClassifierMixin, BaseEstimator):
         -------
         self : IMLIClassifier
         """
+        before = dict(vars(self))
+        try:
+            return self._fit(X, y, column_specs)
+        except BaseException:
+            vars(self).clear()  # not a mix of the earlier fit and this one
+            vars(self).update(before)
+            raise
+
+    def _fit(self, X, y, column_specs):
         start = time.monotonic()
         Xb, classes, codes, space, setting = self._prepare(X, y, column_specs)
         budget = Budget(self.time_limit, start)
@@ -424,7 +442,8 @@ class IMLIClassifier(ClassifierMixin, BaseEstimator):
         Parameters
         ----------
         X, y, column_specs
-            As in :meth:`fit` (binary rules only).
+            As in :meth:`fit`, with two classes (the query is a binary rule's, whatever
+            ``mode``).
         path : str or Path
             Where to write.
 
@@ -434,7 +453,7 @@ class IMLIClassifier(ClassifierMixin, BaseEstimator):
             The encoded query (``query.pool`` maps variables back to their meaning).
         """
         est = clone(self)
-        Xb, _, codes, _, setting = est._prepare(X, y, column_specs)
+        Xb, _, codes, _, setting = est._prepare(X, y, column_specs, export=True)
         positive = codes == 1
         labels = positive if self.rule_type == "CNF" else ~positive
         query = encode(

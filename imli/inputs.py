@@ -83,7 +83,13 @@ def binary_input(est, X, y=None, column_specs=None, reset=True):
                 frame if frame is not None else X, y
             )
     if est.binarizer_ is not None:
-        Xb = est.binarizer_.transform(frame if frame is not None else X).to_numpy()
+        table = frame if frame is not None else X
+        if isinstance(X, pd.DataFrame) and not reset and not hasattr(est, "feature_names_in_"):
+            # fitted on an array: scikit-learn has warned once; the binarizer reads the
+            # frame's columns by position, as that array's
+            names = getattr(est.binarizer_, "feature_names_in_", None)
+            table = frame.to_numpy() if names is None else frame.set_axis(list(names), axis=1)
+        Xb = est.binarizer_.transform(table).to_numpy()
     else:
         values = frame.to_numpy() if frame is not None else np.asarray(X)
         if pd.isna(values).any():

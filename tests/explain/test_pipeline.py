@@ -231,6 +231,30 @@ def test_a_model_not_wrapped_or_learners_as_text_are_refused():
     with pytest.raises(InputError, match=r"a tuple of names .*not the text 'imli'"):
         run_pipeline(dataset, RunConfig(lime=FAST_LIME, learners="imli"))
 
+
+@pytest.mark.parametrize("params, words", [
+    ({"imli_params": {"n_clauses": -1}}, "'n_clauses' parameter of IMLIClassifier"),
+    ({"imli_params": {"data_fidelity": True}}, "'data_fidelity' .* not a bool"),
+    ({"fold_params": {"nope": 1}}, r"^FOLDClassifier has no parameter\(s\) \['nope'\]; "
+                                   r"it takes \['class_order', "),
+    ({"fold_params": {"mdl_weight": -1.0}}, "'mdl_weight' parameter of FOLDClassifier"),
+])
+def test_a_bad_learner_parameter_is_refused_before_the_black_box_and_lime(params, words):
+    stages = []
+    with pytest.raises(ValueError, match=words):
+        run_pipeline(load_dataset("iris"), RunConfig(lime=FAST_LIME, **params),
+                     progress=lambda stage, done, total: stages.append(stage))
+    assert stages == []
+
+
+def test_parameters_of_a_learner_that_does_not_run_are_not_checked():
+    stages = []
+    config = RunConfig(lime=FAST_LIME, learners=("fold",), imli_params={"n_clauses": -1})
+    result = run_pipeline(load_dataset("iris"), config,
+                          progress=lambda stage, done, total: stages.append(stage))
+    assert list(result.learners) == ["fold"] and "LIME, training rows" in stages
+
+
 @pytest.mark.parametrize("engine, mode", [("batched", "fast"), ("batched", "exact"),
                                           ("reference", "fast")])
 def test_table_without_numeric_features(engine, mode):

@@ -178,7 +178,8 @@ def test_one_class_is_a_default_and_boolean_sizes_are_refused():
     X = pd.DataFrame({"a": np.arange(6.0)})
     one = FOLDClassifier().fit(X, np.zeros(6))
     assert str(one.rules_) == "0.0 otherwise" and (one.predict(X) == 0).all()
-    for name in ("min_support", "max_rule_length", "max_exception_depth"):
+    for name in ("min_support", "max_rule_length", "max_exception_depth", "exception_ratio",
+                 "min_gain", "mdl_weight", "prolog_timeout"):
         with pytest.raises(ValueError, match=f"'{name}' parameter .* must be a number"):
             FOLDClassifier(**{name: True}).fit(X, ["a", "b"] * 3)
 
@@ -193,6 +194,41 @@ def test_an_array_at_predict_stands_for_the_fitted_columns_in_order():
         assert np.array_equal(clf.predict(X.to_numpy()), clf.predict(X))
         with pytest.raises(ValueError, match="expecting 2 features"):
             clf.predict(X.to_numpy()[:, :1])
+
+
+def test_a_frame_at_predict_stands_for_the_fitted_array_columns_in_order():
+    """As for any scikit-learn estimator fitted on an array: one warning, then the frame's
+    columns are the array's by position."""
+    X = pd.DataFrame({"a": np.arange(20.0), "c": np.where(np.arange(20) % 2, "u", "v")})
+    y = np.where((X["a"] > 9) & (X["c"] == "u"), "yes", "no")
+    clf = FOLDClassifier().fit(X.to_numpy(), y)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        assert np.array_equal(clf.predict(X), y)
+    assert [str(w.message) for w in caught] == [
+        "X has feature names, but FOLDClassifier was fitted without feature names"]
+    named = FOLDClassifier().fit(X.set_axis([0, 1], axis=1), y)  # names, though not text
+    with pytest.raises(ValueError, match=r"^X has columns \['1', '0'\], the model was fitted "
+                                         r"on \['0', '1'\]; pass the same columns"):
+        named.predict(X.set_axis([1, 0], axis=1))
+
+
+@pytest.mark.parametrize("bad", ["class_order", "missing label"])
+def test_a_failed_refit_leaves_the_model_it_had(bad):
+    X = pd.DataFrame({"a": np.arange(40.0), "c": np.where(np.arange(40) % 3, "u", "v")})
+    y = np.where(X["a"] > 19, 1, 0)
+    clf = FOLDClassifier(class_order=[1, 0]).fit(X, y)
+    fitted = {k: v for k, v in vars(clf).items() if k.endswith("_")}
+    if bad == "class_order":  # refused once the classes are known
+        refit, message = (X, np.where(y == 1, "yes", "no")), "class_order="
+    else:  # refused once the new columns are recorded
+        labels = np.where(y == 1, "yes", None).astype(object)
+        refit, message = (X.assign(b=1.0), labels), "missing labels"
+    with pytest.raises(ValueError, match=message):
+        clf.fit(*refit)
+    assert {k: v for k, v in vars(clf).items() if k.endswith("_")}.keys() == fitted.keys()
+    assert all(getattr(clf, k) is v for k, v in fitted.items())
+    assert np.array_equal(clf.predict(X), y)
 
 
 def test_a_tested_column_of_unseen_values_at_predict_is_warned_about():

@@ -1,6 +1,7 @@
 """IMLIClassifier: modes, printing, duality, redundancy, constraints, determinism."""
 
 import contextlib
+import warnings
 
 import numpy as np
 import pandas as pd
@@ -197,6 +198,12 @@ def test_export_wcnf(tmp_path, cancer):
     assert (tmp_path / "q.wcnf").stat().st_size > 0
     assert query.n_clauses == 2
     assert not hasattr(clf, "rules_")
+    for mode in ("auto", "decision_list"):  # the query is a binary rule's in every mode
+        with pytest.raises(ValueError, match="^export_wcnf writes the query of a binary rule; "
+                                             "y has 3 classes: give two.$"):
+            IMLIClassifier(mode=mode).export_wcnf(X[:30], np.arange(30) % 3,
+                                                  tmp_path / "m.wcnf", specs)
+    assert not (tmp_path / "m.wcnf").exists()
 
 
 def test_bad_input_messages():
@@ -406,6 +413,40 @@ def test_a_list_tries_the_other_class_where_no_majority_term_pays():
     assert str(clf.rules_) == "ALWAYS False"
 
 
+@pytest.mark.parametrize("kind", ["numbers", "text"])
+def test_a_frame_at_predict_stands_for_the_fitted_array_columns_in_order(kind):
+    """One warning (scikit-learn's), then the frame's columns are the array's by position,
+    also for the binarizer inside."""
+    X = pd.DataFrame({"x": np.arange(20.0), "c": [1.0, 2.0] * 10 if kind == "numbers"
+                      else ["a", "b"] * 10})
+    y = (X["x"] > 9).astype(int)
+    clf = IMLIClassifier().fit(X.to_numpy(), y)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        assert (clf.predict(X) == y).all()
+        assert (clf.predict(X.set_axis(["c", "x"], axis=1)) == y).all()  # names play no part
+    assert [str(w.message) for w in caught] == [
+        "X has feature names, but IMLIClassifier was fitted without feature names"] * 2
+
+
+@pytest.mark.parametrize("bad", ["one class", "no rows"])
+def test_a_failed_refit_leaves_the_model_it_had(bad):
+    rng = np.random.default_rng(0)
+    X = pd.DataFrame({"a": rng.normal(size=200), "b": rng.normal(size=200)})
+    y = (X["a"] > 0.3).to_numpy()
+    clf = IMLIClassifier(n_clauses=1).fit(X, y)
+    fitted = {k: v for k, v in vars(clf).items() if k.endswith("_")}
+    if bad == "one class":  # refused once the new table is binarized
+        refit, message = (X * 100 + 50, np.zeros(200, dtype=bool)), "at least 2 classes"
+    else:  # refused once the new columns are recorded
+        refit, message = (X.assign(c=1.5).iloc[:0], y[:0]), "at least 1 row"
+    with pytest.raises(ValueError, match=message):
+        clf.fit(*refit)
+    assert {k: v for k, v in vars(clf).items() if k.endswith("_")}.keys() == fitted.keys()
+    assert all(getattr(clf, k) is v for k, v in fitted.items())
+    assert (clf.predict(X) == y).mean() > 0.95
+
+
 def test_arrays_at_predict_nan_in_arrays_and_text_in_a_numeric_column():
     X = pd.DataFrame({"x": np.arange(20.0), "c": ["a", "b"] * 10})
     y = (X["x"] > 9).astype(int)
@@ -462,11 +503,12 @@ def test_a_table_with_integer_column_names_is_checked_by_name_at_predict():
         binarizer.transform(df[[1, 0]])
 
 
-@pytest.mark.parametrize("param", ["n_clauses", "batch_size", "n_passes", "n_thresholds"])
-def test_a_bool_is_refused_for_an_integer_parameter(param):
+@pytest.mark.parametrize("param", ["n_clauses", "batch_size", "n_passes", "n_thresholds",
+                                   "data_fidelity", "time_limit"])
+def test_a_bool_is_refused_for_a_numeric_parameter(param):
     X, y = [[0, 1], [1, 0]], [0, 1]
     with pytest.raises(ValueError, match=f"^The '{param}' parameter of IMLIClassifier must "
-                                         "be an int, not a bool. Got True instead.$"):
+                                         "be a number, not a bool. Got True instead.$"):
         IMLIClassifier(**{param: True}).fit(X, y)
     with pytest.raises(ValueError, match="^The 'n_thresholds' parameter of Binarizer"):
         Binarizer(n_thresholds=True).fit(X)
