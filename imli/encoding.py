@@ -8,7 +8,7 @@ Variables come from an :class:`~pysat.formula.IDPool` keyed by meaning:
 * ``("eta", i)`` — weighted row ``i`` is misclassified (noise);
 * ``("z", i, l)`` — clause ``l`` is false on negative row ``i`` (Tseitin, only if k ≥ 2);
 * ``("lex", l, g)`` — clause-symmetry breaking: clauses ``l`` and ``l+1`` agree on the
-  first ``g+1`` literal groups;
+  first ``g+1`` entries of (``used``, then one ``b`` per literal group);
 * ``("u", l, f)`` / ``("r", f)`` — feature ``f`` used in clause ``l`` / its at-most-one-clause
   constraint relaxed (interpretability constraints);
 * ``("t", l, f)`` — clause ``l`` uses feature ``f`` that an earlier clause took (soft
@@ -96,7 +96,8 @@ class Constraints:
     allowed : ndarray of bool, shape (2m,), optional
         Literals the rule may use (excluded features are ``False``).
     required : tuple of ndarray
-        One array of literal indices per required feature: every clause contains one.
+        One array of literal indices per required feature: every clause of the rule
+        contains one (the rule may have fewer than ``n_clauses`` clauses, or none).
     disjoint : {None, "hard", "soft"}
         Each feature in at most one clause (soft: each violation costs one literal).
     feature_of : ndarray of int, shape (2m,), optional
@@ -215,7 +216,8 @@ def encode(
         The previous mini-batch's rule: its literals become weight-``q`` positive
         preferences (AIES 2019 §4.1).
     symmetry_breaking : bool, default=True
-        Order the clauses lexicographically (they are interchangeable otherwise).
+        Order the clauses lexicographically (they are interchangeable otherwise); not
+        with ``previous``, whose preferences make them differ.
     prune : bool, default=True
         Leave out dominated literals (see :func:`imli.reduction.undominated`); the optimum is unchanged.
     expired : callable, optional
@@ -312,14 +314,18 @@ def encode(
     wght.extend((weights.noise * rows.weights).tolist())
 
     if prune and k > 0:
-        pairs = redundant_pairs(G, groups, prev_lits)
+        # a required feature's literal may be what makes a clause meet the constraint
+        required = {int(j) for lits in constraints.required for j in lits}
+        pairs = redundant_pairs(G, groups, prev_lits | required)
         _check(expired)
         if len(pairs):
             # ¬b[l,a] ∨ ¬b[l,c] for each pair (a, c), then each clause l
             both = np.stack([-b[:, pairs[:, 0]], -b[:, pairs[:, 1]]], axis=-1)
             hard.extend(both.transpose(1, 0, 2).reshape(-1, 2).tolist())
-    _constraints(constraints, groups, b, pool, hard, soft, wght, weights)
-    if symmetry_breaking and k > 1 and len(groups) > 0:
+    _constraints(constraints, groups, b, used, pool, hard, soft, wght, weights)
+    # the previous rule's preferences tell the clauses apart: ordering them could cut off
+    # the optimum
+    if symmetry_breaking and k > 1 and len(groups) > 0 and not previous:
         for l in range(k - 1):
             a = [int(used[l])] + b[l].tolist()
             _lex(pool, l, a, [int(used[l + 1])] + b[l + 1].tolist(), hard)
@@ -332,7 +338,7 @@ def encode(
     return Query(wcnf, pool, k, groups, used, b, preferred, weights, rows.unavoidable)
 
 
-def _constraints(constraints, groups, b, pool, hard, soft, wght, weights) -> None:
+def _constraints(constraints, groups, b, used, pool, hard, soft, wght, weights) -> None:
     """Required features (hard), features in at most one clause (hard or soft)."""
     if not constraints.by_feature:
         return
@@ -345,8 +351,8 @@ def _constraints(constraints, groups, b, pool, hard, soft, wght, weights) -> Non
             raise ValueError(
                 "A required feature has no usable literal (is it also excluded?)."
             )
-        for l in range(k):
-            hard.append(b[l, mine].tolist())
+        for l in range(k):  # each clause of the rule (a rule may have fewer than k)
+            hard.append([-int(used[l])] + b[l, mine].tolist())
     if constraints.disjoint == "soft":
         for f in constraints.taken:
             mine = np.flatnonzero(group_feature == f)
@@ -361,11 +367,11 @@ def _constraints(constraints, groups, b, pool, hard, soft, wght, weights) -> Non
         return
     for f in np.unique(group_feature).tolist():
         mine = np.flatnonzero(group_feature == f)
-        used = [pool.id(("u", l, f)) for l in range(k)]
+        holds = [pool.id(("u", l, f)) for l in range(k)]
         for l in range(k):
-            hard.extend([[-int(v), used[l]] for v in b[l, mine]])
+            hard.extend([[-int(v), holds[l]] for v in b[l, mine]])
         enc = EncType.pairwise if k <= 4 else EncType.seqcounter
-        card = CardEnc.atmost(lits=used, bound=1, vpool=pool, encoding=enc)
+        card = CardEnc.atmost(lits=holds, bound=1, vpool=pool, encoding=enc)
         if constraints.disjoint == "hard":
             hard.extend(card.clauses)
         else:

@@ -99,7 +99,8 @@ class IMLIClassifier(ClassifierMixin, BaseEstimator):
     exclude_features : list of str or None, default=None
         Features (or columns) that must never appear.
     include_features : list of str or None, default=None
-        Features that must appear in every clause.
+        Features that must appear in every clause. The rule may still have fewer than
+        ``n_clauses`` clauses, or none (a constant) when no clause with them pays.
     disjoint_features : {"hard", "soft"} or None, default=None
         Each feature in at most one clause (in the decision modes, one rule); ``"soft"``
         charges one literal per violation. When clauses are learned one at a time

@@ -95,8 +95,8 @@ class LiteralSpace:
         """Map each complemented literal to an identical plain column of its feature.
 
         ``not (f <= t)`` becomes ``f > t`` when the column ``f > t`` exists and the two
-        agree on every row of ``L`` (the literal matrix of the training rows). Other
-        literals map to themselves.
+        agree on every row of ``L`` (the literal matrix of the training rows the objective
+        counts, :func:`imli.rows.merge_rows`). Other literals map to themselves.
 
         Returns
         -------

@@ -120,7 +120,8 @@ def redundant_pairs(G, groups, preferred):
     2019 generalised beyond sibling thresholds); if every row has ``a`` or ``b``, the
     clause is always true and costs more than leaving it out. Either way no optimum holds
     both, and the hard clause ``¬b[l,a] ∨ ¬b[l,b]`` lets the solver skip those rules
-    (RC2 turns such at-most-one groups into cheaper cores). Preferred groups are exempt.
+    (RC2 turns such at-most-one groups into cheaper cores). Preferred groups are exempt
+    (the previous rule's literals, and those of a feature every clause must hold).
     Returns the pairs ``(a, b)``, ``a < b``, as an ``(n_pairs, 2)`` array.
     """
     n = len(groups)

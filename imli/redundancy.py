@@ -1,5 +1,9 @@
 """Simplification of learned rules that never changes a prediction on the training rows.
 
+"The training rows" are those the objective counts (:func:`imli.rows.merge_rows`): copies
+of one row with as many of each label cost the same whatever the rule says, so the rule's
+prediction on them may change.
+
 * Redundant sibling thresholds (AIES 2019, Alg. 1): in a disjunction, ``f > 3 OR f > 5``
   keeps ``f > 3``; in a conjunction it keeps ``f > 5``. A literal is dropped only if the
   training rows confirm the implication the column specs promise.

@@ -50,10 +50,6 @@ class WeightedRows:
         """The rows at ``index`` (an index or bool array), without the unavoidable count."""
         return WeightedRows(self.X[index], self.labels[index], self.weights[index], 0)
 
-    def relabel(self, labels: np.ndarray) -> WeightedRows:
-        """Same rows and weights with other labels (conflicts must have been merged)."""
-        return WeightedRows(self.X, np.asarray(labels, dtype=bool), self.weights, 0)
-
     def errors(self, predictions: np.ndarray) -> int:
         """Weighted count of misclassified rows, including the unavoidable ones."""
         wrong = predictions != self.labels

@@ -7,12 +7,15 @@ from hypothesis import strategies as st
 from imli import IMLIClassifier
 
 
-def exhaustive_minimum(X, y, n_clauses, fidelity):
-    """min over CNFs of at most ``n_clauses`` clauses of |R| + fidelity·|E|."""
+def exhaustive_minimum(X, y, n_clauses, fidelity, required=None):
+    """min over CNFs of at most ``n_clauses`` clauses of |R| + fidelity·|E|; with
+    ``required``, a column every clause must test (as itself or its complement)."""
     L = np.hstack([X, 1 - X]).astype(bool)
     n, M = L.shape
     masks = np.arange(2**M)
     chosen = (masks[:, None] >> np.arange(M)) & 1  # (S, M)
+    if required is not None:
+        chosen = chosen[(chosen[:, required] | chosen[:, required + M // 2]) == 1]
     truth = (chosen @ L.T.astype(int)) > 0  # (S, n): clause true on row
     size = chosen.sum(axis=1)
     # the "absent" clause: true everywhere, no literal
@@ -67,3 +70,16 @@ def test_exhaustive_helper_on_a_known_case():
     X = np.array([[0, 0], [0, 1], [1, 0], [1, 1]])
     assert exhaustive_minimum(X, np.array([0, 0, 0, 1]), 2, 10.0) == 2.0
     assert exhaustive_minimum(X, np.array([0, 0, 0, 1]), 1, 10.0) == 10.0
+
+
+@settings(max_examples=60, deadline=None)
+@given(instances(), st.integers(0, 4))
+def test_with_a_required_feature_the_optimum_matches_exhaustive_search(case, column):
+    """Every clause holds the feature, and the rule has at most k clauses, maybe none."""
+    X, y, k, fidelity = case
+    column %= X.shape[1]
+    clf = IMLIClassifier(n_clauses=k, data_fidelity=fidelity, batch_size=None,
+                         include_features=[f"x{column}"]).fit(X, y)
+    assert clf.optimal_
+    assert np.isclose(clf.objective_, exhaustive_minimum(X, y, k, fidelity, column))
+    assert all(f"x{column}" in str(clause) for clause in clf.rules_.clauses)
