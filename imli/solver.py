@@ -249,7 +249,10 @@ def _parse_output(text: str, nv: int) -> tuple[str | None, tuple[int, ...] | Non
             values.append(line[2:].strip())
     if values:
         body = " ".join(values).split()
-        if len(body) == 1 and set(body[0]) <= {"0", "1"} and len(body[0]) >= nv > 0:
+        if len(body) == 1 and set(body[0]) <= {"0", "1"} and len(body[0]) > 1:
+            if len(body[0]) < nv:
+                raise SolverError(f"The MaxSAT solver gave {len(body[0])} values for a query "
+                                  f"of {nv} variables.")
             model = tuple(v if body[0][v - 1] == "1" else -v for v in range(1, nv + 1))
         else:
             model = tuple(t for t in _integers("v " + " ".join(values), body) if t != 0)

@@ -103,6 +103,9 @@ def test_parse_both_model_formats():
     assert _parse_output("s OPTIMUM FOUND\no 3\nv 101\n", 3) == (
         "OPTIMUM FOUND", (1, -2, 3), 3)
     assert _parse_output("v 1 -2 3 0\n", 3)[1] == (1, -2, 3)
+    with pytest.raises(SolverError, match="^The MaxSAT solver gave 4 values for a query of 5 "
+                                          "variables.$"):
+        _parse_output("v 0101\n", 5)  # not the literal 101
     for garbled in ("v 1 x 3\n", "o many\n", "o \n"):
         with pytest.raises(SolverError, match="not MaxSAT Evaluation output"):
             _parse_output(garbled, 3)
