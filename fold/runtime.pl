@@ -21,7 +21,7 @@
 
         Feature(R, V)    :- arg(J, R, V), number(V).             % num(Feature)
         Feature(R, V)    :- arg(J, R, V), atom(V).               % cat(Feature, Neg, _)
-        Neg(R, V)        :- arg(J, R, neg(Vs)), member(V, Vs).
+        Neg(R, V)        :- arg(J, R, neg(Vs)), lists:member(V, Vs).
         Row(R)           :- nonvar(R), R = '$row'(_, ..., _).
 
     so a feature lookup is one arg/3 on the row at hand, and for the fact of
@@ -40,7 +40,11 @@
 :- use_module(library(modules)).
 :- use_module(library(time)).
 :- use_module(library(lists)).
+:- use_module(library(apply)).
+:- use_module(library(error)).
 :- use_module(library(solution_sequences)).
+% Every library is loaded here, not autoloaded on first use: a time limit that strikes
+% while a library loads leaves it half-defined for the rest of the process.
 
 %!  fold_evaluate(+Program, +Rows, +Spec, +LimitMs, -Status, -Codes, -Times) is det.
 %
@@ -323,7 +327,8 @@ column_views([Column|Columns], J, Views) :-
 column_views(num(F), J, [(Head :- arg(J, R, V), number(V))|T], T) :-
     Head =.. [F, R, V].
 column_views(cat(F, Neg, _), J, [(Head :- arg(J, R, V), atom(V)),
-                              (NegHead :- arg(J, S, neg(Ws)), member(W, Ws))|T], T) :-
+                              (NegHead :- arg(J, S, neg(Ws)), lists:member(W, Ws))|T],
+             T) :-
     Head =.. [F, R, V],
     NegHead =.. [Neg, S, W].
 

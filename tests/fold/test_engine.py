@@ -3,6 +3,7 @@
 import shutil
 import subprocess
 import threading
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -10,9 +11,11 @@ import pytest
 from pyswip import Prolog
 from sklearn.datasets import load_breast_cancer
 
+import fold
 from fold import (FOLDClassifier, Negated, PrologEngineError, PrologTimeoutError,
                   get_engine)
 from fold.facts import RowFacts, write_rows
+from fold.quoting import format_term
 from fold.table import ColumnView
 from tests.fold.helpers import python_decisions, run_swipl
 
@@ -186,6 +189,17 @@ def _swipl(goal: str, *files) -> str:
     return done.stdout
 
 
+def test_the_runtime_loads_its_libraries_itself():
+    """Nothing is autoloaded on first use: a time limit striking while a library loads
+    left its predicates undefined for every later call of the process."""
+    runtime = Path(fold.__file__).with_name("runtime.pl")
+    goal = (f"use_module(library(check)), set_prolog_flag(autoload, false), "
+            f"use_module({format_term(str(runtime))}), list_undefined")
+    done = subprocess.run([shutil.which("swipl"), "-q", "-g", goal, "-t", "halt"],
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0 and done.stderr == "" and done.stdout == "", done.stderr
+
+
 @pytest.mark.parametrize("hook", ["portray", "library_directory", "prolog_list_goal"])
 def test_names_of_user_hooks_are_renamed(hook, tmp_path):
     # Loaded into module user, 'portray'(X) :- ... would change how every term prints.
@@ -200,6 +214,24 @@ def test_names_of_user_hooks_are_renamed(hook, tmp_path):
     printed = _swipl("print([0,1,2]), nl", tmp_path / "fold.pl", tmp_path / "facts.pl")
     assert printed == "[0,1,2]\n"
     assert (clf.predict(X) == y).all()
+
+
+@pytest.mark.parametrize("name", ["member", "maplist", "must_be", "nth1", "memberchk"])
+def test_columns_named_like_library_predicates_change_nothing(name, tmp_path):
+    # the engine's views of a row are asserted into the program's module: a column named
+    # member/2 there answered for lists:member/2 (no row matched c != p)
+    rng = np.random.default_rng(1)
+    c = rng.choice(["p", "q"], 60).astype(object)
+    c[::3] = Negated("p")
+    for other in ("a", name):  # unused by the rules, then tested by them
+        X = pd.DataFrame({other: rng.normal(size=60), "c": c})
+        y = np.where((pd.Series(c) != "p") & (X[other] > -1), "yes", "no")
+        clf = FOLDClassifier(min_support=1).fit(X, y)
+        if other == name:
+            assert f"({name} <= " in str(clf.rules_)
+        assert (clf.predict(X) == clf.predict_python(X)).all()
+        assert (clf.predict(X) == y).mean() > 0.9
+        assert (run_swipl(clf, X, tmp_path) == python_decisions(clf, X)).all()
 
 
 def test_the_documented_query_works_whatever_the_column_names(tmp_path):
