@@ -116,7 +116,8 @@ class FOLDClassifier(ClassifierMixin, BaseEstimator):
         ``exception_ratio`` negatives per covered positive; the negatives left
         are learned as exceptions (FOLD-R++'s ratio). Smaller: longer rules.
     min_gain : float, default=0.0
-        A literal must gain more than this many bits of information per row.
+        A literal must gain more than this many bits of information per row (a pair the
+        lookahead starts a rule with, as one test).
     max_rule_length : int or None, default=None
         Most literals in one rule (exceptions not counted); None: no limit.
     max_exception_depth : int, default=4
@@ -155,7 +156,8 @@ class FOLDClassifier(ClassifierMixin, BaseEstimator):
         order), as FOLD-RM: the most frequent class gets rules first and the
         least frequent one is the default.
     prolog_timeout : float, default=60.0
-        Seconds allowed for one SWI-Prolog call.
+        Seconds allowed for one SWI-Prolog call, up to 1e9 (the limit goes to SWI-Prolog
+        in milliseconds, as a C long).
     random_state : int, RandomState or None, default=None
         Accepted for the common estimator contract. The search itself is
         deterministic: same data and parameters, same program, byte for byte.
@@ -213,7 +215,7 @@ class FOLDClassifier(ClassifierMixin, BaseEstimator):
         "try_complement": ["boolean"],
         "lookahead": ["boolean"],
         "class_order": ["array-like", None],
-        "prolog_timeout": [Interval(Real, 0, None, closed="neither")],
+        "prolog_timeout": [Interval(Real, 0, 1e9, closed="right")],
         "random_state": ["random_state"],
     }
 
@@ -266,7 +268,10 @@ class FOLDClassifier(ClassifierMixin, BaseEstimator):
             # has warned that it has no names, as for any estimator).
             names = (list(self.schema_.names) if not reset and hasattr(self, "schema_")
                      else _array_names(array.shape[1]))
-            frame = frame_from_array(array, names)
+            categories = (set() if reset else
+                          {n for n, k in zip(self.schema_.names, self.schema_.kinds)
+                           if k != NUMERIC})
+            frame = frame_from_array(array, names, categories)
         if not all(isinstance(c, str) for c in frame.columns):
             frame = frame.set_axis([str(c) for c in frame.columns], axis=1)
         return frame.reset_index(drop=True)

@@ -48,7 +48,10 @@ class Explanation:
 def _cell(view: ColumnView, literal: Literal, row: int) -> str:
     if literal.kind == NUMERIC:
         value = view.numeric(literal.feature)[row]
-        return "unknown" if np.isnan(value) else f"{value:.6g}"
+        if np.isnan(value):
+            return "unknown"
+        short = f"{value:.6g}"  # exact when short: 0.3000001 must not read as 0.3
+        return short if float(short) == value else repr(float(value))
     cells = view.categorical(literal.feature)
     if cells.known[row] is not None:
         return repr(cells.known[row])

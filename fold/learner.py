@@ -178,6 +178,8 @@ class FoldLearner:
             return keys
         pair = best_pair(table, pos, neg, s.min_support,
                          beat=-np.inf if found is None else found.gain)
+        if pair is not None and pair[2] <= s.min_gain:  # the pair is one test, as gains go
+            pair = None
         if pair is None or found is None:
             return keys if pair is None else pair[:2]
         # the pair must also gain more than the greedy search's first two literals

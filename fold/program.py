@@ -24,6 +24,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from .errors import FoldInputError
 from .quoting import format_number, format_term, quote_atom
 from .rules import Literal, Rule, Theory
 from .table import NUMERIC, Schema
@@ -98,10 +99,19 @@ class _Writer:
         self.features = {f: names.take(f, 2) for f in schema.names}
         self.negations = {f: names.take(f"neg_{f}", 2)
                           for f, kind in zip(schema.names, schema.kinds) if kind != NUMERIC}
+        self.kinds = dict(zip(schema.names, schema.kinds))
         self.clauses: dict[str, list[str]] = {}
         self.n_ab = 0
 
     def literal(self, lit: Literal, var: str) -> str:
+        kind = self.kinds.get(lit.feature)
+        if kind is None:
+            raise FoldInputError(f"literal {lit} tests {lit.feature!r}, which is not a column "
+                                 "of the schema")
+        if (kind == NUMERIC) != (lit.kind == NUMERIC):
+            # Python would read the column the literal's way; the program could not
+            raise FoldInputError(f"literal {lit} is a {lit.kind} test of the {kind} column "
+                                 f"{lit.feature!r}")
         pred = quote_atom(self.features[lit.feature])
         if lit.relation in ("<=", ">"):
             op = "=<" if lit.relation == "<=" else ">"

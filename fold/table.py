@@ -97,21 +97,18 @@ class Negated:
         return "Negated(" + ", ".join(repr(v) for v in sorted(self.values)) + ")"
 
 
-def _is_unknown(cell: object) -> bool:
-    if cell is None or cell is pd.NA or cell is pd.NaT:
-        return True
-    return isinstance(cell, float | np.floating) and np.isnan(cell)
-
-
-def frame_from_array(array: np.ndarray, names: list) -> pd.DataFrame:
+def frame_from_array(array: np.ndarray, names: list, categories=()) -> pd.DataFrame:
     """An array as a table, each column with its own type.
 
     numpy makes every cell of an array text when a row mixes numbers and words
     (``np.asarray([[1.5, "red"]])``); a column whose known cells all read as numbers is
-    numeric again, as it would be in a DataFrame (booleans stay categories).
+    numeric again, as it would be in a DataFrame (booleans stay categories), unless it is
+    named in ``categories`` (at predict: a column the model knows as categories, ``"01"``).
     """
     frame = pd.DataFrame(array, columns=names).infer_objects()
     for name in frame.columns:
+        if name in categories:
+            continue
         if frame[name].dtype == object or pd.api.types.is_string_dtype(frame[name].dtype):
             numbers = _numbers_from_text(frame[name])
             if numbers is not None:
@@ -185,7 +182,7 @@ class CategoricalCells:
         return np.zeros(len(self.known), dtype=bool) if mask is None else mask
 
 
-def read_categorical(series: pd.Series, name: str) -> CategoricalCells:
+def read_categorical(series: pd.Series) -> CategoricalCells:
     """Read a categorical column into known values and negations."""
     cells = series.to_numpy(dtype=object)
     unknown = np.asarray(pd.isna(cells), dtype=bool)
@@ -350,7 +347,7 @@ class ColumnView:
     def categorical(self, name: str) -> CategoricalCells:
         """Column ``name`` as categories, unknowns and negations."""
         if name not in self._categorical:
-            self._categorical[name] = read_categorical(self._column(name), name)
+            self._categorical[name] = read_categorical(self._column(name))
         return self._categorical[name]
 
     def kind(self, name: str) -> str:

@@ -31,15 +31,18 @@ MANY_CATEGORIES = 100
 __all__ = ["Binarizer"]
 
 
-def frame_from_array(array: np.ndarray, names: list) -> pd.DataFrame:
+def frame_from_array(array: np.ndarray, names: list, categories=()) -> pd.DataFrame:
     """An array as a table, each column with its own type.
 
     numpy makes every cell of an array text when a row mixes numbers and words
     (``np.asarray([[1.5, "red"]])``); a column whose known cells all read as numbers is
-    numeric again, as it would be in a DataFrame (booleans stay categories).
+    numeric again, as it would be in a DataFrame (booleans stay categories), unless it is
+    named in ``categories`` (at predict: a column the model knows as categories, ``"01"``).
     """
     frame = pd.DataFrame(array, columns=names).infer_objects()
     for name in frame.columns:
+        if name in categories:
+            continue
         if frame[name].dtype == object or pd.api.types.is_string_dtype(frame[name].dtype):
             numbers = _numbers_from_text(frame[name])
             if numbers is not None:

@@ -62,7 +62,9 @@ def binary_input(est, X, y=None, column_specs=None, reset=True):
             # has warned that it has no names, as for any estimator)
             names = (list(est.feature_names_in_) if not reset and hasattr(est, "feature_names_in_")
                      else [f"x{i}" for i in range(X.shape[1])])
-            frame = frame_from_array(X, names)
+            specs = est.binarizer_.column_specs_ if not reset and est.binarizer_ else ()
+            categories = {s.feature for s in specs if s is not None and not s.is_threshold}
+            frame = frame_from_array(X, names, categories)
     if reset:
         y = column_or_1d(y, warn=True)
         if y.dtype.kind in "fc":

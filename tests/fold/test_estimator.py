@@ -47,6 +47,11 @@ def test_not_fitted_and_bad_parameters():
         FOLDClassifier(try_complement="yes").fit(X, [0, 1])
     with pytest.raises(ValueError, match="lookahead"):
         FOLDClassifier(lookahead=1).fit(X, [0, 1])
+    # in milliseconds a C long: 1e16 s came out as a limit already passed
+    with pytest.raises(ValueError, match=r"'prolog_timeout' .* range \(0.0, 1000000000.0\]"):
+        FOLDClassifier(prolog_timeout=1e16).fit(X, [0, 1])
+    slow = FOLDClassifier(prolog_timeout=1e9).fit(X, [0, 1])
+    assert slow.predict(X).tolist() == [0, 1]
 
 
 def test_input_problems_have_clear_errors():
@@ -194,6 +199,18 @@ def test_an_array_at_predict_stands_for_the_fitted_columns_in_order():
         assert np.array_equal(clf.predict(X.to_numpy()), clf.predict(X))
         with pytest.raises(ValueError, match="expecting 2 features"):
             clf.predict(X.to_numpy()[:, :1])
+
+
+def test_an_array_at_predict_keeps_categories_that_read_as_numbers():
+    X = pd.DataFrame({"code": ["01", "1.0", "02", "2"] * 8, "w": np.arange(32.0)})
+    y = np.where(X["code"].isin(["01", "2"]), "yes", "no")
+    clf = FOLDClassifier(min_support=1).fit(X, y)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        assert (clf.predict(X.to_numpy()) == y).all()  # "01" is not "1.0", nor 1
+    assert [str(w.message) for w in caught] == [
+        "X does not have valid feature names, but FOLDClassifier was fitted with feature "
+        "names"]
 
 
 def test_a_frame_at_predict_stands_for_the_fitted_array_columns_in_order():

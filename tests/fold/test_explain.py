@@ -94,3 +94,13 @@ def test_a_row_given_as_a_list_or_array_is_explained_as_row_0():
         with pytest.warns(UserWarning, match="does not have valid feature names"):
             why = clf.explain(row)   # scikit-learn's warning, as for any estimator
         assert why.row_id == 0 and why.label == "fly"
+
+
+@pytest.mark.parametrize("value, shown", [(0.3000001, "0.3000001"), (0.25, "0.25"),
+                                          (123456789.0, "123456789.0")])
+def test_a_cell_value_prints_exactly_when_six_digits_would_round_it(value, shown):
+    X = pd.DataFrame({"x": [0.1, 0.2, 0.25, 0.35, 0.4, 0.5]})
+    clf = FOLDClassifier(min_support=1, class_order=["lo", "hi"]).fit(
+        X, ["lo", "lo", "lo", "hi", "hi", "hi"])
+    assert str(clf.rules_).startswith("lo if x <= 0.3\n")
+    assert f"(x is {shown})" in clf.explain(pd.DataFrame({"x": [value]})).text

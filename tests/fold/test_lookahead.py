@@ -180,3 +180,11 @@ def test_a_table_over_every_budget_gets_no_lookahead(monkeypatch):
     assert best_pair(table, pos, neg) is not None
     monkeypatch.setattr("fold.lookahead.MAX_WORK", 10)
     assert best_pair(table, pos, neg) is None
+
+
+def test_the_pair_must_gain_min_gain_as_one_test():
+    """A quarter of the xor's rows, all of one class, gains 1 - 0.75 H(1/3) = 0.311 bits per
+    row: the pair is taken below that minimum gain, refused above it."""
+    X, y = _xor(5)
+    assert _features_of(FOLDClassifier(min_gain=0.3).fit(X, y).rules_.rules) == {"f0", "f1"}
+    assert FOLDClassifier(min_gain=0.32).fit(X, y).rule_size_ == 0

@@ -1,12 +1,15 @@
 """Rule objects: values that evaluate themselves; NaN and Negated semantics."""
 
 import dataclasses
+import re
 
 import numpy as np
 import pandas as pd
 import pytest
 
-from fold import ClassRules, FoldInputError, Literal, Negated, Rule, Theory
+from fold import ClassRules, FoldInputError, Literal, Negated, Rule, Theory, get_engine
+from fold.program import write_program
+from fold.table import Schema
 
 NAN = np.nan
 
@@ -101,3 +104,16 @@ def test_learned_thresholds_print_exactly_as_they_decide():
     X = pd.DataFrame({"v": np.repeat([12345.6, 12345.7], 50)})
     clf = FOLDClassifier().fit(X, np.repeat(["a", "b"], 50))
     assert str(clf.rules_).splitlines()[0] == "a if v <= 12345.65"
+
+
+@pytest.mark.parametrize("literal, words", [
+    (Literal("x", "==", "1"), "literal x == 1 is a categorical test of the numeric column 'x'"),
+    (Literal("c", ">", 1.0), "literal c > 1 is a numeric test of the categorical column 'c'"),
+    (Literal("z", "<=", 1.0), "literal z <= 1 tests 'z', which is not a column of the schema"),
+])
+def test_a_hand_built_literal_that_does_not_fit_its_column_is_not_written(literal, words):
+    # Python would read 1.0 as the category "1"; the program's facts hold the number 1.0
+    schema = Schema.from_frame(pd.DataFrame({"x": [1.0, 2.0], "c": ["a", "b"]}))
+    theory = Theory((ClassRules("one", (Rule((literal,)),)),), "other")
+    with pytest.raises(FoldInputError, match=f"^{re.escape(words)}$"):
+        write_program(theory, schema, get_engine().reserved_predicates())

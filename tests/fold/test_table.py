@@ -32,7 +32,7 @@ def test_reading_equals_cell_by_cell(cells):
     series = pd.Series(cells, dtype=object)
     expected = _read_cells(series, series.to_numpy(dtype=object),
                            np.asarray(pd.isna(series.to_numpy(dtype=object)), dtype=bool))
-    _same(read_categorical(series, "c"), expected)
+    _same(read_categorical(series), expected)
 
 
 def test_numbers_are_categories_by_value_and_booleans_stay_apart():
@@ -40,7 +40,7 @@ def test_numbers_are_categories_by_value_and_booleans_stay_apart():
     series = pd.Series(["a", 1, True, 1.0, np.int64(1), 2.5, "1.0", None], dtype=object)
     cells = series.to_numpy(dtype=object)
     assert _read_distinct(cells, np.asarray(pd.isna(cells))) is None  # read cell by cell
-    assert list(read_categorical(series, "c").known) == [
+    assert list(read_categorical(series).known) == [
         "a", "1", "True", "1", "1", "2.5", "1.0", None]
     assert Negated(1.0, np.float32(2.0), False).values == {"1", "2", "False"}
     assert category(10**20) == "100000000000000000000" and category(-0.0) == "0"
@@ -50,7 +50,7 @@ def test_negations_and_unknowns():
     series = pd.Series(["a", Negated("a", "b"), np.nan, Negated("b"), "b"], dtype=object)
     cells = series.to_numpy(dtype=object)
     assert _read_distinct(cells, np.asarray(pd.isna(cells))) is not None  # the fast reading
-    read = read_categorical(series, "c")
+    read = read_categorical(series)
     assert list(read.known) == ["a", None, None, None, "b"]
     assert read.negated["a"].tolist() == [False, True, False, False, False]
     assert read.negated["b"].tolist() == [False, True, False, True, False]
@@ -78,5 +78,5 @@ def test_integers_that_float64_merges_are_warned_of():
 
 def test_cells_that_do_not_hash_are_read_as_their_text():
     series = pd.Series([[1], [2], None, [1]], dtype=object)
-    cells = read_categorical(series, "a")
+    cells = read_categorical(series)
     assert list(cells.known) == ["[1]", "[2]", None, "[1]"] and cells.negated == {}

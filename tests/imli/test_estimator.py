@@ -413,6 +413,18 @@ def test_a_list_tries_the_other_class_where_no_majority_term_pays():
     assert str(clf.rules_) == "ALWAYS False"
 
 
+def test_an_array_at_predict_keeps_categories_that_read_as_numbers():
+    X = pd.DataFrame({"code": ["01", "1.0", "02", "2"] * 8, "w": np.arange(32.0)})
+    y = X["code"].isin(["01", "2"]).to_numpy()
+    clf = IMLIClassifier().fit(X, y)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        assert (clf.predict(X.to_numpy()) == y).all()  # "01" is not "1.0", nor 1
+    assert [str(w.message) for w in caught] == [
+        "X does not have valid feature names, but IMLIClassifier was fitted with feature "
+        "names"]
+
+
 @pytest.mark.parametrize("kind", ["numbers", "text"])
 def test_a_frame_at_predict_stands_for_the_fitted_array_columns_in_order(kind):
     """One warning (scikit-learn's), then the frame's columns are the array's by position,
