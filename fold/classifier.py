@@ -123,9 +123,11 @@ class FOLDClassifier(ClassifierMixin, BaseEstimator):
     max_exception_depth : int, default=4
         Deepest nesting of exceptions (0: no exceptions).
     min_support : int or float, default=0.005
-        Fewest positives a rule (or exception) must cover: a count if int,
-        a fraction of the training rows if float in (0, 1). Rules below it
-        are treated as noise. With ``min_support=1`` and ``mdl_weight=None``
+        Fewest positives a rule (or exception) must cover when the search
+        adds it: a count if int, a fraction of the training rows if float in
+        (0, 1). Rules below it are treated as noise. (Exceptions and the
+        refined thresholds learned afterwards can leave a rule a few rows
+        short of it.) With ``min_support=1`` and ``mdl_weight=None``
         (plain FOLD) every mislabelled row gets a rule or an exception of its
         own, each costing a literal search: on 20,000 rows with 20 % label
         noise, 3,364 clauses in about 3 minutes (the defaults: one rule, 0.2 s;

@@ -20,7 +20,8 @@ the *description length* of the class's training labels goes down:
 exception (a body keeps at least one literal), or a whole rule or exception
 with everything under it; each step applies the edit that lowers the
 description length the most (ties: the first edit in rule order). A literal
-that changes nothing the theory decides always goes.
+that changes nothing the theory decides goes whenever its bits weigh anything
+(``mdl_weight > 0``): an edit is taken only when it lowers the length.
 
 :func:`refine_thresholds` then moves each literal, one at a time, to the
 value of its column and relation that makes the fewest training errors with
