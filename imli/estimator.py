@@ -144,6 +144,13 @@ class IMLIClassifier(ClassifierMixin, BaseEstimator):
     feature_names_in_ : ndarray of str
         Only when ``X`` had string column names.
 
+    Notes
+    -----
+    A rule decides; it gives no scores, so there is no ``predict_proba`` or
+    ``decision_function`` (ROC AUC, soft voting and scikit-learn's one-vs-rest and
+    one-vs-one wrappers do not apply). For more than two classes use
+    ``mode="decision_list"`` or ``"decision_set"``.
+
     Examples
     --------
     >>> import numpy as np
