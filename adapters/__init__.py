@@ -12,6 +12,7 @@ from .dataset import Dataset
 from .datasets import BUNDLED, from_frame, load_dataset
 from .encoding import TableEncoder
 from .errors import InputError
+from .target import rest_name
 from .wrappers import wrap_callable, wrap_sklearn
 from .xgboost_box import load_xgboost, restrict_to_model, train_xgboost
 
@@ -25,6 +26,7 @@ __all__ = [
     "load_dataset",
     "load_xgboost",
     "relabel_classes",
+    "rest_name",
     "restrict_to_model",
     "train_xgboost",
     "wrap_callable",

@@ -84,6 +84,18 @@ def as_strings(series):
     return values
 
 
+def spaced_alike(series) -> str | None:
+    """The first values of ``series`` that read as one once stripped (``'a '``, ``'a'``),
+    quoted; ``None`` when no two do."""
+    raw = pd.unique(series.dropna().to_numpy(dtype=object))
+    seen: dict = {}
+    for value in raw:
+        if isinstance(value, str):
+            seen.setdefault(value.strip(), []).append(value)
+    alike = next((group for group in seen.values() if len(group) > 1), None)
+    return None if alike is None else ", ".join(quoted(v) for v in alike[:3])
+
+
 def clean_features(frame):
     """Type and clean every column of ``frame`` (the target already removed).
 
@@ -158,6 +170,9 @@ def _typed(name, series):
     parsed = _numbers(text[present])
     parses = ~np.isnan(parsed)
     if not present.any() or parses.mean() < NUMERIC_SHARE:
+        if (alike := spaced_alike(series)) is not None:
+            notes.append(f"column {quoted(name)}: values that differ only in the spaces "
+                         f"around them are one category ({alike})")
         return "categorical", text, (notes + _mostly_numbers(name, text[present], parses)
                                      + _dressed_numbers(name, text[present])
                                      + _dates(name, text[present]))

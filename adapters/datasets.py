@@ -186,6 +186,10 @@ def load_dataset(source, target=None, positive=None, *, binary=False, missing=()
     ((569, 30), ('benign', 'malignant'))
     """
     if isinstance(source, str) and source in BUNDLED:
+        if Path(source).is_file():
+            raise InputError(f"{quoted(source)} names both a bundled dataset and a file here; "
+                             f"give ./{source} for the file, or run elsewhere for the "
+                             "bundled dataset")
         return _load_bundled(source, target, positive, binary, missing)
     path = Path(source)
     if path.is_dir():

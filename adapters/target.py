@@ -2,10 +2,12 @@
 turning labels into the integers ``0 .. k-1``."""
 from __future__ import annotations
 
+from decimal import Decimal, InvalidOperation
+
 import numpy as np
 import pandas as pd
 
-from .columns import as_strings
+from .columns import as_strings, spaced_alike
 from .errors import InputError, listing, quoted
 
 MAX_CLASSES = 50
@@ -32,6 +34,9 @@ def label_strings(series):
     ['1', nan, '0']
     """
     dtype = series.dtype
+    if pd.api.types.is_integer_dtype(dtype):  # exactly: 2**62 + 1 is not 2**62
+        values = series.to_numpy(dtype=object, na_value=np.nan)
+        return np.array([v if pd.isna(v) else str(int(v)) for v in values], dtype=object)
     if pd.api.types.is_numeric_dtype(dtype) and not pd.api.types.is_bool_dtype(dtype):
         values = series.to_numpy(dtype="float64", na_value=np.nan)
         labels = np.full(len(values), np.nan, dtype=object)
@@ -89,6 +94,10 @@ def encode_target(series, target, positive=None, binary=False):
     labels = label_strings(series)
     keep = ~pd.isna(labels)
     notes = []
+    alike = spaced_alike(series)
+    if alike is not None:
+        notes.append(f"target {quoted(target)}: labels that differ only in the spaces around "
+                     f"them are one class ({alike})")
     if not keep.all():
         notes.append(f"dropped {int((~keep).sum())} rows with a missing value in target "
                      f"{quoted(target)}")
@@ -106,6 +115,8 @@ def encode_target(series, target, positive=None, binary=False):
     notes += _same_but_case(classes, counts, target)
     if len(classes) == 1:
         words = _missing_words(series, labels, keep)
+        if alike is not None:
+            words += f" (labels that differ only in the spaces around them are one: {alike})"
         raise InputError(f"target column {quoted(target)} has a single class "
                          f"({quoted(classes[0])}){words}; a classifier needs at least two")
     if positive is not None:
@@ -117,7 +128,7 @@ def encode_target(series, target, positive=None, binary=False):
             notes.append(f"positive class (1): {quoted(chosen)} ({counts[chosen]} of "
                          f"{len(labels)} rows)")
         else:
-            names = (f"not {chosen}", chosen)
+            names = (rest_name(chosen, classes), chosen)
             notes.append(f"one-vs-rest: class 1 is {quoted(chosen)} ({counts[chosen]} of "
                          f"{len(labels)} rows), class 0 the other {len(classes) - 1} "
                          f"classes")
@@ -169,11 +180,27 @@ def _same_but_case(classes, counts, target):
             f"them alike to make them one" for group in groups.values() if len(group) > 1]
 
 
+def rest_name(chosen, classes):
+    """The name of all classes but ``chosen`` together: ``not chosen``, or, when a class has
+    that name, ``not chosen (rest)`` (and so on).
+
+    >>> rest_name("a", ["a", "b", "not a"])
+    'not a (rest)'
+    """
+    name = f"not {chosen}"
+    while name in classes:
+        name += " (rest)"
+    return name
+
+
 def _merge_equal_numbers(labels):
-    """Labels with ``"1.0"`` and ``"1"`` (all numbers) as one label, and what was merged."""
+    """Labels with ``"1.0"`` and ``"1"`` (all numbers) as one label, and what was merged.
+
+    Numbers are compared exactly, as decimals: ``"1e-400"`` is not ``"0"``, nor is
+    ``"4611686018427387905"`` ``"4611686018427387904"`` (equal as 64-bit floats)."""
     distinct = pd.unique(labels)
-    numbers = [_as_number(v) for v in distinct]
-    if any(n is None or not np.isfinite(n) for n in numbers):
+    numbers = [_exact_number(v) for v in distinct]
+    if any(n is None for n in numbers):
         return labels, []
     spellings = {}
     for text, number in zip(distinct, numbers):
@@ -182,8 +209,26 @@ def _merge_equal_numbers(labels):
               if len(texts) > 1]
     if not merged:
         return labels, []
-    canonical = {t: _number_label(n) for t, n in zip(distinct, numbers)}
+    canonical = {t: _exact_label(n, spellings[n][0]) for t, n in zip(distinct, numbers)}
     return np.array([canonical[v] for v in labels], dtype=object), merged
+
+
+def _exact_number(text):
+    """``text`` as a finite :class:`~decimal.Decimal`, or None."""
+    try:
+        number = Decimal(text)
+    except InvalidOperation:
+        return None
+    return number if number.is_finite() else None
+
+
+def _exact_label(number, spelling):
+    """``"1"`` for 1.0, ``"0.5"`` for 0.50: the short label when it is exactly ``number``,
+    else ``spelling``."""
+    if number == number.to_integral_value():
+        return str(int(number))
+    short = _number_label(float(number))
+    return short if Decimal(short) == number else spelling
 
 
 #: Two labels that read as no/yes, by their case-folded text; the second is the positive.
@@ -218,8 +263,8 @@ def _number_label(value):
 def _sorted_labels(labels):
     """Labels in numeric order when they all are numbers, else in string order."""
     labels = [str(v) for v in labels]
-    try:
-        return sorted(labels, key=lambda v: (float(v), v))
+    try:  # exactly, where two numbers are one float
+        return sorted(labels, key=lambda v: (float(v), _exact_number(v) or 0, v))
     except ValueError:
         return sorted(labels)
 

@@ -510,7 +510,7 @@ def _load_model(run: CliRun, dataset):
                "numeric order)")
     else:
         # Trained here: the file names its classes, perhaps one class against the rest.
-        rest = len(names) == 2 and names[0] == f"not {names[1]}"
+        rest = len(names) == 2 and names[0].startswith(f"not {names[1]}")
         if rest and run.positive is None and names[1] in dict(dataset.source_labels):
             dataset = restrict_to_model(load_dataset(run.data, target=run.target,
                                                      positive=names[1],

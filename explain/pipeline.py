@@ -16,7 +16,8 @@ import numpy as np
 import pandas as pd
 from sklearn.model_selection import train_test_split
 
-from adapters import BlackBox, Dataset, InputError, TableEncoder, relabel_classes, train_xgboost
+from adapters import (BlackBox, Dataset, InputError, TableEncoder, relabel_classes,
+                      rest_name, train_xgboost)
 from explain.learners import LEARNERS, FittedLearner, check_params, fit_learner
 from explain.lime_input import LimeInput
 from explain.lime_runner import Explanations, LimeConfig, explain_rows
@@ -147,7 +148,7 @@ def binarize_target(dataset: Dataset) -> Dataset:
     positive = int(classes[pick])
     name = dataset.class_names[positive]
     y = (dataset.y == positive).astype(np.int64)
-    rest = "not " + name
+    rest = rest_name(name, dataset.class_names)
     note = (
         f"{len(classes)} classes: explaining '{name}' ({why}) against the rest; "
         f"choose another with --positive"

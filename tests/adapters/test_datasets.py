@@ -247,3 +247,48 @@ def test_dates_read_as_categories_are_noted():
     dated = [n for n in ds.notes if "holds dates" in n]
     assert [n.split("'")[1] for n in dated] == ["iso", "stamp", "eu"]
     assert "iso" in ds.categorical and "month" in ds.categorical
+
+
+def test_labels_that_one_float_holds_stay_apart():
+    big = np.array([2**62, 2**62 + 1, 5] * 2, dtype=np.int64)  # one float64: 2**62
+    ds = from_frame(pd.DataFrame({"x": np.arange(6.0), "t": big}), "t", positive=str(2**62 + 1))
+    assert ds.class_names == ("not 4611686018427387905", "4611686018427387905")
+    assert ds.y.tolist() == [0, 1, 0, 0, 1, 0]
+    text = ["4611686018427387905", "4611686018427387904", "1e-400", "0", "0.50", "0.5"]
+    ds = from_frame(pd.DataFrame({"x": np.arange(6.0), "t": text}), "t")
+    assert ds.class_names == ("0", "1e-400", "0.5", "4611686018427387904",
+                              "4611686018427387905")  # numeric order, exactly
+    assert "labels written differently for the same number are one class ('0.50' = '0.5')" \
+        in ds.notes[0]
+
+
+def test_values_that_differ_only_in_spaces_are_one_and_say_so():
+    df = pd.DataFrame({"x": np.arange(8.0), "v": ["a", "a ", " a", "b"] * 2,
+                       "t": [" yes", "yes", "no", "no"] * 2})
+    ds = from_frame(df, "t")
+    assert ds.class_names == ("no", "yes") and sorted(set(ds.X["v"])) == ["a", "b"]
+    assert ("column 'v': values that differ only in the spaces around them are one category "
+            "('a', 'a ', ' a')") in ds.notes
+    assert ("target 't': labels that differ only in the spaces around them are one class "
+            "(' yes', 'yes')") in ds.notes
+    with pytest.raises(InputError, match=r"single class \('yes'\) \(labels that differ only "
+                                         r"in the spaces around them are one: ' yes', 'yes'\)"):
+        from_frame(df.assign(t=[" yes", "yes"] * 4), "t")
+    assert not any("spaces" in n for n in from_frame(df.assign(v="a", t="no").assign(
+        t=["yes", "no"] * 4), "t").notes)
+
+
+def test_the_rest_is_not_named_like_a_class():
+    df = pd.DataFrame({"x": np.arange(6.0), "t": ["a", "b", "not a"] * 2})
+    ds = from_frame(df, "t", positive="a")
+    assert ds.class_names == ("not a (rest)", "a") and ds.y.tolist() == [1, 0, 0] * 2
+
+
+def test_a_file_named_like_a_bundled_dataset_is_not_taken_for_it(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "wine").write_text("x,label\n1,a\n2,b\n", encoding="utf-8")
+    with pytest.raises(InputError, match=r"^'wine' names both a bundled dataset and a file "
+                                         r"here; give ./wine for the file"):
+        load_dataset("wine")
+    assert load_dataset("./wine", target="label").X.shape == (2, 1)
+    assert load_dataset("iris").X.shape == (150, 4)  # no file of that name here

@@ -290,6 +290,10 @@ def test_default_positive_skips_classes_too_small_to_learn():
         {"x": np.arange(60, dtype=float), "t": np.repeat(["a", "b", "c"], 20)}), "t"))
     assert tied.class_names[1] == "a"
     assert "(the minority, first of the classes tied at 20 rows)" in tied.notes[-1]
+    named = binarize_target(from_frame(pd.DataFrame(
+        {"x": np.arange(60, dtype=float), "t": np.repeat(["a", "b", "not b"], [25, 15, 20])}),
+        "t"))
+    assert named.class_names == ("not b (rest)", "b")  # the class 'not b' is another one
 
 
 def test_stacked_view_counts_fold_support_on_the_rows_explained(breast_cancer_run):
