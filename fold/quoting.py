@@ -43,7 +43,7 @@ def _escape_char(ch: str) -> str:
 
 
 _AMBIGUOUS = re.compile(r"(?i)(?:^|\s)(?:and|or|not|unless|if|then|else|otherwise)(?:\s|$)"
-                        r"|[<>=!]|^\s|\s$|^$|^['\"]|['\"]$")
+                        r"|[<>=!,{}]|^\s|\s$|^$|^['\"]|['\"]$")
 
 
 #: The zero-width joiners inside Persian words and emoji sequences, which print as part
@@ -57,7 +57,8 @@ def readable(text: object, name: bool = False) -> str:
     r"""A name or value from the data as rule text shows it: as is, or quoted.
 
     Text that could be misread as part of a rule (an operator, a word such as ``and`` /
-    ``or`` / ``not`` / ``unless``, spaces or quote marks at its ends, nothing at all) or
+    ``or`` / ``not`` / ``unless``, the ``,``, ``{`` or ``}`` of a set of categories, spaces
+    or quote marks at its ends, nothing at all) or
     that holds characters that do not print (line breaks, control characters, invisible
     format characters such as the right-to-left override U+202E, which reorders what
     follows it on screen; not the joiners of Persian words and emoji, U+200C and U+200D)

@@ -207,15 +207,9 @@ def _joined(parts: list, joiner: str, word: str) -> str:
             out.append(text)
         elif literal.feature not in done:
             done.add(literal.feature)
-            members = ", ".join(_member(v) for v in values[literal.feature])
+            members = ", ".join(readable(v) for v in values[literal.feature])
             out.append(f"{readable(literal.feature, name=True)} {word} {{{members}}}")
     return joiner.join(out)
-
-
-def _member(value: str) -> str:
-    """A category as a member of a printed set: quoted when it holds ``,``, ``{`` or ``}``."""
-    text = readable(value)
-    return repr(value) if text == value and any(c in value for c in ",{}") else text
 
 
 @dataclass(frozen=True)

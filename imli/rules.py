@@ -8,7 +8,6 @@ parts fired; no rule is ever evaluated by building strings.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 
 import numpy as np
@@ -105,15 +104,6 @@ class Literal:
 _CONNECTIVES = ("OR", "AND")
 
 
-def _member(value: object, digits: int | None) -> str:
-    """A category as a member of a printed set: quoted when it holds ``,``, ``{`` or ``}``."""
-    text = format_value(value, digits)
-    return repr(str(value)) if _SET_SYNTAX.search(text) and text == str(value) else text
-
-
-_SET_SYNTAX = re.compile(r"[,{}]")
-
-
 @dataclass(frozen=True)
 class Clause:
     """A disjunction (``connective="OR"``) or conjunction (``"AND"``) of literals.
@@ -169,7 +159,7 @@ class Clause:
                 parts.append(lit.describe(digits))
             elif test.feature not in done:
                 done.add(test.feature)
-                members = ", ".join(_member(v, digits) for v in values[test.feature])
+                members = ", ".join(format_value(v, digits) for v in values[test.feature])
                 word = "not in" if grouped == "!=" else "in"
                 parts.append(f"{readable(test.feature, name=True)} {word} {{{members}}}")
         return "(" + f" {self.connective} ".join(parts) + ")"

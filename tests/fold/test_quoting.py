@@ -89,7 +89,8 @@ def test_rules_and_explanations_quote_what_could_mislead():
 
     assert readable("a\nb") == "'a\\nb'" and readable("p\u202eq") == "'p\\u202eq'"
     assert readable("Zürich 😀 x") == "Zürich 😀 x" and readable("width (cm)") == "width (cm)"
-    for misleading in ("b and x > 5", "<0", "or", " a", "", "x unless", "'and'", "x\"", "'q'"):
+    for misleading in ("b and x > 5", "<0", "or", " a", "", "x unless", "'and'", "x\"", "'q'",
+                       "a, b", "{e", "e}"):
         assert readable(misleading) == repr(misleading)
     rng = np.random.default_rng(0)
     c = rng.choice(["x\ny", "p\u202eq", "ok"], 120)
@@ -124,3 +125,14 @@ def test_joiners_of_persian_words_and_emoji_are_not_quoted():
     persian = "\u0645\u06cc\u200c\u062e\u0648\u0627\u0647\u0645"
     assert readable(persian) == persian and readable("a\u200db") == "a\u200db"
     assert readable("a\u200bb") == "'a\\u200bb'"  # a zero-width space hides: quoted
+
+
+def test_a_category_with_set_syntax_is_quoted_alone_as_in_a_set():
+    X = pd.DataFrame({"v": ["a, b", "c", "{e", "d"] * 10, "w": np.arange(40.0)})
+    for value in ("a, b", "{e"):
+        y = np.where(X["v"] == value, "no", "yes")
+        assert str(FOLDClassifier(min_support=1).fit(X, y).rules_) == (
+            f"yes if v != {value!r}\nno otherwise")  # not "v != a, b"
+    y = np.where(X["v"].isin(["a, b", "{e"]), "no", "yes")
+    assert str(FOLDClassifier(min_support=1).fit(X, y).rules_) == (
+        "no if v == 'a, b'\nno if v == '{e'\nyes otherwise")

@@ -269,7 +269,7 @@ def test_cells_holding_lists_are_categories_by_their_text():
     b = Binarizer().fit(X)
     assert b.column_specs_ == [Predicate("tags", "==", "[1, 2]"), Predicate("tags", "==", "[3]")]
     out = b.transform(X)
-    assert out["tags == [1, 2]"].tolist() == [True, False, True, False] * 5
+    assert out["tags == '[1, 2]'"].tolist() == [True, False, True, False] * 5
     y = [1, 0, 1, 0] * 5
     assert IMLIClassifier().fit(X, y).predict(X).tolist() == y
 

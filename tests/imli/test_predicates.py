@@ -85,7 +85,7 @@ def test_rule_text_quotes_what_could_mislead():
     from imli.predicates import readable
 
     assert readable("a\nb") == "'a\\nb'" and readable("Zürich 😀") == "Zürich 😀"
-    for misleading in ("b AND x > 5", "<0", "not", "x OR", "", "'and'", "\"x"):
+    for misleading in ("b AND x > 5", "<0", "not", "x OR", "", "'and'", "\"x", "a, b", "{e"):
         assert readable(misleading) == repr(misleading)
     rng = np.random.default_rng(0)
     c = rng.choice(["x\ny", "p\u202eq", "ok"], 120)
