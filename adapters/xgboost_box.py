@@ -339,13 +339,16 @@ def restrict_to_model(dataset, path):
         The model reads a column that reading the table dropped (a single value, an
         identifier), naming it and why.
     """
-    names = _read_booster(path).feature_names
+    booster = _read_booster(path)
+    names = booster.feature_names
     columns = [str(c) for c in dataset.X.columns]
     if names is None:
         return dataset
     encoded = dict(zip(xgboost_names(columns), columns))
-    by_name = {**encoded, **{c: c for c in columns}}
-    both = [n for n in names if n in columns and encoded.get(n, n) != n]
+    # a run's own model names every column as written for XGBoost: no name is ambiguous
+    ours = booster.attr("class_names") is not None
+    by_name = encoded if ours else {**encoded, **{c: c for c in columns}}
+    both = [] if ours else [n for n in names if n in columns and encoded.get(n, n) != n]
     if both:
         raise InputError(f"the model's column {quoted(both[0])} is both the table's column of "
                          f"that name and {quoted(encoded[both[0]])} as written for XGBoost "

@@ -344,6 +344,13 @@ def test_a_model_of_some_columns_keeps_the_table_to_them(tmp_path):
     with pytest.raises(InputError, match=r"column 'a%5B1%5D' is both the table's column of "
                                          r"that name and 'a\[1\]'"):
         restrict_to_model(clash, tmp_path / "m.ubj")
+    # a run's own model (it names its classes) writes every column for XGBoost: no clash
+    enc = TableEncoder().fit(clash.X, clash.categorical)
+    box = train_xgboost(clash.X, clash.y, enc, clash.categorical, n_estimators=3,
+                        class_names=clash.class_names)
+    path = box.save(tmp_path)
+    assert restrict_to_model(clash, path) is clash  # every column read, none ambiguous
+    assert np.array_equal(load_xgboost(path, enc).predict(clash.X), box.predict(clash.X))
     # a model of other columns, or of all of them: unchanged, load_xgboost says what is wrong
     other = xgb.XGBClassifier(n_estimators=3).fit(pd.DataFrame({"w": frame["id"]}), ds.y)
     other.save_model(tmp_path / "w.ubj")
