@@ -25,7 +25,7 @@ from .errors import FoldInputError
 from .explanation import Explanation, explain_row
 from .facts import write_facts, write_rows
 from .learner import FoldLearner, LearnerSettings
-from .program import write_program
+from .program import check_classes, write_program
 from .rules import Rule
 from .search import EncodedTable
 from .table import (NUMERIC, ColumnView, Schema, check_column_types, column_kind,
@@ -356,6 +356,7 @@ class FOLDClassifier(ClassifierMixin, BaseEstimator):
                              "rows or give them a class.")
         check_classification_targets(y)
         self.classes_, y_index = np.unique(y, return_inverse=True)
+        check_classes(len(self.classes_))
         order = self._class_order(np.bincount(y_index, minlength=len(self.classes_)))
         self.schema_ = Schema.from_frame(frame)
         view = ColumnView(frame, self.schema_)

@@ -152,6 +152,19 @@ def _renamed_columns(schema: Schema, writer: _Writer) -> list:
     return lines
 
 
+#: Most classes a program may decide between (SWI-Prolog 9's reader overflows its C stack
+#: on the nested if-then-else of about 50,000, and crashes the embedding process).
+MAX_CLASSES = 10_000
+
+
+def check_classes(n: int) -> None:
+    """Refuse ``n`` classes when a program cannot decide between that many."""
+    if n > MAX_CLASSES:
+        raise FoldInputError(f"y has {n} classes; FOLD learns at most {MAX_CLASSES:,} (its "
+                             "program decides between them in one if-then-else, which "
+                             "SWI-Prolog cannot read near 50,000)")
+
+
 def write_program(theory: Theory, schema: Schema, reserved: frozenset) -> PrologProgram:
     """Write ``theory`` as SWI-Prolog source.
 
@@ -168,6 +181,7 @@ def write_program(theory: Theory, schema: Schema, reserved: frozenset) -> Prolog
     -------
     PrologProgram
     """
+    check_classes(len(theory.labels))
     names = _Names(reserved)
     writer = _Writer(schema, names)
     class_preds = []

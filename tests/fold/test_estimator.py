@@ -201,6 +201,13 @@ def test_an_array_at_predict_stands_for_the_fitted_columns_in_order():
             clf.predict(X.to_numpy()[:, :1])
 
 
+def test_more_classes_than_a_program_can_hold_are_refused():
+    X = pd.DataFrame({"a": np.arange(10_001.0)})
+    with pytest.raises(FoldInputError, match=r"^y has 10001 classes; FOLD learns at most "
+                                             r"10,000 \(its program"):
+        FOLDClassifier().fit(X, np.arange(10_001))
+
+
 def test_an_array_at_predict_keeps_categories_that_read_as_numbers():
     X = pd.DataFrame({"code": ["01", "1.0", "02", "2"] * 8, "w": np.arange(32.0)})
     y = np.where(X["code"].isin(["01", "2"]), "yes", "no")
