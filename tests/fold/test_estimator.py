@@ -14,6 +14,7 @@ from sklearn.preprocessing import FunctionTransformer
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
 from fold import FoldInputError, FOLDClassifier
+from tests.estimator_checks import check_an_array_keeps_categories_that_read_as_numbers
 from tests.fold.helpers import python_decisions, run_swipl
 
 
@@ -209,15 +210,7 @@ def test_more_classes_than_a_program_can_hold_are_refused():
 
 
 def test_an_array_at_predict_keeps_categories_that_read_as_numbers():
-    X = pd.DataFrame({"code": ["01", "1.0", "02", "2"] * 8, "w": np.arange(32.0)})
-    y = np.where(X["code"].isin(["01", "2"]), "yes", "no")
-    clf = FOLDClassifier(min_support=1).fit(X, y)
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        assert (clf.predict(X.to_numpy()) == y).all()  # "01" is not "1.0", nor 1
-    assert [str(w.message) for w in caught] == [
-        "X does not have valid feature names, but FOLDClassifier was fitted with feature "
-        "names"]
+    check_an_array_keeps_categories_that_read_as_numbers(FOLDClassifier(min_support=1))
 
 
 def test_a_frame_at_predict_stands_for_the_fitted_array_columns_in_order():

@@ -15,6 +15,7 @@ from imli import (CNF, DNF, Binarizer, Clause, DecisionList, DecisionSet, IMLICl
                   Literal, Predicate, Rule, TimeLimitWarning)
 from imli.literals import LiteralSpace, literal_matrix
 from imli.redundancy import simplify
+from tests.estimator_checks import check_an_array_keeps_categories_that_read_as_numbers
 
 
 @pytest.fixture(scope="module")
@@ -414,15 +415,7 @@ def test_a_list_tries_the_other_class_where_no_majority_term_pays():
 
 
 def test_an_array_at_predict_keeps_categories_that_read_as_numbers():
-    X = pd.DataFrame({"code": ["01", "1.0", "02", "2"] * 8, "w": np.arange(32.0)})
-    y = X["code"].isin(["01", "2"]).to_numpy()
-    clf = IMLIClassifier().fit(X, y)
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        assert (clf.predict(X.to_numpy()) == y).all()  # "01" is not "1.0", nor 1
-    assert [str(w.message) for w in caught] == [
-        "X does not have valid feature names, but IMLIClassifier was fitted with feature "
-        "names"]
+    check_an_array_keeps_categories_that_read_as_numbers(IMLIClassifier())
 
 
 @pytest.mark.parametrize("kind", ["numbers", "text"])
