@@ -103,10 +103,11 @@ class IMLIClassifier(ClassifierMixin, BaseEstimator):
         ``n_clauses`` clauses, or none (a constant) when no clause with them pays.
     disjoint_features : {"hard", "soft"} or None, default=None
         Each feature in at most one clause (in the decision modes, one rule); ``"soft"``
-        charges one literal per violation. When clauses are learned one at a time
-        (``"iterative"``, decision lists and sets), a feature an earlier clause uses is
-        left out of the later ones, or charged. The greedy fallback and the polish never
-        add a violation, even when soft. Not with ``include_features`` when hard.
+        charges one literal for each feature that several clauses use. When clauses are
+        learned one at a time (``"iterative"``, decision lists and sets), a feature an
+        earlier clause uses is left out of the later ones, or charged once in each later
+        clause that uses it. The greedy fallback and the polish never add a violation,
+        even when soft. Not with ``include_features`` when hard.
     symmetry_breaking : bool, default=True
         Order the interchangeable clauses in the MaxSAT query.
     n_thresholds : int, default=9
