@@ -256,7 +256,13 @@ def read_csv(path, target=None):
         text = text[header_line:]
         if blank:
             notes.append(f"skipped {blank} blank line(s) before {path.name}'s header")
-    delimiter, names = _sniff_header(text)
+    declared = _SEP_LINE.match(text)
+    if declared:  # Excel's "sep=;" line: the file's delimiter, then the header
+        text = text[declared.end():]
+        blank += 1
+        notes.append(f"read the delimiter {declared[1]!r} from {path.name}'s first line "
+                     f"({declared[0].strip()!r})")
+    delimiter, names = _sniff_header(text, declared[1] if declared else None)
     # A semicolon separates fields where the comma is the decimal mark (spreadsheets in
     # much of Europe); numbers with a decimal point still parse (adapters.columns).
     decimal = "," if delimiter == ";" else "."
@@ -461,14 +467,19 @@ def _with_notes(dataset, notes):
     return replace(dataset, notes=tuple(notes) + dataset.notes) if notes else dataset
 
 
-def _sniff_header(text: str) -> tuple[str, list[str]]:
-    """The delimiter that splits the header record into the most fields, and those fields.
+#: Excel's first line naming the delimiter: ``sep=;``.
+_SEP_LINE = re.compile(r"(?i)sep=([,;\t|])[ \t]*\n")
+
+
+def _sniff_header(text: str, declared: str | None = None) -> tuple[str, list[str]]:
+    """The delimiter that splits the header record into the most fields (or the
+    ``declared`` one), and those fields.
 
     The header is read as a CSV record (quotes respected, so a delimiter or a newline
     inside a quoted name does not count); ties go to the comma.
     """
     best, fields = ",", []
-    for delimiter in _DELIMITERS:
+    for delimiter in (declared,) if declared else _DELIMITERS:
         try:
             row = next(csv.reader(io.StringIO(text), delimiter=delimiter))
         except (csv.Error, StopIteration):

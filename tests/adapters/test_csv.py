@@ -55,6 +55,18 @@ def test_other_delimiters(tmp_path, delimiter):
     assert any("delimiter" in n for n in ds.notes)
 
 
+def test_excels_sep_line_names_the_delimiter(tmp_path):
+    # the first line is not the header: read as one, it made every row a ragged one
+    text = "\ufeffsep=;\r\nx;c;t\r\n1,5;u;yes\r\n2,5;v;no\r\n3,5;u;yes\r\n4,5;v;no\r\n"
+    ds = load_dataset(_write(tmp_path, text), target="t")
+    assert ds.X["x"].tolist() == [1.5, 2.5, 3.5, 4.5] and ds.X["c"].tolist() == ["u", "v"] * 2
+    assert "read the delimiter ';' from data.csv's first line ('sep=;')" in ds.notes
+    # a "|" file whose header has a comma: the declared delimiter, not the sniffed one
+    text = "SEP=|\na,b|t\n1|x\n2|y\n3|x\n4|a,b|c\n"
+    with pytest.raises(InputError, match="line 6 has 3 fields, the header 2"):
+        load_dataset(_write(tmp_path, text), target="t")
+
+
 def test_bom_and_spaces_after_commas(tmp_path):
     text = "\ufeffa, b, t\n1, x, 0\n2, y, 1\n3, x, 1\n"
     ds = load_dataset(_write(tmp_path, text), target="t")
