@@ -7,6 +7,7 @@ import io
 import re
 import stat
 from dataclasses import replace
+from decimal import Decimal, InvalidOperation
 from pathlib import Path
 
 import numpy as np
@@ -298,6 +299,7 @@ def read_csv(path, target=None):
     if decimal == ",":
         _read_decimal_commas(frame)
     notes += _zero_padded(text, delimiter, frame, target)
+    notes += _exact_target(text, delimiter, frame, target)
     unnamed = [f"{i + 1} ({quoted(frame.columns[i])})" for i, n in enumerate(names)
                if not n.strip() and i < len(frame.columns)]
     if unnamed:
@@ -357,6 +359,31 @@ def _zero_padded(text, delimiter, frame, target) -> list[str]:
                          f"as numbers ({quoted(first)} is the class "
                          f"{quoted(f'{float(first):g}')})")
     return notes
+
+
+def _exact_target(text, delimiter, frame, target) -> list[str]:
+    """A note, and the target column as written, when 64-bit floats would take distinct
+    labels for one (``1e-400`` and ``0``; ``1e400`` and ``1e401``, both infinite)."""
+    name = None if target is None else str(target).strip()
+    if name not in frame.columns or not pd.api.types.is_float_dtype(frame[name].dtype):
+        return []
+    written = pd.read_csv(io.StringIO(text), sep=delimiter, skipinitialspace=True,
+                          index_col=False, keep_default_na=False, na_values=[""], dtype=str,
+                          usecols=[name])[name]
+    numbers = {}
+    for label in pd.unique(written.dropna().str.strip()):
+        try:
+            number = Decimal(label)
+        except InvalidOperation:
+            return []  # a word pandas reads as a number ("inf"): nothing exact to keep
+        numbers.setdefault(float(number), {}).setdefault(number, label)
+    merged = next((exact for exact in numbers.values() if len(exact) > 1), None)
+    if merged is None:
+        return []
+    frame[name] = written
+    return [f"target {quoted(name)}: labels a 64-bit float cannot tell apart (e.g. "
+            f"{', '.join(quoted(merged[v]) for v in sorted(merged)[:2])}) are read as "
+            "written"]
 
 
 def _decode(raw, name):

@@ -360,3 +360,20 @@ def test_a_duration_column_is_numeric_in_seconds():
     assert ds.categorical == () and ds.X["wait"].tolist()[:2] == [60.0, 90.0]
     assert np.isnan(ds.X["wait"][2])
     assert "column 'wait' holds durations, read as seconds" in ds.notes
+
+
+@pytest.mark.parametrize("labels, names", [
+    (("1e-400", "0"), ("0", "1e-400")),        # both 0.0 as floats
+    (("1e400", "1e401"), ("1e400", "1e401")),  # both inf: were dropped as missing
+    (("9007199254740993.0", "9007199254740992.0"),
+     ("9007199254740992.0", "9007199254740993.0")),
+])
+def test_target_labels_one_float_would_merge_are_read_as_written(tmp_path, labels, names):
+    rows = "".join(f"{i},{labels[i % 2]}\n" for i in range(8))
+    ds = load_dataset(_write(tmp_path, "x,t\n" + rows), target="t")
+    assert ds.class_names == names and sorted(ds.y.tolist()) == [0] * 4 + [1] * 4
+    assert any("labels a 64-bit float cannot tell apart" in n for n in ds.notes)
+    plain = load_dataset(_write(tmp_path, "x,t\n" + "".join(
+        f"{i},{i % 2}.0\n" for i in range(8))), target="t")
+    assert plain.class_names == ("0", "1")  # numbers one float holds: as before
+    assert not any("cannot tell apart" in n for n in plain.notes)
