@@ -36,7 +36,7 @@ from explain.outputs import prepare_out_dir, write_run
 from explain.pipeline import (MIN_POSITIVE_ROWS, MIN_POSITIVE_SHARE, TRAIN_VIEWS, RunConfig,
                               binarize_target, run_pipeline)
 from explain.report_md import (LEARNER_COLUMNS, baseline_note, behind_baseline, fmt,
-                                learner_rows, optimal_cell, visible)
+                                learner_rows, optimal_cell, setting_text, visible)
 from fold import FoldInputError
 
 DEMO_DATASET = "breast_cancer"
@@ -137,8 +137,18 @@ def _mdl_weight(text: str):
     return "none" if text.strip().lower() == "none" else _POSITIVE(text)
 
 
+def _mdl_weights(text: str) -> tuple:
+    """An argparse type: comma-separated FOLD weights, each positive or ``none``
+    (``None``: plain FOLD; repeats dropped)."""
+    weights = tuple(dict.fromkeys(None if w == "none" else w for w in (
+        _mdl_weight(part) for part in text.split(",") if part.strip())))
+    if not weights:
+        raise argparse.ArgumentTypeError(f"expected comma-separated values, got {text!r}")
+    return weights
+
+
 def _csv(values) -> str:
-    return ",".join(f"{v:g}" for v in values)
+    return ",".join("none" if v is None else f"{v:g}" for v in values)
 
 
 class OneLineParser(argparse.ArgumentParser):
@@ -182,10 +192,10 @@ def _parser() -> argparse.ArgumentParser:
     compare.add_argument("--sweep-clauses", type=_number_list(int), default=None,
                          metavar="K1,K2,...",
                          help=f"IMLI clause counts (default {_csv(sweep.n_clauses)})")
-    compare.add_argument("--sweep-mdl-weight", type=_number_list(float),
+    compare.add_argument("--sweep-mdl-weight", type=_mdl_weights,
                          default=None, metavar="W1,W2,...",
-                         help="FOLD mdl_weight values: larger, smaller programs "
-                         f"(default {_csv(sweep.mdl_weight)})")
+                         help="FOLD mdl_weight values: larger, smaller programs; none: plain "
+                         f"FOLD (default {_csv(sweep.mdl_weight)})")
     compare.add_argument("--sweep-time-limit", type=number_arg(float, 0, 1e8, inclusive=False),
                          default=None,
                          help="seconds per IMLI fit of the sweep "
@@ -374,9 +384,8 @@ def _pareto_table(report: dict) -> Table:
     for name, points in report["sweep"]["learners"].items():
         for p in sorted(points, key=lambda p: p["rule_size"]):
             if p["pareto"]:
-                setting = ", ".join(f"{k}={v:g}" for k, v in p["params"].items())
-                table.add_row(name, setting, fmt(p["fidelity_test"]), str(p["rule_size"]),
-                              optimal_cell(p))
+                table.add_row(name, setting_text(p), fmt(p["fidelity_test"]),
+                              str(p["rule_size"]), optimal_cell(p))
     return table
 
 

@@ -38,9 +38,9 @@ class SweepConfig:
         IMLI's λ values (cost of one misclassified row in literals).
     n_clauses : tuple of int
         IMLI's clause counts (k); every (λ, k) pair is fitted.
-    mdl_weight : tuple of float
+    mdl_weight : tuple of (float or None)
         FOLD's weights of the program's bits in its description length (larger: smaller
-        programs, fewer rows fitted).
+        programs, fewer rows fitted; ``None``: plain FOLD, no description length).
     imli_time_limit : float or None, default=15.0
         Seconds per IMLI fit of the sweep (``None``: the run's own time limit). A fit cut
         short is flagged not optimal.
@@ -48,7 +48,7 @@ class SweepConfig:
 
     data_fidelity: tuple[float, ...] = (1.0, 3.0, 10.0, 30.0)
     n_clauses: tuple[int, ...] = (1, 2, 3)
-    mdl_weight: tuple[float, ...] = (0.125, 0.25, 0.5, 1.0, 2.0)
+    mdl_weight: tuple[float | None, ...] = (0.125, 0.25, 0.5, 1.0, 2.0)
     imli_time_limit: float | None = 15.0
 
     def to_dict(self) -> dict:
@@ -56,7 +56,7 @@ class SweepConfig:
         return {
             "data_fidelity": [float(v) for v in self.data_fidelity],
             "n_clauses": [int(v) for v in self.n_clauses],
-            "mdl_weight": [float(v) for v in self.mdl_weight],
+            "mdl_weight": [None if v is None else float(v) for v in self.mdl_weight],
             "imli_time_limit": self.imli_time_limit,
         }
 
@@ -69,7 +69,7 @@ def _settings(name: str, config: SweepConfig, base: dict) -> list[dict]:
             for k in config.n_clauses
             for lam in config.data_fidelity
         ]
-    return [{**base, "mdl_weight": float(w)} for w in config.mdl_weight]
+    return [{**base, "mdl_weight": None if w is None else float(w)} for w in config.mdl_weight]
 
 
 def refit(result: PipelineResult, name: str, view: str, params: dict | None = None) -> dict:

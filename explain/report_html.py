@@ -17,8 +17,8 @@ from explain.report_md import (FEATURES_SHOWN, FIDELITY_NOTE, LEARNER_COLUMNS, V
                                VIEW_LABELS, baseline_note, cached, complement_legend,
                                empty_rules_note,
                                examples_caption, features_caption, fmt, learner_order,
-                               learner_rows, no_lime_note, optimal_cell, value_cell,
-                               view_rows, visible)
+                               learner_rows, no_lime_note, optimal_cell, setting_text,
+                               value_cell, view_rows, visible)
 from explain.report_plots import LEARNER_STYLE, features_plot, filtering_plot, tradeoff_plot
 
 __all__ = ["render_html", "SECTIONS"]
@@ -230,7 +230,7 @@ def _tradeoff(report: dict) -> str:
     sweep = report["sweep"]
     image = tradeoff_plot(sweep, report["learners"])
     front = [
-        [_learner_title(name), _setting(p), fmt(p["fidelity_test"]), p["rule_size"]]
+        [_learner_title(name), setting_text(p), fmt(p["fidelity_test"]), p["rule_size"]]
         for name in learner_order(sweep)
         for p in sorted(sweep["learners"][name], key=lambda p: p["rule_size"]) if p["pareto"]
     ]
@@ -241,7 +241,7 @@ def _tradeoff(report: dict) -> str:
     for name in learner_order(sweep):
         points = sweep["learners"][name]
         rows = [
-            [_setting(p), fmt(p["fidelity_test"]),
+            [setting_text(p), fmt(p["fidelity_test"]),
              fmt(p.get("fidelity_test_lime")), fmt(p["accuracy_test"]), p["n_rules"],
              p["rule_size"], fmt(p["fit_seconds"]), optimal_cell(p),
              "★" if p["pareto"] else ""]
@@ -258,10 +258,6 @@ def _tradeoff(report: dict) -> str:
         "and at least as faithful, or as small and more faithful (settings that tie are "
         "all on it). Stars mark this run's own settings.</p>"
     )
-
-
-def _setting(point: dict) -> str:
-    return ", ".join(f"{k}={v:g}" for k, v in point["params"].items())
 
 
 def _features(report: dict) -> str:

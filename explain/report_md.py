@@ -86,6 +86,12 @@ def md_text(text) -> str:
     return _MARKDOWN.sub(r"\\\1", visible(text))
 
 
+def setting_text(point: dict) -> str:
+    """A sweep point's setting: ``data_fidelity=10, n_clauses=3``; ``mdl_weight=none``."""
+    return ", ".join(f"{k}={'none' if v is None else format(v, 'g')}"
+                     for k, v in point["params"].items())
+
+
 def fmt(value) -> str:
     """A report value as a short table cell."""
     if value is None:
@@ -352,7 +358,7 @@ def _sweep(sweep: dict | None) -> list[str]:
            "or as small and more faithful; settings that tie are all on it)."]
     for name in learner_order(sweep):
         points = sweep["learners"][name]
-        rows = [[", ".join(f"{k}={v:g}" for k, v in p["params"].items()), p["fidelity_test"],
+        rows = [[setting_text(p), p["fidelity_test"],
                  p.get("fidelity_test_lime"), p["accuracy_test"], p["n_rules"],
                  p["rule_size"], p["fit_seconds"], optimal_cell(p),
                  "★" if p["pareto"] else ""] for p in points]

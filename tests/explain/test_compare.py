@@ -138,7 +138,7 @@ def test_compare_command_writes_the_full_report(tmp_path):
         [sys.executable, "-m", "explain", "compare", "--data", str(csv), "--target", "target",
          "--out", str(out), "--num-samples", "200", "--n-jobs", "1", "--time-limit", "5",
          "--no-cache", "--sweep-data-fidelity", "1,10,1", "--sweep-clauses", "1",
-         "--sweep-mdl-weight", "0.5,1", "--sweep-time-limit", "2"],
+         "--sweep-mdl-weight", "0.5,none,1,None", "--sweep-time-limit", "2"],
         capture_output=True, text=True, cwd=ROOT, timeout=300, env=ONE_THREAD,
     )
     assert done.returncode == 0, done.stderr
@@ -146,9 +146,14 @@ def test_compare_command_writes_the_full_report(tmp_path):
         assert (out / name).is_file(), name
     report = json.loads((out / "report.json").read_text())
     assert len(report["sweep"]["learners"]["imli"]) == 2
-    assert len(report["sweep"]["learners"]["fold"]) == 2
+    fold = report["sweep"]["learners"]["fold"]
+    assert [p["params"]["mdl_weight"] for p in fold] == [0.5, None, 1.0]  # none: plain FOLD
+    assert report["sweep"]["config"]["mdl_weight"] == [0.5, None, 1.0]
+    assert fold[1]["rule_size"] >= max(fold[0]["rule_size"], fold[2]["rule_size"])
     assert "filtering" in report and "Pareto" in done.stdout
-    assert "## Fidelity vs rule size" in (out / "report.md").read_text()
+    md = (out / "report.md").read_text()
+    assert "## Fidelity vs rule size" in md and "| mdl\\_weight=none | " in md
+    assert "mdl_weight=none" in (out / "report.html").read_text()
 
 
 def test_compare_rejects_a_bad_grid(tmp_path):
