@@ -15,10 +15,9 @@ from html import escape
 
 from explain.report_md import (FEATURES_SHOWN, FIDELITY_NOTE, LEARNER_COLUMNS, VIEW_KEYS,
                                VIEW_LABELS, baseline_note, cached, complement_legend,
-                               empty_rules_note,
-                               examples_caption, features_caption, fmt, learner_order,
-                               learner_rows, no_lime_note, optimal_cell, setting_text,
-                               value_cell, view_rows, visible)
+                               empty_rules_note, example_table, examples_caption,
+                               features_caption, fmt, learner_order, learner_rows,
+                               no_lime_note, optimal_cell, setting_text, view_rows, visible)
 from explain.report_plots import LEARNER_STYLE, features_plot, filtering_plot, tradeoff_plot
 
 __all__ = ["render_html", "SECTIONS"]
@@ -117,9 +116,9 @@ def _summary(report: dict) -> str:
         ("rows", f"{ds['rows']} ({split['train_rows']} train, {split['test_rows']} test)"),
         ("features", f"{ds['features']} ({numeric} numeric, {categorical} categorical)"),
         ("target", ds["target"]),
-        ("class balance", f"{ds['class_names'][1]}: {positives} ({fmt(ds['positive_rate'])}), "
-                          f"{ds['class_names'][0]}: {ds['rows'] - positives} "
-                          f"({fmt(1 - ds['positive_rate'])})"),
+        ("class balance", f"{visible(ds['class_names'][1])}: {positives} "
+                          f"({fmt(ds['positive_rate'])}), {visible(ds['class_names'][0])}: "
+                          f"{ds['rows'] - positives} ({fmt(1 - ds['positive_rate'])})"),
     ])
     lime_text = (
         f"{lime['rows_explained']} rows in {fmt(lime['seconds'])} s{cached(lime)}, "
@@ -211,14 +210,8 @@ def _agreement(report: dict) -> str:
     examples = ag.get("examples", [])
     if not examples:
         return text
-    features = list(dict.fromkeys(f for ex in examples for f in ex["values"]))
-    header = ["row", "black box", "IMLI", "FOLD", "truth"] + features
-    rows = [
-        [ex["row"], ex["black_box"], ex["imli"], ex["fold"], ex["truth"]]
-        + [value_cell(ex["values"].get(f)) for f in features]
-        for ex in examples
-    ]
-    caption = _e(examples_caption(ag, len(features)))
+    header, rows, n_features = example_table(examples)
+    caption = _e(examples_caption(ag, n_features))
     return text + f'<p class="sub">{caption}</p>' + \
         _table(header, rows, numeric=set(range(5, len(header))))
 

@@ -338,15 +338,27 @@ def examples_caption(agreement: dict, n_features: int) -> str:
     return f"Test rows where they disagree ({'; '.join(parts)}):"
 
 
+#: The disagreement table's own columns, before the features'.
+EXAMPLE_COLUMNS = ("row", "black box", "IMLI", "FOLD", "truth")
+
+
+def example_table(examples: list) -> tuple[list, list, int]:
+    """The disagreement table's header, rows and number of features: its own columns, then
+    each feature's value (a feature named like one of its columns says it is one)."""
+    features = list(dict.fromkeys(f for ex in examples for f in ex["values"]))
+    header = list(EXAMPLE_COLUMNS) + [f"{f} (feature)" if f in EXAMPLE_COLUMNS else f
+                                      for f in features]
+    rows = [[ex["row"], ex["black_box"], ex["imli"], ex["fold"], ex["truth"]]
+            + [value_cell(ex["values"].get(f)) for f in features] for ex in examples]
+    return header, rows, len(features)
+
+
 def _examples(agreement: dict) -> list[str]:
     examples = agreement.get("examples", [])
     if not examples:
         return []
-    features = list(dict.fromkeys(f for ex in examples for f in ex["values"]))
-    rows = [[ex["row"], ex["black_box"], ex["imli"], ex["fold"], ex["truth"]]
-            + [value_cell(ex["values"].get(f)) for f in features] for ex in examples]
-    return ["", examples_caption(agreement, len(features)), ""] + _table(
-        ["row", "black box", "IMLI", "FOLD", "truth"] + features, rows)
+    header, rows, n_features = example_table(examples)
+    return ["", examples_caption(agreement, n_features), ""] + _table(header, rows)
 
 
 def _sweep(sweep: dict | None) -> list[str]:

@@ -36,6 +36,7 @@ from dataclasses import asdict, dataclass
 import numpy as np
 
 from imli import CNF, DNF, DecisionList, DecisionSet
+from imli.predicates import readable
 
 __all__ = ["RuleStat", "imli_rule_stats", "fold_rule_stats", "rule_stats", "feature_usage"]
 
@@ -114,16 +115,17 @@ def imli_rule_stats(rules, X, bb, class_names) -> list[RuleStat]:
     """
     bb = np.asarray(bb)
     negative, positive = str(class_names[0]), str(class_names[1])
+    shown = readable(positive)  # as the rules' text shows it: 'no if a > 5' if ...
     if isinstance(rules, (CNF, DNF)):
         fired = rules.fired(X)
         holds = rules.covers(X)
         n = len(rules.clauses)
         if isinstance(rules, CNF):
-            whole = (f"{positive} IF all {n} clauses below hold" if n
-                     else f"{positive} always (no clause)")
+            whole = (f"{shown} IF all {n} clauses below hold" if n
+                     else f"{shown} always (no clause)")
         else:
-            whole = (f"{positive} IF any of the {n} terms below holds" if n
-                     else f"{positive} never (no term)")
+            whole = (f"{shown} IF any of the {n} terms below holds" if n
+                     else f"{shown} never (no term)")
         stats = [_stat(whole, "rule", 0, positive, holds, bb == 1)]
         for j, clause in enumerate(rules.clauses):
             if isinstance(rules, CNF):
@@ -147,7 +149,7 @@ def imli_rule_stats(rules, X, bb, class_names) -> list[RuleStat]:
         label = _class_name(rule.label, class_names)
         stats.append(_stat(rule, kind, 0, label, mask, _bb_is(bb, rule.label, class_names)))
     label = _class_name(rules.default, class_names)
-    stats.append(_stat(f"{label} otherwise", "default", 0, label, covered[-1],
+    stats.append(_stat(f"{readable(label)} otherwise", "default", 0, label, covered[-1],
                        _bb_is(bb, rules.default, class_names)))
     return stats
 
@@ -188,7 +190,7 @@ def fold_rule_stats(theory, X, bb, class_names) -> list[RuleStat]:
             everywhere = np.ones(len(decision), dtype=bool)
             _fold_rule(rule, X, everywhere, outcome, label, True, 0, bb_names, stats)
     default = str(theory.default)
-    stats.append(_stat(f"{default} otherwise", "default", 0, default,
+    stats.append(_stat(f"{readable(default)} otherwise", "default", 0, default,
                        decision == len(theory.classes), bb_names == default))
     return stats
 
@@ -206,7 +208,7 @@ def _fold_rule(rule, X, scope, outcome, label, toward, depth, bb_names, stats) -
     body = " and ".join(str(lit) for lit in rule.literals) or "true"
     covered = scope & rule.covers(X) & outcome[toward]
     if depth == 0:
-        text, kind = f"{label} if {body}", "fold rule"
+        text, kind = f"{readable(label)} if {body}", "fold rule"
     else:
         text, kind = f"unless {body}", "exception"
     predicts = label if toward else f"not {label}"

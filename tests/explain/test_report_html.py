@@ -19,8 +19,9 @@ from explain.lime_runner import LimeConfig
 from explain.outputs import prepare_out_dir, write_run
 from explain.pipeline import RunConfig
 from explain.report_html import SECTIONS, render_html
-from explain.report_md import (baseline_note, complement_legend, examples_caption, features_caption,
-                               render_markdown, value_cell, visible)
+from explain.report_md import (baseline_note, complement_legend, example_table,
+                               examples_caption, features_caption, render_markdown, value_cell,
+                               visible)
 
 HOSTILE_NAME = "<script>alert(1)</script>"
 HOSTILE_VALUE = "<img src=x onerror=alert(2)>"
@@ -174,6 +175,8 @@ def test_labels_names_and_values_from_the_data_stay_text(tmp_path):
         shown = "".join(page.text)
         assert link in shown and image in shown and name in shown
         assert "'y\\x1b[2J\\res\\u202e'" in shown  # the escapes, visible, quoted
+    # the class balance quotes the label alone, not the whole line
+    assert "'y\\x1b[2J\\res\\u202e': " in "".join(Page(texts["report.html"]).text)
     # imli.txt: the labels quoted, so that the rule reads as three lines
     head, *_, tail = texts["imli.txt"].splitlines()
     assert head.endswith(" IF") and tail.startswith("ELSE ")
@@ -331,6 +334,14 @@ def test_disagreeing_rows_show_the_values_exactly(written):
     for v in values:
         assert f"| {v!r} |" in md or f"| {v!r}\n" in md, v
         assert f">{v!r}<" in html_text, v
+
+
+def test_a_feature_named_like_a_column_of_the_disagreement_table_says_it_is_one():
+    examples = [{"row": 7, "black_box": "a", "imli": "a", "fold": "b", "truth": "a",
+                 "values": {"row": 1.5, "x": "u"}}]
+    header, rows, n_features = example_table(examples)
+    assert header == ["row", "black box", "IMLI", "FOLD", "truth", "row (feature)", "x"]
+    assert rows == [[7, "a", "a", "b", "a", "1.5", "u"]] and n_features == 2
 
 
 def test_value_cells():

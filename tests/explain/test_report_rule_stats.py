@@ -113,6 +113,20 @@ def test_fold_rules_exceptions_and_default():
     assert stats[0].text == "yes if age > 30" and stats[1].text == "unless city == x"
 
 
+def test_labels_that_read_as_rule_text_are_quoted_as_in_the_rules():
+    theory = Theory((ClassRules("no if a > 5", (FoldRule((FoldLiteral("age", ">", 30.0),)),)),),
+                    default="yes otherwise")
+    stats = fold_rule_stats(theory, FOLD_X, FOLD_BB, ("yes otherwise", "no if a > 5"))
+    assert [s.text for s in stats] == ["'no if a > 5' if age > 30", "'yes otherwise' otherwise"]
+    assert [s.predicts for s in stats] == ["no if a > 5", "yes otherwise"]  # the labels
+    rule = DNF((Clause((A,), "AND"),))
+    texts = [s.text for s in imli_rule_stats(rule, X, BB, ("no\nway", "yes or no"))]
+    assert texts[0] == "'yes or no' IF any of the 1 terms below holds"
+    rule = DecisionList((ImliRule(Clause((A,), "AND"), 1),), default=0)
+    texts = [s.text for s in imli_rule_stats(rule, X, BB, ("no\nway", "yes or no"))]
+    assert texts[-1] == "'no\\nway' otherwise"
+
+
 def test_feature_usage_counts_literals_per_feature():
     imli_rule = CNF((Clause((Literal(0, "age > 3", predicate=Predicate("age", ">", 3.0)),
                              Literal(1, "age <= 9", predicate=Predicate("age", "<=", 9.0)))),
