@@ -92,7 +92,8 @@ def _add_run(subparsers: argparse._SubParsersAction) -> None:
                              f"{QUICK_IMLI_TIME_LIMIT:g} with --quick)")
     parser.add_argument("--positive", nargs="+", default=[], metavar="NAME=CLASS",
                         help="class explained against the rest for a dataset, e.g. ecoli=pp "
-                             "(default: a multi-class dataset's minority class)")
+                             "(default: a multi-class dataset's smallest class with at "
+                             "least 10 rows and 5%% of them)")
     parser.add_argument("--peers", nargs="*", choices=PEERS, default=list(PEERS),
                         metavar="PEER", help=f"peers to run (default: {' '.join(PEERS)})")
     parser.add_argument("--no-ablation", action="store_true",

@@ -11,8 +11,9 @@ Per dataset and fold (:func:`run_fold`):
 3. The peers of :mod:`benchmarks.peers` on the raw train rows with the same black-box labels,
    scored on the same test rows.
 
-A multi-class target is explained one-vs-rest with its minority class as positive, by the
-pipeline (:func:`explain.pipeline.binarize_target`); the folds are stratified on that binary
+A multi-class target is explained one-vs-rest with the smallest class that has enough rows
+to learn (at least 10, and 5 % of the rows) as positive, by the pipeline
+(:func:`explain.pipeline.binarize_target`); the folds are stratified on that binary
 target. Fold results are summarized (:func:`summarize`: mean and standard deviation of the
 scores, median of the sizes and fit times) and saved as JSON, one file per dataset.
 """
@@ -86,7 +87,8 @@ class BenchConfig:
         Extra parameters of our learners (``RunConfig.imli_params`` / ``fold_params``).
     positive : dict
         Dataset name -> the class explained against the rest; by default a multi-class
-        dataset's minority class (the pipeline's choice) and a binary one's class 1.
+        dataset's smallest class with enough rows (the pipeline's choice) and a binary
+        one's class 1.
     out_dir : Path
         Where the JSON results and the markdown tables go.
     cache_dir : Path or None
@@ -191,7 +193,7 @@ def run_fold(dataset, split, config: BenchConfig, log: Log = _stderr, tag: str =
     Parameters
     ----------
     dataset : adapters.Dataset
-        Binary or multi-class (explained minority-vs-rest by the pipeline).
+        Binary or multi-class (explained one class vs the rest by the pipeline).
     split : (train_idx, test_idx)
     config : BenchConfig
     log : callable

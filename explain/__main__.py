@@ -2,6 +2,10 @@
 
 import sys
 
-from explain.cli import main
+try:
+    from explain.cli import main
+except KeyboardInterrupt:  # Ctrl-C while the libraries load: nothing has started yet
+    print("interrupted", file=sys.stderr)
+    sys.exit(130)
 
 sys.exit(main())

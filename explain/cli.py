@@ -549,43 +549,56 @@ class Terminated(BaseException):
     """The process was asked to stop (SIGTERM: ``kill``, ``timeout``, a job scheduler)."""
 
 
+#: Seconds after which a stop that came inside XGBoost's training is tried again.
+RETRY_SECONDS = 0.05
+_STOPS = {signal.SIGALRM: RunTimeout, signal.SIGINT: KeyboardInterrupt,
+          signal.SIGTERM: Terminated}
+
+
+def _in_xgboost(frame) -> bool:
+    """Whether ``frame`` runs inside XGBoost, whose C++ training calls back into Python:
+    an exception raised there unwinds through code that cannot take it (XGBoost ignored
+    it, failed a check or crashed)."""
+    while frame is not None:
+        if frame.f_globals.get("__name__", "").startswith("xgboost"):
+            return True
+        frame = frame.f_back
+    return False
+
+
 @contextmanager
-def stop_on_sigterm():
-    """Turn SIGTERM into :class:`Terminated` in the main thread, so a run stopped that way
-    cleans up as Ctrl-C does (an empty ``--out`` it made is removed)."""
-    def terminate(signum, frame):
-        raise Terminated()
-
-    try:
-        previous = signal.signal(signal.SIGTERM, terminate)
-    except ValueError:  # not the main thread: leave the default
-        yield
-        return
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGTERM, previous)
-
-
-@contextmanager
-def run_deadline(seconds: float | None):
-    """Raise :class:`RunTimeout` in the main thread once ``seconds`` of wall time pass."""
-    if not seconds:
-        yield
-        return
-    if seconds <= 0:
+def run_stops(seconds: float | None):
+    """Stop the run, in the main thread, once ``seconds`` of wall time pass
+    (:class:`RunTimeout`), on Ctrl-C (``KeyboardInterrupt``) or on SIGTERM
+    (:class:`Terminated`: ``kill``, ``timeout``, a job scheduler), so that every stop
+    cleans up as Ctrl-C does (an empty ``--out`` it made is removed). A stop that comes
+    while XGBoost trains is raised when it returns (tried again every
+    :data:`RETRY_SECONDS`)."""
+    if seconds is not None and seconds <= 0:
         raise InputError("--max-seconds must be positive")
+    pending = []
 
-    def expire(signum, frame):
-        raise RunTimeout()
+    def stop(signum, frame):
+        if not pending:
+            pending.append(_STOPS[signum])
+        if _in_xgboost(frame):
+            signal.setitimer(signal.ITIMER_REAL, RETRY_SECONDS)
+            return
+        raise pending.pop()()
 
-    previous = signal.signal(signal.SIGALRM, expire)
-    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        previous = {signum: signal.signal(signum, stop) for signum in _STOPS}
+    except ValueError:  # not the main thread: leave the defaults
+        yield
+        return
+    if seconds:
+        signal.setitimer(signal.ITIMER_REAL, seconds)
     try:
         yield
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, previous)
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -596,7 +609,7 @@ def main(argv: list[str] | None = None) -> int:
     warnings.showwarning = lambda message, category, *rest: print(
         f"warning: {message}", file=sys.stderr)
     try:
-        with stop_on_sigterm(), run_deadline(run.max_seconds):
+        with run_stops(run.max_seconds):
             report = execute(run, console)
     except (InputError, FoldInputError) as err:
         print(f"error: {err}", file=sys.stderr)

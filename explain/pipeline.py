@@ -44,7 +44,8 @@ class RunConfig:
         ``train_test_split(..., stratify=y, random_state=random_state)``;
         predictions.csv names each row's part.
     random_state : int, default=0
-        Seeds the split, the black box, LIME and both learners.
+        Seeds the split, the black box and both learners (LIME has its own,
+        ``lime.random_state``; the command line's ``--seed`` sets both).
     lime : LimeConfig
         The LIME stage's settings.
     learners : tuple of str, default=("imli", "fold")

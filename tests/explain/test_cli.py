@@ -267,6 +267,34 @@ def test_a_stop_that_surfaces_as_another_error_is_still_a_stop(capsys):
         _stopped(raised(ValueError("x"), RuntimeError("a bug")), run)
 
 
+@pytest.mark.parametrize("signame, stop", [("SIGINT", KeyboardInterrupt),
+                                           ("SIGALRM", "RunTimeout"), ("SIGTERM", "Terminated")])
+def test_a_stop_inside_xgboost_is_raised_once_it_returns(signame, stop):
+    """XGBoost's C++ training calls back into Python; a stop raised there unwound through
+    it (XGBoost ignored it, failed a check or crashed)."""
+    import signal
+    import time
+
+    import explain.cli as cli
+
+    stop = getattr(cli, stop) if isinstance(stop, str) else stop
+    space = {"__name__": "xgboost.training"}  # a function of XGBoost's, as the stack sees it
+    exec("def train(signum, wait):\n"
+         "    import os, time\n"
+         "    os.kill(os.getpid(), signum)\n"
+         "    end = time.monotonic() + wait\n"
+         "    while time.monotonic() < end:\n"
+         "        pass\n"
+         "    return 'trained'\n", space)
+    finished = []
+    with pytest.raises(stop):
+        with cli.run_stops(None):
+            finished.append(space["train"](getattr(signal, signame), 4 * cli.RETRY_SECONDS))
+            time.sleep(30)  # the stop comes here, once XGBoost has returned
+    assert finished == ["trained"]
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler  # put back
+
+
 def test_a_failed_run_removes_only_the_empty_directories_it_made(tmp_path):
     done = run_cli("run", "--data", str(tmp_path / "absent.csv"), "--target", "y",
                    "--out", str(tmp_path / "new" / "deeper"), *FAST)
