@@ -279,7 +279,13 @@ def read_csv(path, target=None):
     spaced = [n for n in names if n.strip() and n != n.strip()]
     if spaced:
         notes.append(f"removed the spaces around column names {listing(spaced, 5)}")
-    extra = _extra_empty_fields(text, delimiter, len(names), path, blank)
+    try:
+        extra = _extra_empty_fields(text, delimiter, len(names), path, blank)
+    except InputError as err:
+        if text.startswith("#"):  # a comment line, taken for the header
+            raise InputError(f"{err}; its first line, read as the header, starts with "
+                             f"'#': remove the comment lines above the header") from None
+        raise
     if extra:
         notes.append(f"ignored the empty fields after the header's {len(names)} fields on "
                      f"{extra} data row(s) of {path.name}")

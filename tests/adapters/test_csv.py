@@ -377,3 +377,12 @@ def test_target_labels_one_float_would_merge_are_read_as_written(tmp_path, label
         f"{i},{i % 2}.0\n" for i in range(8))), target="t")
     assert plain.class_names == ("0", "1")  # numbers one float holds: as before
     assert not any("cannot tell apart" in n for n in plain.notes)
+
+
+def test_a_comment_line_taken_for_the_header_is_named(tmp_path):
+    with pytest.raises(InputError, match=r"line 2 has 3 fields, the header 1\).*; its first "
+                                         r"line, read as the header, starts with '#': remove "
+                                         r"the comment lines above the header$"):
+        load_dataset(_write(tmp_path, "# exported by X\nx,c,t\n1,a,y\n2,b,n\n"), target="t")
+    named = load_dataset(_write(tmp_path, "#id,t\n1,y\n2,n\n3,y\n"), target="t")
+    assert list(named.X.columns) == ["#id"]  # a header may start with '#'
