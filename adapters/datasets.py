@@ -373,9 +373,10 @@ def _exact_target(text, delimiter, frame, target) -> list[str]:
     name = None if target is None else str(target).strip()
     if name not in frame.columns or not pd.api.types.is_float_dtype(frame[name].dtype):
         return []
+    # by position: the header's own text may differ from the (stripped) column name
     written = pd.read_csv(io.StringIO(text), sep=delimiter, skipinitialspace=True,
                           index_col=False, keep_default_na=False, na_values=[""], dtype=str,
-                          usecols=[name])[name]
+                          usecols=[list(frame.columns).index(name)]).iloc[:, 0]
     numbers = {}
     for label in pd.unique(written.dropna().str.strip()):
         try:

@@ -377,6 +377,8 @@ def test_target_labels_one_float_would_merge_are_read_as_written(tmp_path, label
         f"{i},{i % 2}.0\n" for i in range(8))), target="t")
     assert plain.class_names == ("0", "1")  # numbers one float holds: as before
     assert not any("cannot tell apart" in n for n in plain.notes)
+    spaced = load_dataset(_write(tmp_path, 'x," t "\n' + rows), target="t")  # header as read
+    assert spaced.class_names == names
 
 
 def test_a_comment_line_taken_for_the_header_is_named(tmp_path):
