@@ -110,10 +110,11 @@ def check_params(name: str, params: dict) -> None:
         For a value it does not take.
     """
     estimator = IMLIClassifier if name == "imli" else FOLDClassifier
-    unknown = sorted(set(params) - set(estimator().get_params()))
+    known = sorted(estimator().get_params())
+    unknown = sorted(set(params) - set(known))
     if unknown:
         raise InputError(f"{estimator.__name__} has no parameter(s) {unknown}; it takes "
-                         f"{sorted(estimator().get_params())}")
+                         f"{known}")
     defaults = IMLI_DEFAULTS if name == "imli" else FOLD_DEFAULTS
     estimator(**{**defaults, **params})._check_params()
 

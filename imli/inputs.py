@@ -89,8 +89,8 @@ def binary_input(est, X, y=None, column_specs=None, reset=True):
         if isinstance(X, pd.DataFrame) and not reset and not hasattr(est, "feature_names_in_"):
             # fitted on an array: scikit-learn has warned once; the binarizer reads the
             # frame's columns by position, as that array's
-            names = getattr(est.binarizer_, "feature_names_in_", None)
-            table = frame.to_numpy() if names is None else frame.set_axis(list(names), axis=1)
+            fitted = getattr(est.binarizer_, "feature_names_in_", None)
+            table = frame.to_numpy() if fitted is None else frame.set_axis(list(fitted), axis=1)
         Xb = est.binarizer_.transform(table).to_numpy()
     else:
         values = frame.to_numpy() if frame is not None else np.asarray(X)
