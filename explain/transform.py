@@ -3,7 +3,10 @@
 Two views of the same selection (DESIGN.md, "Semantics that must hold"):
 
 * the **binary view** for IMLI: threshold columns ``f <= t`` and ``f > t`` at the LIME
-  discretizer's bin edges for a numeric feature, ``c == v`` per category for a categorical
+  discretizer's bin edges for a numeric feature (each edge moved within the gap between
+  the training values around it, so that the rule prints it exactly: every training row
+  keeps LIME's bin, while a held-out value inside such a gap is compared with the moved
+  threshold, the one the rule states), ``c == v`` per category for a categorical
   one. A row sets only the columns of its selected features; every other column is 0.
 * the **table view** for FOLD: the raw value of each selected feature, NaN elsewhere.
 
