@@ -8,6 +8,7 @@ from typing import Protocol, runtime_checkable
 import numpy as np
 import pandas as pd
 
+from .encoding import TableEncoder
 from .errors import InputError
 
 SUM_TOLERANCE = 1e-3
@@ -284,3 +285,51 @@ def write_atomically(path, data):
     finally:
         temporary.unlink(missing_ok=True)
     return path
+
+
+#: Most rows :func:`check_encoded_reading` compares the black box's two readings on.
+PROBE_ROWS = 1000
+
+
+def check_encoded_reading(black_box, encoder, X):
+    """Refuse a black box that reads :class:`TableEncoder` rows as another table.
+
+    LIME sends the black box rows encoded by ``encoder`` (``predict_proba_encoded``). A box
+    wrapped with an encoder of other columns, another column order or other categories
+    decodes them as other rows, and would be explained as another model, silently.
+
+    Parameters
+    ----------
+    black_box : BlackBox
+        A user's model.
+    encoder : TableEncoder
+        The encoder the pipeline encodes the table with.
+    X : pandas.DataFrame
+        Rows of the table; the box's probabilities of (at most :data:`PROBE_ROWS` of) them
+        read as a table and as encoded rows must agree.
+
+    Raises
+    ------
+    InputError
+        The box's own encoder differs from ``encoder`` (saying how), or its two readings
+        of the rows differ.
+    """
+    inner = black_box
+    while isinstance(inner, RelabeledBlackBox):
+        inner = inner.black_box
+    own = getattr(inner, "encoder", None)
+    fix = ("wrap it with TableEncoder().fit(dataset.X, dataset.categorical), the encoder of "
+           "the table it explains")
+    if isinstance(own, TableEncoder) and own is not encoder:
+        difference = encoder.difference(own)
+        if difference is not None:
+            raise InputError(f"the black box was wrapped with an encoder of {difference}; "
+                             f"{fix}")
+    rows = X.iloc[np.unique(np.linspace(0, len(X) - 1, min(len(X), PROBE_ROWS)).astype(int))]
+    as_table = black_box.predict_proba(rows)
+    as_encoded = black_box.predict_proba_encoded(encoder.transform(rows))
+    if not np.allclose(as_table, as_encoded, rtol=0.0, atol=1e-6):
+        worst = float(np.max(np.abs(as_table - as_encoded)))
+        raise InputError(f"the black box gives other probabilities for the table's rows as "
+                         f"encoded rows (by up to {worst:.3g}): it decodes them with other "
+                         f"columns or categories; {fix}")

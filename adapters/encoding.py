@@ -203,6 +203,39 @@ class TableEncoder:
                              f"got {Z.shape}")
         return Z
 
+    def difference(self, other) -> str | None:
+        """How ``other`` encodes tables differently from this encoder, or None.
+
+        Two encoders give the same matrix for the same table only with the same columns in
+        the same order, the same categorical columns and the same categories of each.
+
+        Parameters
+        ----------
+        other : TableEncoder
+
+        Returns
+        -------
+        str or None
+            The first difference, in words.
+        """
+        self._check_fitted()
+        other._check_fitted()
+        if self.feature_names_ != other.feature_names_:
+            if sorted(self.feature_names_) == sorted(other.feature_names_):
+                return (f"the columns in another order ({listing(other.feature_names_, 5)} "
+                        f"instead of {listing(self.feature_names_, 5)})")
+            return (f"other columns ({listing(other.feature_names_, 5)} instead of "
+                    f"{listing(self.feature_names_, 5)})")
+        if self.categorical_ != other.categorical_:
+            return (f"other categorical columns ({listing(other.categorical_, 5) or 'none'} "
+                    f"instead of {listing(self.categorical_, 5) or 'none'})")
+        for name in self.categorical_:
+            if self.categories_[name] != other.categories_[name]:
+                return (f"other categories of column {quoted(name)} "
+                        f"({listing(other.categories_[name], 5) or 'none'} instead of "
+                        f"{listing(self.categories_[name], 5) or 'none'})")
+        return None
+
     def _check_fitted(self):
         if not hasattr(self, "feature_names_"):
             raise InputError("this TableEncoder is not fitted; call fit(X, categorical) "

@@ -2,12 +2,13 @@
 from __future__ import annotations
 
 import pickle
+import warnings
 
 import joblib
 import numpy as np
 import pandas as pd
 
-from .blackbox import EncodedBlackBox, output_path, write_atomically
+from .blackbox import EncodedBlackBox, output_path, relabel_classes, write_atomically
 from .errors import InputError, listing
 from .target import label_strings
 
@@ -169,7 +170,7 @@ class CallableBlackBox(EncodedBlackBox):
         return write_atomically(output_path(directory, CALLABLE_FILE), text.encode("utf-8"))
 
 
-def wrap_sklearn(estimator, encoder, *, class_names=None):
+def wrap_sklearn(estimator, encoder, *, class_names=None, source_labels=None):
     """Use a fitted scikit-learn estimator (or Pipeline) as the black box.
 
     Parameters
@@ -188,11 +189,17 @@ def wrap_sklearn(estimator, encoder, *, class_names=None):
         labels (its ``classes_`` are strings) rather than on ``Dataset.y``: its columns are
         then put in this order. Labels match as the dataset writes them (``1.0`` is
         ``"1"``).
+    source_labels : sequence of (str, int), optional
+        ``Dataset.source_labels``, for an estimator fitted on the table's original labels
+        when the dataset merged some of them (``from_frame(..., positive=...)`` on a
+        target of more than two classes: one class against the rest): each of its
+        classes is read as the dataset's class its label became, and the probabilities
+        of merged classes add up.
 
     Returns
     -------
-    SklearnBlackBox
-        Its labels (``predict``) are the estimator's own ``predict``, whatever threshold
+    SklearnBlackBox or RelabeledBlackBox
+        (the latter with ``source_labels``). Its labels (``predict``) are the estimator's own ``predict``, whatever threshold
         decides it; its probabilities (what LIME explains) are ``predict_proba``.
 
     Raises
@@ -232,6 +239,16 @@ def wrap_sklearn(estimator, encoder, *, class_names=None):
     if classes is None:
         raise InputError(f"{type(estimator).__name__} has no classes_; wrap a fitted "
                          f"classifier")
+    encoder._check_fitted()
+    if source_labels is not None:
+        merged = dict((str(label), int(code)) for label, code in source_labels)
+        labels = _label_texts(np.asarray(classes))
+        if sorted(labels) != sorted(merged):
+            raise InputError(f"the estimator's classes {listing(labels, 10)} are not the "
+                             f"table's labels {listing(sorted(merged), 10)} (source_labels)")
+        codes = [merged[label] for label in labels]
+        box = wrap_sklearn(estimator, encoder, class_names=labels)
+        return relabel_classes(box, codes, "source_labels")
     n_classes, order = _class_order(np.asarray(classes), class_names)
     column_names = _fitted_columns(estimator, encoder)
     _check_category_types(estimator, encoder)
@@ -240,42 +257,76 @@ def wrap_sklearn(estimator, encoder, *, class_names=None):
 
 def _category_encoders(estimator):
     """``(encoder, its input column names)`` for every fitted OneHotEncoder or
-    OrdinalEncoder inside ``estimator`` (Pipelines and ColumnTransformers, nested)."""
-    from sklearn.compose import ColumnTransformer
-    from sklearn.pipeline import Pipeline
+    OrdinalEncoder inside ``estimator``: in Pipelines and ColumnTransformers, and in the
+    fitted estimators a meta-estimator holds (``best_estimator_`` of a search, the
+    calibrated or voting classifiers' ``estimators_``), nested."""
+    from sklearn.base import BaseEstimator
     from sklearn.preprocessing import OneHotEncoder, OrdinalEncoder
 
-    if isinstance(estimator, (OneHotEncoder, OrdinalEncoder)):
-        names = getattr(estimator, "feature_names_in_", None)
-        if names is not None and hasattr(estimator, "categories_"):
-            yield estimator, [str(n) for n in names]
-    elif isinstance(estimator, Pipeline):
-        for _, step in estimator.steps:
-            yield from _category_encoders(step)
-    elif isinstance(estimator, ColumnTransformer):
-        for _, transformer, _ in getattr(estimator, "transformers_", ()):
-            yield from _category_encoders(transformer)
+    seen = set()
+
+    def parts(value):
+        if isinstance(value, (list, tuple)):
+            for item in value:
+                yield from parts(item)
+        elif isinstance(value, dict):
+            for item in value.values():
+                yield from parts(item)
+        elif isinstance(value, BaseEstimator) or type(value).__module__.startswith("sklearn."):
+            if id(value) in seen or not hasattr(value, "__dict__"):
+                return
+            seen.add(id(value))
+            if isinstance(value, (OneHotEncoder, OrdinalEncoder)):
+                names = getattr(value, "feature_names_in_", None)
+                if names is not None and hasattr(value, "categories_"):
+                    yield value, [str(n) for n in names]
+                return
+            for item in vars(value).values():
+                yield from parts(item)
+
+    yield from parts(estimator)
 
 
 def _check_category_types(estimator, encoder):
-    """Refuse an estimator whose category encoder learned a categorical column's values as
-    other than text (bool ``True``, int ``1``): given the dataset's ``"True"``/``"1"`` it
-    would see unknown categories, and with ``handle_unknown="ignore"`` answer silently as
-    another model."""
+    """Refuse an estimator whose category encoder learned a categorical column's values
+    otherwise than the dataset gives them, and warn of categories it never saw.
+
+    Given the dataset's ``"True"``/``"1"``, an encoder that learned bool ``True`` or int
+    ``1`` sees unknown categories; so does one fitted on values that reading the table
+    cleaned (``" Private"``, read as ``"Private"``). With ``handle_unknown="ignore"`` the
+    estimator would then answer silently as another model.
+    """
     categorical = {encoder.feature_names_[i] for i in encoder.categorical_indices_}
+    fix = ("fit the estimator on Dataset.X, the columns from_frame gives, or give "
+           "wrap_callable a function that converts them")
     for fitted, names in _category_encoders(estimator):
         for name, known in zip(names, fitted.categories_):
             if name not in categorical:
                 continue
-            other = [v for v in np.asarray(known, dtype=object).tolist()
-                     if not isinstance(v, str) and not pd.isna(v)]
+            known = [v for v in np.asarray(known, dtype=object).tolist()
+                     if isinstance(v, str) or not pd.isna(v)]
+            other = [v for v in known if not isinstance(v, str)]
             if other:
                 example = other[0]
                 raise InputError(
                     f"the estimator's {type(fitted).__name__} learned column {name!r} as "
                     f"{type(example).__name__} values (e.g. {example!r}), but the dataset "
-                    f"gives its categories as text ({str(example)!r}); fit the estimator on "
-                    f"Dataset.X, the columns from_frame gives")
+                    f"gives its categories as text ({str(example)!r}); {fix}")
+            given = encoder.categories_[name]
+            unseen = [v for v in given if v not in set(known)]
+            if not unseen:
+                continue
+            spaced = [v for v in known if v.strip() != v and v.strip() in set(given)]
+            if spaced or len(unseen) == len(given):
+                why = (f"{spaced[0]!r}, which the dataset reads as {spaced[0].strip()!r} "
+                       f"(without the spaces around it)" if spaced
+                       else f"{listing(known, 5)}, none of the dataset's "
+                            f"{listing(given, 5)}")
+                raise InputError(f"the estimator's {type(fitted).__name__} learned column "
+                                 f"{name!r} as {why}; {fix}")
+            warnings.warn(f"the estimator's {type(fitted).__name__} never saw the categories "
+                          f"{listing(unseen, 5)} of column {name!r}; it reads them as its "
+                          f"handle_unknown says", UserWarning, stacklevel=3)
 
 
 def wrap_callable(fn, encoder, kind="callable", *, n_classes=2):
@@ -320,7 +371,7 @@ def _class_order(classes, class_names):
     if classes.ndim != 1 or len(classes) < 2:
         raise InputError(f"the estimator knows {len(classes)} class(es); a black box "
                          f"needs at least two")
-    labels = [str(c) for c in label_strings(pd.Series(classes))]  # 1.0 is "1", as in y
+    labels = _label_texts(classes)
     if class_names is not None:
         names = [str(c) for c in class_names]
         if sorted(labels) == sorted(names) and labels != names:
@@ -331,8 +382,16 @@ def _class_order(classes, class_names):
             classes, np.arange(len(classes))):
         return len(classes), None
     hint = "" if class_names is None else f" or the class names {listing(class_names, 10)}"
+    more = (f" (fitted on the table's {len(labels)} labels: pass "
+            f"source_labels=Dataset.source_labels)"
+            if class_names is not None and len(labels) > len(class_names) else "")
     raise InputError(f"the estimator's classes {listing(labels, 10)} are not the labels "
-                     f"0..k-1{hint}; fit it on Dataset.y or pass class_names")
+                     f"0..k-1{hint}; fit it on Dataset.y or pass class_names{more}")
+
+
+def _label_texts(classes):
+    """The estimator's classes as the dataset writes labels (``1.0`` is ``"1"``)."""
+    return [str(c) for c in label_strings(pd.Series(classes))]
 
 
 def _fitted_columns(estimator, encoder):
@@ -352,8 +411,10 @@ def _fitted_columns(estimator, encoder):
     if sorted(fitted) != sorted(encoder.feature_names_):
         missing = sorted(set(fitted) - set(encoder.feature_names_))
         extra = sorted(set(encoder.feature_names_) - set(fitted))
-        raise InputError(f"the estimator was fitted on other columns (it needs "
-                         f"{listing(missing, 10) or 'none'} besides, and does not know "
-                         f"{listing(extra, 10) or 'none'}); wrap it with the encoder of the "
-                         f"data it was fitted on")
+        parts = ([f"it reads {listing(missing, 10)}, which the data does not have (a column "
+                  f"that reading the table dropped, such as an identifier, is named in "
+                  f"Dataset.notes)"] if missing else [])
+        parts += [f"it does not know {listing(extra, 10)}"] if extra else []
+        raise InputError(f"the estimator was fitted on other columns: {'; '.join(parts)}; "
+                         f"wrap it with the encoder of the data it was fitted on")
     return None if fitted == list(encoder.feature_names_) else fitted

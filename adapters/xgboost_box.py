@@ -276,6 +276,11 @@ def load_xgboost(path, encoder):
                  f"{listing(encoder.feature_names_, 10)}, in this order"] + list(notes)
     best = booster.attributes().get("best_iteration")
     iteration_range = (0, int(best) + 1) if best is not None else (0, 0)
+    if best is not None and int(best) + 1 < booster.num_boosted_rounds():
+        notes = list(notes) + [
+            f"the model file records early stopping at round {int(best)}: its first "
+            f"{int(best) + 1} of {booster.num_boosted_rounds()} trees are explained, as "
+            f"XGBClassifier.predict reads the file (Booster.predict uses all of them)"]
     identity = np.array_equal(order, np.arange(len(order)))
     info = {"file": str(path), "objective": objective,
             "n_trees": iteration_range[1] or booster.num_boosted_rounds()}
@@ -344,15 +349,8 @@ def restrict_to_model(dataset, path):
     columns = [str(c) for c in dataset.X.columns]
     if names is None:
         return dataset
-    encoded = dict(zip(xgboost_names(columns), columns))
-    # a run's own model names every column as written for XGBoost: no name is ambiguous
-    ours = booster.attr("class_names") is not None
-    by_name = encoded if ours else {**encoded, **{c: c for c in columns}}
-    both = [] if ours else [n for n in names if n in columns and encoded.get(n, n) != n]
-    if both:
-        raise InputError(f"the model's column {quoted(both[0])} is both the table's column of "
-                         f"that name and {quoted(encoded[both[0]])} as written for XGBoost "
-                         f"(which refuses '[', ']' and '<'); rename one of them")
+    by_name = {n: columns[i] for n, i in _name_index(
+        names, columns, ours=booster.attr("class_names") is not None).items()}
     absent = [n for n in names if n not in by_name]
     dropped = [note for n in absent for note in dataset.notes
                if note.startswith(f"dropped column {quoted(n)}:")]
@@ -369,6 +367,32 @@ def restrict_to_model(dataset, path):
     return replace(dataset, X=dataset.X[kept],
                    categorical=tuple(c for c in dataset.categorical if c in kept),
                    notes=dataset.notes + (note,))
+
+
+def _name_index(names, columns, ours=False) -> dict:
+    """Each of a model's column ``names`` that names one of ``columns``, with its index.
+
+    A model names a column as the data writes it, or as :func:`xgboost_names` wrote it
+    for XGBoost, each name on its own; every name is read as so written for a model
+    trained here (``ours``) or one that names every column so.
+
+    Raises
+    ------
+    InputError
+        A name that is one column as written and another as written for XGBoost.
+    """
+    safe = xgboost_names(columns)
+    index = {n: i for i, n in enumerate(safe)}
+    if ours or set(names) == set(safe):
+        return {n: index[n] for n in names if n in index}
+    for i, column in enumerate(columns):
+        if index.get(column, i) != i and column in names:
+            raise InputError(f"the model's column {quoted(column)} is both the table's "
+                             f"column of that name and {quoted(columns[index[column]])} as "
+                             f"written for XGBoost (which refuses '[', ']' and '<'); rename "
+                             f"one of them")
+        index[column] = i
+    return {n: index[n] for n in names if n in index}
 
 
 def xgboost_names(names) -> list[str]:
@@ -447,22 +471,23 @@ def _labels(y, n_rows):
 def _column_order(booster, encoder):
     """Model column ``j`` → encoder column index, checking names and types."""
     names = booster.feature_names
-    if booster.num_features() != encoder.n_features_in_:
-        raise InputError(f"the model has {booster.num_features()} columns, the data "
-                         f"{encoder.n_features_in_}; give the data the model was trained "
-                         f"on")
     if names is None:
+        if booster.num_features() != encoder.n_features_in_:
+            raise InputError(f"the model has {booster.num_features()} columns, the data "
+                             f"{encoder.n_features_in_}; give the data the model was "
+                             f"trained on")
         return np.arange(encoder.n_features_in_)
-    # A model names its columns as xgboost_names made them safe (every model trained here),
-    # or as the data does.
-    safe = xgboost_names(encoder.feature_names_)
-    known = safe if set(names) == set(safe) else encoder.feature_names_
-    index = {n: i for i, n in enumerate(known)}
+    index = _name_index(names, encoder.feature_names_)
     missing = [n for n in names if n not in index]
     if missing:
         raise InputError(f"the model's columns {listing(missing, 10)} are not in the data; "
                          f"give the data the model was trained on")
     order = np.array([index[n] for n in names])
+    if len(names) != encoder.n_features_in_:
+        unread = [c for i, c in enumerate(encoder.feature_names_) if i not in set(order)]
+        raise InputError(f"the model reads {len(names)} of the data's "
+                         f"{encoder.n_features_in_} columns, not {listing(unread, 10)}; give "
+                         f"the data the model was trained on")
     types = booster.feature_types
     if types is not None:
         categorical = set(encoder.categorical_indices_)

@@ -18,6 +18,7 @@ from sklearn.model_selection import train_test_split
 
 from adapters import (BlackBox, Dataset, InputError, TableEncoder, relabel_classes,
                       rest_name, train_xgboost)
+from adapters.blackbox import check_encoded_reading
 from explain.learners import LEARNERS, FittedLearner, check_params, fit_learner
 from explain.lime_input import LimeInput
 from explain.lime_runner import Explanations, LimeConfig, explain_rows
@@ -291,6 +292,8 @@ def run_pipeline(
     encoder = TableEncoder().fit(dataset.X, dataset.categorical)
     started = time.perf_counter()
     user_box = black_box is not None
+    if user_box:
+        check_encoded_reading(black_box, encoder, dataset.X)
     if black_box is None:
         black_box = train_xgboost(
             X_train, y_train, encoder, dataset.categorical, random_state=config.random_state,

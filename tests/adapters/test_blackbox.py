@@ -281,6 +281,92 @@ def test_an_estimator_that_learned_bool_categories_is_refused(handle_unknown):
     assert (wrap_sklearn(right, encoder).predict(ds.X) == ds.y).all()
 
 
+def _flag_pipeline(handle_unknown="ignore"):
+    return make_pipeline(
+        ColumnTransformer([("oh", OneHotEncoder(handle_unknown=handle_unknown), ["flag"])],
+                          remainder="passthrough"),
+        LogisticRegression())
+
+
+@pytest.mark.parametrize("meta", ["search", "calibrated", "voting"])
+def test_category_encoders_are_found_inside_meta_estimators(meta):
+    """A grid search (or a calibrated or voting classifier) around a pipeline fitted on the
+    raw bool column was accepted, and answered as another model (agreement 0.64)."""
+    from sklearn.calibration import CalibratedClassifierCV
+    from sklearn.ensemble import VotingClassifier
+    from sklearn.model_selection import GridSearchCV
+
+    df, ds = _flag_table()
+    model = {"search": GridSearchCV(_flag_pipeline(), {"logisticregression__C": [0.1, 1]},
+                                    cv=3),
+             "calibrated": CalibratedClassifierCV(_flag_pipeline(), cv=3),
+             "voting": VotingClassifier([("a", _flag_pipeline())], voting="soft")}[meta]
+    model.fit(df[["flag", "x"]], df["t"])
+    encoder = TableEncoder().fit(ds.X, ds.categorical)
+    with pytest.raises(InputError, match="learned column 'flag' as bool values"):
+        wrap_sklearn(model, encoder, class_names=ds.class_names)
+
+
+def test_categories_the_table_reading_cleaned_are_refused():
+    """A model fitted on the raw values " Private" (UCI adult's spelling) meets the
+    dataset's "Private" as an unknown category: with handle_unknown="ignore" it answered
+    as another model on 26% of the rows."""
+    rng = np.random.default_rng(0)
+    raw = pd.DataFrame({"work": rng.choice([" Private", " Self-emp", " Gov"], 300),
+                        "x": rng.normal(size=300)})
+    raw["t"] = np.where((raw["work"] == " Private") ^ (raw["x"] > 0), "yes", "no")
+    ds = from_frame(raw, "t")
+    assert "Private" in set(ds.X["work"])
+    encoder = TableEncoder().fit(ds.X, ds.categorical)
+
+    def fitted(frame):
+        return make_pipeline(
+            ColumnTransformer([("oh", OneHotEncoder(handle_unknown="ignore"), ["work"])],
+                              remainder="passthrough"),
+            LogisticRegression()).fit(frame[["work", "x"]], raw["t"])
+
+    with pytest.raises(InputError, match=r"learned column 'work' as ' [A-Za-z-]+', which the "
+                                         r"dataset reads as '[A-Za-z-]+' \(without the spaces"):
+        wrap_sklearn(fitted(raw), encoder, class_names=ds.class_names)
+    renamed = raw.assign(work=raw["work"].map({" Private": "P", " Self-emp": "S", " Gov": "G"}))
+    with pytest.raises(InputError, match="learned column 'work' as 'G', 'P', 'S', none of the "
+                                         "dataset's 'Gov', 'Private', 'Self-emp'"):
+        wrap_sklearn(fitted(renamed), encoder, class_names=ds.class_names)
+    fewer = ds.X.assign(work=ds.X["work"].replace("Gov", "Private"))
+    with pytest.warns(UserWarning, match="never saw the categories 'Gov' of column 'work'"):
+        box = wrap_sklearn(fitted(fewer), encoder, class_names=ds.class_names)
+    assert box.predict(ds.X).shape == (300,)
+    wrap_sklearn(fitted(ds.X), encoder, class_names=ds.class_names)  # no warning
+
+
+def test_a_model_of_the_tables_labels_is_merged_one_vs_rest():
+    """from_frame(positive=...) merges a target of three classes into one against the rest;
+    a model fitted on the three labels is read through source_labels."""
+    from sklearn.datasets import load_iris
+
+    iris = load_iris(as_frame=True)
+    df = iris.frame.drop(columns="target")
+    df["species"] = np.asarray(iris.target_names)[iris.target]
+    model = LogisticRegression(max_iter=1000).fit(df.drop(columns="species"), df["species"])
+    ds = from_frame(df, "species", positive="virginica")
+    encoder = TableEncoder().fit(ds.X, ds.categorical)
+    with pytest.raises(InputError, match="pass source_labels=Dataset.source_labels"):
+        wrap_sklearn(model, encoder, class_names=ds.class_names)
+    box = wrap_sklearn(model, encoder, source_labels=ds.source_labels)
+    own = model.predict(df.drop(columns="species"))
+    np.testing.assert_array_equal(box.predict(ds.X), (own == "virginica").astype(int))
+    P = model.predict_proba(df.drop(columns="species"))
+    np.testing.assert_allclose(box.predict_proba(ds.X)[:, 1], P[:, 2])
+    with pytest.raises(InputError, match="are not the table's labels"):
+        wrap_sklearn(model, encoder, source_labels=[("a", 0), ("b", 1)])
+
+
+def test_an_unfitted_encoder_is_a_one_line_error():
+    df, ds = _flag_table()
+    with pytest.raises(InputError, match="this TableEncoder is not fitted"):
+        wrap_sklearn(_flag_pipeline().fit(ds.X, ds.y), TableEncoder())
+
+
 def test_an_estimator_that_cannot_read_the_columns_is_a_one_line_error():
     df, ds = _flag_table()
     model = RandomForestClassifier(n_estimators=5, random_state=0).fit(
@@ -289,3 +375,59 @@ def test_an_estimator_that_cannot_read_the_columns_is_a_one_line_error():
     with pytest.raises(InputError, match="cannot read the dataset's columns") as err:
         box.predict_proba(ds.X)
     assert "\n" not in str(err.value)
+
+
+def _other_encoders(ds):
+    """Encoders of the same table that encode it differently, and how each differs."""
+    reversed_columns = TableEncoder().fit(ds.X[list(reversed(ds.X.columns))], ds.categorical)
+    extra = ds.X.copy()
+    extra.loc[extra.index[0], "colour"] = "amber"  # codes of the other colours move by one
+    return [(reversed_columns, "another order"),
+            (TableEncoder().fit(extra, ds.categorical), "other categories of column 'colour'"),
+            (TableEncoder().fit(ds.X, ["colour"]),
+             "other categorical columns")]
+
+
+@pytest.mark.parametrize("case", range(3))
+def test_a_box_wrapped_with_another_encoder_is_refused(mixed, case):
+    """LIME's rows are encoded by the table's encoder: a box that decodes them with another
+    one (columns reordered, categories shifted) would be explained as another model."""
+    from adapters.blackbox import check_encoded_reading
+
+    ds, encoder, _ = mixed
+    other, how = _other_encoders(ds)[case]
+    assert encoder.difference(other) is not None and how in encoder.difference(other)
+    assert encoder.difference(TableEncoder().fit(ds.X, ds.categorical)) is None
+    model = _pipeline(ds, ds.y)
+    for box in (wrap_sklearn(model, other), relabel_classes(wrap_sklearn(model, other), [1, 0])):
+        with pytest.raises(InputError, match=f"wrapped with an encoder of .*{how}.*"
+                                             r"TableEncoder\(\)\.fit\(dataset\.X"):
+            check_encoded_reading(box, encoder, ds.X)
+    check_encoded_reading(wrap_sklearn(model, encoder), encoder, ds.X)
+
+
+def test_a_box_that_decodes_rows_otherwise_is_refused(mixed):
+    """A black box of the user's own class, with no encoder to compare, is probed: its
+    probabilities of the table's rows and of the same rows encoded must agree."""
+    from adapters.blackbox import check_encoded_reading
+
+    ds, encoder, trained = mixed
+
+    class OwnBox:
+        kind, classes_ = "own", np.arange(2)
+
+        def predict_proba(self, X):
+            return trained.predict_proba(X)
+
+        def predict(self, X):
+            return trained.predict(X)
+
+        def predict_proba_encoded(self, Z):  # reads column x with the wrong sign
+            return trained.predict_proba_encoded(np.asarray(Z) * [-1, 1, 1, 1])
+
+        def save(self, directory):
+            raise NotImplementedError
+
+    with pytest.raises(InputError, match="other probabilities for the table's rows as "
+                                         "encoded rows"):
+        check_encoded_reading(OwnBox(), encoder, ds.X)

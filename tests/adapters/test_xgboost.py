@@ -198,8 +198,53 @@ def test_load_errors(mixed, cancer, tmp_path):
             load_xgboost(tmp_path / name, encoder)
         assert "\n" not in str(info.value) and "Stack trace" not in str(info.value)
         assert ".cc:" not in str(info.value)   # XGBoost's time stamp and source line
-    with pytest.raises(InputError, match="30 columns, the data 4"):
+    with pytest.raises(InputError, match="the model's columns 'mean radius', .* are not in "
+                                         "the data"):
         load_xgboost(cancer[2].save(tmp_path / "cancer"), encoder)
+
+
+def test_model_names_are_matched_one_by_one(tmp_path):
+    """A model that escapes only the '[' and ']' XGBoost refuses, and keeps '50%' as
+    written, was refused ("'dose%5Bmg%5D' are not in the data"); one that reads fewer
+    columns under other names got "the model has 1 columns, the data 2"."""
+    rng = np.random.default_rng(0)
+    frame = pd.DataFrame({"dose[mg]": rng.uniform(0, 10, 200), "50%": rng.uniform(size=200)})
+    y = (frame["dose[mg]"] > 5).astype(int)
+    model = xgb.XGBClassifier(n_estimators=5).fit(
+        frame.set_axis(["dose%5Bmg%5D", "50%"], axis=1), y)
+    model.save_model(tmp_path / "m.json")
+    encoder = TableEncoder().fit(frame)
+    box = load_xgboost(tmp_path / "m.json", encoder)
+    np.testing.assert_array_equal(box.predict(frame), model.predict(
+        frame.set_axis(["dose%5Bmg%5D", "50%"], axis=1)))
+    xgb.XGBClassifier(n_estimators=5).fit(frame[["50%"]], y).save_model(tmp_path / "one.json")
+    with pytest.raises(InputError, match=r"the model reads 1 of the data's 2 columns, not "
+                                         r"'dose\[mg\]'"):
+        load_xgboost(tmp_path / "one.json", encoder)
+    clash = pd.DataFrame({"a[1]": frame["50%"], "a%5B1%5D": frame["50%"]})
+    xgb.XGBClassifier(n_estimators=5).fit(clash.set_axis(["a%5B1%5D", "b"], axis=1), y
+                                         ).save_model(tmp_path / "clash.json")
+    with pytest.raises(InputError, match="is both the table's column of that name and "
+                                         "'a\\[1\\]' as written for XGBoost"):
+        load_xgboost(tmp_path / "clash.json", TableEncoder().fit(clash))
+
+
+def test_early_stopping_in_the_file_is_said(tmp_path):
+    """A model file that records early stopping is explained with its best trees, as
+    XGBClassifier reads it; Booster.predict would use all of them, so a note says which."""
+    ds = load_dataset("breast_cancer")
+    encoder = TableEncoder().fit(ds.X, ds.categorical)
+    train = xgb.DMatrix(ds.X, label=ds.y)
+    booster = xgb.train({"objective": "binary:logistic", "max_depth": 2}, train, 30,
+                        evals=[(xgb.DMatrix(ds.X, label=1 - ds.y), "flipped")],
+                        early_stopping_rounds=2, verbose_eval=False)
+    booster.save_model(tmp_path / "es.json")
+    best = int(booster.attributes()["best_iteration"])
+    assert best + 1 < booster.num_boosted_rounds()
+    box = load_xgboost(tmp_path / "es.json", encoder)
+    assert box.info["n_trees"] == best + 1
+    assert any(f"its first {best + 1} of {booster.num_boosted_rounds()} trees are explained"
+               in note for note in box.info["notes"])
 
 
 def test_load_refuses_non_probabilistic_and_mismatched_models(mixed, tmp_path):
