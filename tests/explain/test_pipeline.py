@@ -407,3 +407,19 @@ def test_imli_learns_a_model_whose_features_matter_only_together():
     config = RunConfig(lime=LimeConfig(num_samples=300, n_jobs=1), learners=("imli",))
     report = run_pipeline(from_frame(frame, "y", positive="yes"), config).report
     assert report["learners"]["imli"]["fidelity_test"] >= 0.9
+
+
+def test_a_black_box_wrapped_with_another_encoder_is_refused_before_lime():
+    """Wrapped with an encoder of the columns in another order, a model read LIME's rows
+    with its columns swapped, and the run reported the fidelity of another model."""
+    from sklearn.ensemble import RandomForestClassifier
+
+    from adapters import TableEncoder, wrap_sklearn
+
+    ds = load_dataset("breast_cancer")
+    model = RandomForestClassifier(n_estimators=10, random_state=0).fit(ds.X, ds.y)
+    swapped = TableEncoder().fit(ds.X[list(reversed(ds.X.columns))], ds.categorical)
+    with pytest.raises(InputError, match="wrapped with an encoder of the columns in another "
+                                         "order"):
+        run_pipeline(ds, RunConfig(lime=FAST_LIME, learners=("fold",)),
+                     black_box=wrap_sklearn(model, swapped))
