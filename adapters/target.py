@@ -120,7 +120,7 @@ def encode_target(series, target, positive=None, binary=False):
         raise InputError(f"target column {quoted(target)} has a single class "
                          f"({quoted(classes[0])}){words}; a classifier needs at least two")
     if positive is not None:
-        chosen = _match(positive, classes, target)
+        chosen = match_label(positive, classes, target)
         y = (labels == chosen).astype(np.int64)
         if len(classes) == 2:
             other = classes[0] if classes[1] == chosen else classes[1]
@@ -277,28 +277,46 @@ def _as_number(text):
         return None
 
 
-def _match(positive, classes, target):
-    """The label that ``positive`` names."""
-    if isinstance(positive, (bool, np.bool_)):
-        wanted = str(bool(positive))
-    elif isinstance(positive, (int, float, np.integer, np.floating)):
-        wanted = _number_label(positive)
+def match_label(given, classes, target, what="positive class"):
+    """The label of ``classes`` that ``given`` names: as written, else ignoring case, else
+    as the same number (``"0.0"`` names the label ``0``, ``"1"`` names ``"1.0"``).
+
+    Parameters
+    ----------
+    given : object
+        What the user wrote.
+    classes : list of str
+        The target's labels.
+    target : str
+        The target's name, for the message.
+    what : str
+        What ``given`` is, for the message.
+
+    Raises
+    ------
+    InputError
+        No label, or several, match.
+    """
+    if isinstance(given, (bool, np.bool_)):
+        wanted = str(bool(given))
+    elif isinstance(given, (int, float, np.integer, np.floating)):
+        wanted = _number_label(given)
     else:
-        wanted = str(positive).strip()
+        wanted = str(given).strip()
     if wanted in classes:
         return wanted
     folded = [c for c in classes if c.casefold() == wanted.casefold()]
     if len(folded) == 1:
         return folded[0]
     if folded:
-        raise InputError(f"positive class {quoted(wanted)} matches {listing(folded)} of "
+        raise InputError(f"{what} {quoted(wanted)} matches {listing(folded)} of "
                          f"target {quoted(target)} when case is ignored; give one of "
                          f"them exactly")
     number = _as_number(wanted)  # "0.0" names the label 0, "1" names "1.0"
     same = [c for c in classes if number is not None and _as_number(c) == number]
     if len(same) == 1:
         return same[0]
-    raise InputError(f"positive class {quoted(wanted)} is not a value of target "
+    raise InputError(f"{what} {quoted(wanted)} is not a value of target "
                      f"{quoted(target)}; its values are {listing(classes, 10)}")
 
 

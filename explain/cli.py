@@ -28,6 +28,7 @@ from rich.table import Table
 from adapters import (BUNDLED, InputError, TableEncoder, load_dataset, load_xgboost,
                       relabel_classes, restrict_to_model)
 from adapters.errors import listing
+from adapters.target import match_label
 from explain.compare import SweepConfig, run_compare, view_comparison
 from explain.learners import IMLI_DEFAULTS, LEARNERS
 from explain.lime_parallel import DASK_EXTRA_HINT
@@ -68,6 +69,7 @@ class CliRun:
     views: bool = False
     max_seconds: float | None = None
     missing: tuple = ()
+    model_classes: tuple = ()
 
 
 def _number_list(kind, low=0, high=None, inclusive=False):
@@ -214,6 +216,11 @@ def _parser() -> argparse.ArgumentParser:
                        "against the rest)")
         p.add_argument("--model", type=_path, help="explain this saved XGBoost model "
                        "(.ubj/.json) instead of training one")
+        p.add_argument("--model-class", action="append", metavar="LABEL",
+                       dest="model_classes", help="with --model trained elsewhere: the "
+                       "target label of the model's class 0, then of class 1, ... (repeat "
+                       "once per class; default: the labels in sorted order, as "
+                       "scikit-learn's LabelEncoder numbers them)")
         p.add_argument("--seed", type=number_arg(int, 0, 2**32), default=0,
                        help="seeds everything (default 0)")
         p.add_argument("--test-size", type=number_arg(float, 0, 1, inclusive=False), default=0.25,
@@ -331,7 +338,8 @@ def _cli_run(args) -> CliRun:
         sweep = SweepConfig(**given)
     return CliRun(data, getattr(args, "target", None), args.positive, args.out, args.force,
                   args.model, cache, config, sweep, getattr(args, "compare_views", False),
-                  args.max_seconds, tuple(getattr(args, "missing", ())))
+                  args.max_seconds, tuple(getattr(args, "missing", ())),
+                  tuple(args.model_classes or ()))
 
 
 def _unused_options(args) -> list[str]:
@@ -361,6 +369,9 @@ def _unused_options(args) -> list[str]:
     elif args.lime_mode is not None and args.lime_engine == "reference":
         messages.append("--lime-mode sets the batched LIME engine, not --lime-engine "
                         "reference: ignored")
+    if args.model_classes and args.model is None:
+        messages.append("--model-class names the classes of a --model, and none is given: "
+                        "ignored")
     return messages
 
 
@@ -509,7 +520,14 @@ def _load_model(run: CliRun, dataset):
     # The pipeline encodes with an encoder fitted the same way on the whole table.
     box = load_xgboost(run.model, TableEncoder().fit(dataset.X, dataset.categorical))
     names = box.class_names
-    if names is None:
+    if run.model_classes and names is not None:
+        raise InputError("--model-class is for a model trained elsewhere: this model file "
+                         f"names its classes ({listing(names)})")
+    if run.model_classes:
+        labels = _model_class_labels(run.model_classes, dataset, len(box.classes_))
+        codes = [dict(dataset.source_labels)[label] for label in labels]
+        how = "as --model-class gives them"
+    elif names is None:
         # Trained elsewhere: class i is the raw target's i-th label as LabelEncoder numbers
         # them; the dataset may have re-encoded them (the positive class as 1, one-vs-rest).
         codes = [code for _, code in dataset.source_labels]
@@ -535,6 +553,17 @@ def _load_model(run: CliRun, dataset):
     read = tuple(box.info.get("notes", ()))  # how its columns and categories were read
     box = relabel_classes(box, codes, f"target {dataset.target!r}")
     return box, replace(dataset, notes=dataset.notes + read + (note,))
+
+
+def _model_class_labels(given, dataset, n_classes) -> list[str]:
+    """The target labels ``--model-class`` names, one per class of the model, in order."""
+    labels = [label for label, _ in dataset.source_labels]
+    named = [match_label(label, labels, dataset.target, "--model-class") for label in given]
+    if len(named) != n_classes or sorted(named) != sorted(labels):
+        raise InputError(f"--model-class must name each of the target's labels "
+                         f"{listing(labels, 10)} once, in the order of the model's "
+                         f"{n_classes} classes; got {listing(given, 10)}")
+    return named
 
 
 class RunTimeout(BaseException):

@@ -331,7 +331,8 @@ def run_pipeline(
                 f"was fitted on the original labels, wrap it with "
                 f"class_names=Dataset.class_names (a scikit-learn model) or, if on their "
                 f"codes 0 .. k-1 in sorted order (LabelEncoder, an XGBoost model), give "
-                f"relabel_classes(box, [code for _, code in Dataset.source_labels])")
+                f"relabel_classes(box, [code for _, code in Dataset.source_labels]); on "
+                f"the command line, give the model's classes in order with --model-class")
         warnings.warn(note, UserWarning, stacklevel=2)
         dataset = replace(dataset, notes=dataset.notes + (note,))
 

@@ -14,7 +14,7 @@ import json
 from html import escape
 
 from explain.report_md import (FEATURES_SHOWN, FIDELITY_NOTE, LEARNER_COLUMNS, VIEW_KEYS,
-                               VIEW_LABELS, baseline_note, cached, complement_legend,
+                               VIEW_LABELS, baseline_note, cached, complement_legend, counted,
                                empty_rules_note, example_table, examples_caption,
                                features_caption, fmt, learner_order, learner_rows,
                                no_lime_note, optimal_cell, setting_text, view_rows, visible)
@@ -204,8 +204,8 @@ def _agreement(report: dict) -> str:
     ag = report["agreement"]
     text = (
         f"<p>The two surrogates give the same class on <b>{fmt(ag['imli_vs_fold_test'])}</b> "
-        f"of the test rows ({ag['disagreements_test']} disagreements); both match the black "
-        f"box on <b>{fmt(ag['both_faithful_test'])}</b>.</p>"
+        f"of the test rows ({counted(ag['disagreements_test'], 'disagreement')}); both match "
+        f"the black box on <b>{fmt(ag['both_faithful_test'])}</b>.</p>"
     )
     examples = ag.get("examples", [])
     if not examples:
@@ -242,14 +242,14 @@ def _tradeoff(report: dict) -> str:
         ]
         header = ["setting", "fidelity (raw)", "fidelity (LIME)", "accuracy", "rules",
                   "literals", "fit s", "optimal", "Pareto"]
-        parts.append(f"<details><summary>{_e(_learner_title(name))}: {len(points)} settings"
+        parts.append(f"<details><summary>{_e(_learner_title(name))}: {counted(len(points), 'setting')}"
                      f"</summary>{_table(header, rows, numeric=set(range(1, 7)))}</details>")
     return "".join(parts) + (
         '<p class="note">Each point is one learner fitted on the run\'s training rows with '
         "one setting (IMLI: data_fidelity λ and clauses k; FOLD: mdl_weight). "
         "A point is on the Pareto front when no other setting of that learner is smaller "
         "and at least as faithful, or as small and more faithful (settings that tie are "
-        "all on it). Stars mark this run's own settings.</p>"
+        "all on it): ★ in the table. In the plot, stars mark this run's own settings.</p>"
     )
 
 

@@ -86,6 +86,11 @@ def md_text(text) -> str:
     return _MARKDOWN.sub(r"\\\1", visible(text))
 
 
+def counted(n: int, noun: str) -> str:
+    """``n`` and ``noun``, plural unless ``n`` is 1 (``1 disagreement``, ``2 settings``)."""
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
+
+
 def setting_text(point: dict) -> str:
     """A sweep point's setting: ``data_fidelity=10, n_clauses=3``; ``mdl_weight=none``."""
     return ", ".join(f"{k}={'none' if v is None else format(v, 'g')}"
@@ -280,8 +285,8 @@ def render_markdown(report: dict) -> str:
             "## IMLI vs FOLD",
             "",
             f"The two surrogates agree on {fmt(ag['imli_vs_fold_test'])} of the test rows "
-            f"({ag['disagreements_test']} disagreements); both match the black box on "
-            f"{fmt(ag['both_faithful_test'])}.",
+            f"({counted(ag['disagreements_test'], 'disagreement')}); both match the black box "
+            f"on {fmt(ag['both_faithful_test'])}.",
         ]
         out += _examples(ag)
     for name in learner_order(report):

@@ -176,6 +176,41 @@ def test_a_saved_one_vs_rest_model_explains_its_class_again(own_models, tmp_path
     assert f"run with --positive '{positive}'" in refused.stderr.strip().splitlines()[-1]
 
 
+def test_model_class_gives_the_order_of_a_models_classes(own_models, tmp_path):
+    """A model whose class 1 is the label that sorts first ('lo' against 'other', trained
+    as 1 = 'lo') was read the wrong way round, and only Python users could say otherwise."""
+    import xgboost as xgb
+
+    frame = pd.read_csv(own_models / "two.csv")
+    model = tmp_path / "lo_is_1.ubj"
+    xgb.XGBClassifier(n_estimators=20).fit(frame[["x", "z"]], frame.label == "lo").save_model(
+        model)
+    data = ("run", "--data", str(own_models / "two.csv"), "--target", "label", "--model",
+            str(model), "--learners", "fold", *FAST_LIME)
+    flipped = run_cli(*data, "--out", str(tmp_path / "flipped"))
+    assert flipped.returncode == 0 and "--model-class" in flipped.stderr
+    done = run_cli(*data, "--out", str(tmp_path / "right"), "--model-class", "OTHER",
+                   "--model-class", "lo")
+    assert done.returncode == 0, done.stderr
+    report = json.loads((tmp_path / "right" / "report.json").read_text())
+    assert report["black_box"]["accuracy_test"] >= 0.9
+    assert any("as --model-class gives them: 0 = 'other', 1 = 'lo'" in note
+               for note in report["dataset"]["notes"])
+    for classes, words in ((["lo"], "must name each of the target's labels 'lo', 'other' "
+                                    "once"),
+                           (["lo", "lo"], "once"), (["lo", "x"], "--model-class 'x' is not")):
+        bad = run_cli(*data, "--out", str(tmp_path / "bad"),
+                      *[a for c in classes for a in ("--model-class", c)])
+        assert bad.returncode == 2 and words in bad.stderr.strip().splitlines()[-1], bad.stderr
+    trained = run_cli(*data[:5], "--learners", "fold", *FAST_LIME, "--out",
+                      str(tmp_path / "trained"))
+    assert trained.returncode == 0, trained.stderr
+    ours = run_cli(*data[:5], "--model", str(tmp_path / "trained" / "black_box.ubj"),
+                   "--learners", "fold", *FAST_LIME, "--out", str(tmp_path / "ours"),
+                   "--model-class", "lo", "--model-class", "other")
+    assert ours.returncode == 2 and "names its classes" in ours.stderr
+
+
 def test_own_model_with_other_classes_is_one_line_exit_2(own_models, tmp_path):
     done = run_cli("run", "--data", str(own_models / "two.csv"), "--target", "label",
                    "--model", str(own_models / "three.ubj"), "--out", str(tmp_path / "o"),
