@@ -29,7 +29,7 @@ from .program import check_classes, write_program
 from .rules import Rule
 from .search import EncodedTable
 from .table import (NUMERIC, ColumnView, Schema, check_column_types, column_kind,
-                    frame_from_array)
+                    frame_from_array, numbers_as_numbers)
 
 __all__ = ["FOLDClassifier"]
 
@@ -276,6 +276,9 @@ class FOLDClassifier(ClassifierMixin, BaseEstimator):
             frame = frame_from_array(array, names, categories)
         if not all(isinstance(c, str) for c in frame.columns):
             frame = frame.set_axis([str(c) for c in frame.columns], axis=1)
+        if isinstance(X, pd.DataFrame):
+            frame = numbers_as_numbers(frame, set() if reset else {
+                n for n, k in zip(self.schema_.names, self.schema_.kinds) if k != NUMERIC})
         return frame.reset_index(drop=True)
 
     def _view(self, X) -> ColumnView:
@@ -312,7 +315,8 @@ class FOLDClassifier(ClassifierMixin, BaseEstimator):
         Parameters
         ----------
         X : DataFrame of shape (n_samples, n_features)
-            Numeric and categorical (str/object) columns; NaN = unknown;
+            Numeric and categorical (str/object) columns (an object column holding
+            only numbers is numeric, as in an array); NaN = unknown;
             categories compare by text, numbers by value (``1`` and ``1.0`` are
             one category; :func:`fold.table.category`);
             :class:`~fold.Negated` cells for classical negations. Date, time-span,

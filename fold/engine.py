@@ -32,6 +32,15 @@ __all__ = ["PrologEngine", "Evaluation", "get_engine"]
 
 _RUNTIME = "fold_runtime"
 
+if threading.current_thread() is threading.main_thread():
+    # Loading pyswip starts SWI-Prolog on the loading thread, which stays Prolog's main
+    # thread: started from a thread that ends before the process (a server's first
+    # request), SWI-Prolog warned at exit that it could not stop its threads.
+    try:
+        import pyswip.core  # noqa: F401
+    except (ImportError, OSError):  # pragma: no cover - said when the engine is made
+        pass
+
 
 @dataclass(frozen=True)
 class Evaluation:

@@ -116,6 +116,26 @@ def frame_from_array(array: np.ndarray, names: list, categories=()) -> pd.DataFr
     return frame
 
 
+def numbers_as_numbers(frame: pd.DataFrame, categories=()) -> pd.DataFrame:
+    """``frame`` with each object column whose known cells are all numbers (not text, not
+    bools) as a numeric column, as an array's would be (:func:`frame_from_array`;
+    scikit-learn's ``set_output(transform="pandas")`` gives imputed numbers so), unless
+    named in ``categories`` (at predict: columns the model knows as categories)."""
+    changed = {}
+    for name, column in frame.items():
+        if column.dtype == object and str(name) not in categories:
+            inferred = column.infer_objects()
+            if (pd.api.types.is_numeric_dtype(inferred.dtype)
+                    and not pd.api.types.is_bool_dtype(inferred.dtype)):
+                changed[name] = inferred
+    if not changed:
+        return frame
+    frame = frame.copy()
+    for name, column in changed.items():
+        frame[name] = column
+    return frame
+
+
 def _numbers_from_text(column: pd.Series) -> pd.Series | None:
     """``column`` as float64 when it holds text and every known cell reads as a number."""
     distinct = pd.unique(column.to_numpy())

@@ -50,17 +50,47 @@ def frame_from_array(array: np.ndarray, names: list, categories=()) -> pd.DataFr
     return frame
 
 
-def as_float64(frame: pd.DataFrame) -> pd.DataFrame:
-    """``frame`` with extended-precision float columns (``np.longdouble``) as float64.
+def as_float64(frame: pd.DataFrame, categories=()) -> pd.DataFrame:
+    """``frame`` with its numbers as numbers: extended-precision float columns
+    (``np.longdouble``) as float64, and object columns whose known cells are all numbers
+    (not text, not bools) as numeric columns, as an array's would be (scikit-learn's
+    ``set_output(transform="pandas")`` gives imputed numbers so), unless named in
+    ``categories`` (at predict: columns the model knows as categories).
 
     pandas' hashing and numpy's ``isin`` have no long-double kernels, and thresholds are
     float64 anyway.
     """
-    wide = [name for name, dtype in frame.dtypes.items()
-            if isinstance(dtype, np.dtype) and dtype.kind == "f" and dtype.itemsize > 8]
-    if not wide:
+    changed = {}
+    for name, column in frame.items():
+        dtype = column.dtype
+        if isinstance(dtype, np.dtype) and dtype.kind == "f" and dtype.itemsize > 8:
+            changed[name] = column.astype(np.float64)
+        elif dtype == object and str(name) not in categories:
+            inferred = column.infer_objects()
+            if (pd.api.types.is_numeric_dtype(inferred.dtype)
+                    and not pd.api.types.is_bool_dtype(inferred.dtype)):
+                changed[name] = inferred
+    if not changed:
         return frame
-    return frame.astype(dict.fromkeys(wide, np.float64))
+    frame = frame.copy()
+    for name, column in changed.items():
+        frame[name] = column
+    return frame
+
+
+def _warn_merged_integers(column: pd.Series, values: np.ndarray, name: str) -> None:
+    """Warn when integers beyond 2**53 (ids, nanosecond times) become equal as float64,
+    which the thresholds compare: rules can no longer tell those values apart."""
+    if not pd.api.types.is_integer_dtype(column.dtype):
+        return
+    known = values[~np.isnan(values)]
+    if not (np.abs(known) > 2.0**53).any():
+        return
+    exact, merged = column.dropna().nunique(), len(np.unique(known))
+    if merged < exact:
+        warnings.warn(f"column {name!r} holds integers beyond 2**53 that IMLI, comparing "
+                      f"float64 numbers, cannot tell apart ({exact} distinct values become "
+                      f"{merged}); subtract an offset or rescale it", UserWarning, stacklevel=3)
 
 
 def _numbers_from_text(column: pd.Series) -> pd.Series | None:
@@ -262,7 +292,7 @@ class Binarizer(TransformerMixin, BaseEstimator):
             check_column_types(X)
             validate_data(self, X, skip_check_array=True, reset=reset)
             check_columns(self, X.columns, reset)
-            frame = as_float64(X)
+            frame = as_float64(X, () if reset else self.categorical_columns())
             _check_finite(frame)
         else:
             values = validate_data(self, X, reset=reset, ensure_all_finite="allow-nan")
@@ -320,6 +350,7 @@ class Binarizer(TransformerMixin, BaseEstimator):
                 sources.extend([i] * len(cats))
             else:
                 values = to_numbers(col)
+                _warn_merged_integers(col, values, name)
                 cuts = (_thresholds(values, self.n_thresholds) if self.thresholds == "quantile"
                         else _entropy_thresholds(values, y, self.n_thresholds))
                 for t in cuts:
@@ -374,6 +405,10 @@ class Binarizer(TransformerMixin, BaseEstimator):
     def _categories_of(self, source: int) -> set[str]:
         return {spec.value for spec, src in zip(self.column_specs_, self._sources)
                 if src == source}
+
+    def categorical_columns(self) -> set[str]:
+        """The names of the columns read as categories at fit."""
+        return {s.feature for s in self.column_specs_ if s is not None and not s.is_threshold}
 
     def literal_names(self) -> tuple[str, ...]:
         """Per output column, the name a :class:`~imli.rules.Literal` on it carries: the

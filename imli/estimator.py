@@ -314,7 +314,8 @@ class IMLIClassifier(ClassifierMixin, BaseEstimator):
         X : {array-like, DataFrame} of shape (n_samples, n_features)
             A 0/1 matrix or DataFrame of boolean columns (used as is), or any numeric or
             mixed table (binarized first by :class:`Binarizer`, where a missing value
-            satisfies no column); an array holding text is
+            satisfies no column; an object column holding only numbers is numeric); an
+            array holding text is
             read as a mixed table with inferred column types, named ``x0, x1, ...``. Date,
             time-span, period, interval and complex columns are refused: convert them first.
         y : array-like of shape (n_samples,)

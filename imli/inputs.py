@@ -36,6 +36,9 @@ def binary_input(est, X, y=None, column_specs=None, reset=True):
         if labels.dtype == object and pd.isna(labels).any():
             raise ValueError("Input y contains missing labels (None or NaN); drop those "
                              "rows or give them a class.")
+        # scikit-learn reads pandas' nullable labels (boolean, Int64) as float64: predict
+        # would answer 0.0/1.0 instead of labels of y's own kind
+        y = labels
     if isinstance(X, pd.DataFrame):
         check_column_types(X)
         target = y if reset else "no_validation"
@@ -46,7 +49,8 @@ def binary_input(est, X, y=None, column_specs=None, reset=True):
                 f"Found a table of shape {X.shape}; at least 1 row and 1 column are "
                 "required."
             )
-        frame = as_float64(X)
+        frame = as_float64(X, est.binarizer_.categorical_columns()
+                           if not reset and est.binarizer_ is not None else ())
     else:
         # text in an array: a table of mixed columns, read as a DataFrame would be
         text = np.asarray(X).dtype.kind in "OUS"
@@ -86,7 +90,7 @@ def binary_input(est, X, y=None, column_specs=None, reset=True):
             )
     if est.binarizer_ is not None:
         table = frame if frame is not None else X
-        if isinstance(X, pd.DataFrame) and not reset and not hasattr(est, "feature_names_in_"):
+        if isinstance(X, pd.DataFrame) and not reset and est._fit_columns is None:
             # fitted on an array: scikit-learn has warned once; the binarizer reads the
             # frame's columns by position, as that array's
             fitted = getattr(est.binarizer_, "feature_names_in_", None)

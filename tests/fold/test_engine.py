@@ -2,6 +2,7 @@
 
 import shutil
 import subprocess
+import sys
 import threading
 from pathlib import Path
 
@@ -256,3 +257,18 @@ def test_the_documented_query_works_whatever_the_column_names(tmp_path):
     assert answers.splitlines() == [f"{i}-{label}" for i, label in enumerate(y)]
     assert (clf.predict(X) == y).all() and (clf.predict_python(X) == y).all()
     assert "label(0," in clf.explain(X.iloc[[0]]).prolog
+
+
+def test_first_use_on_a_thread_that_ends_leaves_no_warning_at_exit():
+    """SWI-Prolog, started by the first FOLD call on a worker thread (a server's first
+    request), warned at exit "Failed to stop Prolog threads"."""
+    script = ("import threading, pandas as pd\n"
+              "from fold import FOLDClassifier\n"
+              "X = pd.DataFrame({'a': [1, 2, 3, 4] * 5})\n"
+              "t = threading.Thread(target=lambda: print(FOLDClassifier().fit(X, [0, 0, 1, 1]"
+              " * 5).predict(X)[:4].tolist()))\n"
+              "t.start(); t.join()\n")
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                          timeout=120, cwd=Path(fold.__file__).parents[1])
+    assert done.returncode == 0 and done.stdout.strip() == "[0, 0, 1, 1]", done.stderr
+    assert "Prolog" not in done.stderr, done.stderr

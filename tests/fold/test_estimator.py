@@ -137,7 +137,8 @@ def test_attributes():
 
 @pytest.mark.parametrize("fitted", [
     pytest.param(pd.Series([1, 2, 3] * 20).astype("category"), id="int-category"),
-    pytest.param(pd.Series([1, 2, 3] * 20, dtype=object), id="int-object"),
+    # (an object column of numbers only is numeric, as in an array)
+    pytest.param(pd.Series([1, "2", 3] * 20, dtype=object), id="mixed-object"),
     pytest.param(pd.Series(["1", "2", "3"] * 20), id="str"),
 ])
 def test_categories_are_numbers_by_value(fitted, tmp_path):
@@ -261,3 +262,29 @@ def test_a_tested_column_of_unseen_values_at_predict_is_warned_about():
         warnings.simplefilter("error")
         assert (clf.predict(X) == y).all()
         clf.predict(X.assign(flag=[True, False, "maybe", None] * 5))  # few new: no warning
+
+
+def test_object_columns_of_numbers_are_numbers():
+    """scikit-learn's set_output(transform="pandas") gives imputed numbers as object
+    columns: FOLD read each value as a category and learned "1 if true" (0.627, the
+    majority's share), silently; the same values in an object array gave 0.937."""
+    from sklearn.datasets import load_breast_cancer
+    from sklearn.impute import SimpleImputer
+
+    data = load_breast_cancer(as_frame=True)
+    X = data.data[["mean radius", "mean texture"]].assign(
+        site=np.where(np.arange(len(data.data)) % 2, "a", "b"))
+    scores = [make_pipeline(SimpleImputer(strategy="most_frequent"), FOLDClassifier())
+              .set_output(transform=output).fit(X, data.target).score(X, data.target)
+              for output in ("default", "pandas")]
+    assert scores[0] == scores[1] > 0.9
+    objects = X.astype(object)
+    model = FOLDClassifier().fit(objects, data.target)
+    assert model.score(objects, data.target) == scores[0]
+    assert model.schema_.kinds == ("numeric", "numeric", "categorical")
+    # a column fitted as categories stays so at predict, whatever its cells look like
+    codes = pd.DataFrame({"code": np.array(["1", "2", "3"] * 20, dtype=object)})
+    fitted = FOLDClassifier().fit(codes, np.arange(60) % 3 == 0)
+    assert fitted.schema_.kinds == ("categorical",)
+    numbers = codes.assign(code=codes["code"].astype(int).astype(object))
+    assert fitted.predict(numbers).tolist() == fitted.predict(codes).tolist()

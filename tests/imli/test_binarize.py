@@ -136,9 +136,14 @@ def test_a_0_1_column_of_a_table_refuses_other_numbers_at_predict(value):
 
 
 def test_integer_categories_match_equal_numbers_and_their_text():
+    # numbers in an object column are numbers, as in an array; a category column (or
+    # Binarizer(categorical=...)) keeps them categories
+    objects = Binarizer().fit(pd.DataFrame({"code": pd.Series([1, 2, 3] * 2, dtype=object)}))
+    assert all(s.is_threshold for s in objects.column_specs_)
     for codes in (pd.Series([1, 2, 3] * 2, dtype="category"),
                   pd.Series([1, 2, 3] * 2, dtype=object)):
-        b = Binarizer().fit(pd.DataFrame({"code": codes}))
+        b = Binarizer(categorical=["code"] if codes.dtype == object else None).fit(
+            pd.DataFrame({"code": codes}))
         assert [str(s) for s in b.column_specs_] == ["code == 1", "code == 2", "code == 3"]
         new = pd.DataFrame({"code": pd.Series([1.0, 2.0, np.nan, "1", 1.5, "x"], dtype=object)})
         assert b.transform(new)["code == 1"].tolist() == [True, False, False, True, False,

@@ -533,3 +533,57 @@ def test_infinity_in_a_table_is_refused_as_in_an_array(dtype):
         IMLIClassifier(batch_size=None).fit(table, y)
     with pytest.raises(ValueError, match=message):
         clf.predict(table)
+
+
+@pytest.mark.parametrize("names", [[0, 1], [("a", "x"), ("b", "y")]])
+@pytest.mark.parametrize("kind", [object, "category"])
+def test_tables_with_names_that_are_not_text_are_read_by_name(names, kind):
+    """A table with integer (pd.read_csv(header=None)) or tuple column names has no
+    feature_names_in_: it was read as if fitted on an array, and text columns failed
+    deep in scikit-learn ("could not convert string to float: 'blue'")."""
+    i = np.arange(60)
+    X = pd.DataFrame({"n": i % 7, "c": np.where(i % 3, "red", "blue")}).astype({"c": kind})
+    X.columns = names if not isinstance(names[0], tuple) else pd.MultiIndex.from_tuples(names)
+    y = (i % 3 == 0).astype(int)
+    model = IMLIClassifier(random_state=0).fit(X, y)
+    assert model.score(X, y) == 1.0 and "== blue" in str(model.rules_)
+
+
+@pytest.mark.parametrize("dtype, labels", [("boolean", [False, True]), ("Int64", [0, 1])])
+@pytest.mark.parametrize("as_frame", [True, False])
+def test_nullable_labels_keep_their_kind(dtype, labels, as_frame):
+    """pandas' nullable labels came back as 0.0/1.0."""
+    X = np.array([[0, 1, 0, 1] * 5, [0, 0, 1, 1] * 5]).T
+    X = pd.DataFrame(X, columns=["a", "b"]) if as_frame else X
+    y = pd.Series([labels[0], labels[1]] * 10, dtype=dtype)
+    model = IMLIClassifier(random_state=0).fit(X, y)
+    assert model.classes_.tolist() == labels and model.classes_.dtype.kind in "bi"
+    assert model.predict(X).dtype == model.classes_.dtype
+
+
+def test_object_columns_of_numbers_are_numbers():
+    """scikit-learn's set_output(transform="pandas") gives imputed numbers as object
+    columns: each value became a category (cross-validated 0.50 instead of 0.88)."""
+    from sklearn.impute import SimpleImputer
+
+    data = load_breast_cancer(as_frame=True)
+    X = data.data[["mean radius", "mean texture"]].assign(
+        site=np.where(np.arange(len(data.data)) % 2, "a", "b"))
+    scores = []
+    for output in ("default", "pandas"):
+        pipe = make_pipeline(SimpleImputer(strategy="most_frequent"),
+                             IMLIClassifier(random_state=0)).set_output(transform=output)
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")  # no "has 456 categories" warning
+            scores.append(pipe.fit(X, data.target).score(X, data.target))
+    assert scores[0] == scores[1] > 0.85
+    model = IMLIClassifier(random_state=0).fit(X.astype(object), data.target)
+    assert "mean radius <=" in str(model.rules_) or "mean radius >" in str(model.rules_)
+    assert model.score(X.astype(object), data.target) == scores[0]
+
+
+def test_integers_a_float_cannot_tell_apart_are_warned_of():
+    ids = np.array([2**63 + 1, 2**63 + 2, 2**63 + 3, 2**63 + 4] * 10, dtype=np.uint64)
+    with pytest.warns(UserWarning, match=r"column 'id' holds integers beyond 2\*\*53 that "
+                                         r"IMLI.*\(4 distinct values become 1\)"):
+        IMLIClassifier().fit(pd.DataFrame({"id": ids}), (ids > 2**63 + 2).astype(int))
