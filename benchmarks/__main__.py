@@ -54,7 +54,7 @@ def _add_run(subparsers: argparse._SubParsersAction) -> None:
     from benchmarks.peers import PEERS
     from benchmarks.runner import DEFAULT_DATASETS, LIME_CACHE_DIR, QUICK_DATASETS, RESULTS_DIR
     from explain.cli import number_arg
-    from explain.lime_runner import DISCRETIZERS
+    from explain.lime_runner import CATEGORY_VIEWS, DISCRETIZERS
 
     parser = subparsers.add_parser(
         "run", help="run the benchmark protocol and write the result tables",
@@ -85,6 +85,9 @@ def _add_run(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--top-k", type=number_arg(int, 1), default=None, metavar="K",
                         help="features LIME keeps per row, the filtered rows' width "
                              "(default: the pipeline's, 5)")
+    parser.add_argument("--lime-categories", choices=CATEGORY_VIEWS, default=None,
+                        help="how LIME sees categorical columns: value or one-hot (default: "
+                             "the pipeline's, value)")
     parser.add_argument("--imli-time-limit", type=number_arg(float, 0, inclusive=False),
                         default=None, metavar="SECONDS",
                         help="IMLI's MaxSAT time limit per fit; a fit that reaches it keeps its "
@@ -144,7 +147,7 @@ def _run(args: argparse.Namespace) -> int:
     config = runner.BenchConfig(
         datasets=tuple(datasets), folds=folds, random_state=args.seed,
         lime_samples=lime_samples, lime_jobs=args.lime_jobs, discretizer=args.discretizer,
-        top_k=args.top_k,
+        top_k=args.top_k, lime_categories=args.lime_categories,
         peers=tuple(args.peers), ablation=not args.no_ablation,
         imli_params=imli_params, positive=positive,
         out_dir=args.out, cache_dir=None if args.no_cache else args.cache_dir,

@@ -79,6 +79,9 @@ class BenchConfig:
         sets LIME's bins and so IMLI's threshold columns.
     top_k : int, optional
         Features LIME keeps per row (``LimeConfig.top_k``); ``None`` keeps the pipeline's.
+    lime_categories : str, optional
+        How LIME sees categorical columns (``LimeConfig.categories``); ``None`` keeps the
+        pipeline's.
     peers : tuple of str
         Peers to run (:data:`benchmarks.peers.PEERS`).
     ablation : bool, default=True
@@ -104,6 +107,7 @@ class BenchConfig:
     lime_jobs: int = -1
     discretizer: str | None = None
     top_k: int | None = None
+    lime_categories: str | None = None
     peers: tuple[str, ...] = PEERS
     ablation: bool = True
     imli_params: dict = field(default_factory=dict)
@@ -121,6 +125,7 @@ class BenchConfig:
         out["datasets"], out["peers"] = list(self.datasets), list(self.peers)
         lime = _run_config(self).lime
         out["discretizer"], out["top_k"] = lime.discretizer, lime.top_k
+        out["lime_categories"] = lime.categories
         return out
 
 
@@ -183,6 +188,8 @@ def _run_config(config: BenchConfig):
         lime = replace(lime, discretizer=config.discretizer)
     if config.top_k is not None:
         lime = replace(lime, top_k=config.top_k)
+    if config.lime_categories is not None:
+        lime = replace(lime, categories=config.lime_categories)
     return RunConfig(random_state=config.random_state, lime=lime, learners=OURS,
                      imli_params=dict(config.imli_params), fold_params=dict(config.fold_params))
 

@@ -32,7 +32,7 @@ from adapters.target import match_label
 from explain.compare import SweepConfig, run_compare, view_comparison
 from explain.learners import IMLI_DEFAULTS, LEARNERS
 from explain.lime_parallel import DASK_EXTRA_HINT
-from explain.lime_runner import DISCRETIZERS, LimeConfig
+from explain.lime_runner import CATEGORY_VIEWS, DISCRETIZERS, LimeConfig
 from explain.outputs import prepare_out_dir, write_run
 from explain.pipeline import (MIN_POSITIVE_ROWS, MIN_POSITIVE_SHARE, TRAIN_VIEWS, RunConfig,
                               binarize_target, run_pipeline)
@@ -242,6 +242,11 @@ def _parser() -> argparse.ArgumentParser:
         p.add_argument("--lime-pool-rows", type=number_arg(int, 1), default=None,
                        help="rows (by id) sharing one LIME seed, so one neighbourhood in "
                        f"the batched engine; 1 = one per row (default {LimeConfig.pool_rows})")
+        p.add_argument("--lime-categories", choices=CATEGORY_VIEWS, default=None,
+                       help="how LIME sees a categorical column: value (lime's: has the "
+                       "row's category) or one-hot (the LIME-FOLD paper's: also one "
+                       "feature per other category, so an explanation can say what the "
+                       "row is not, c != v; batched engine only) (default value)")
         p.add_argument("--n-jobs", type=number_arg(int, nonzero=True), default=-1,
                        help="LIME worker processes (default -1: one per CPU core)")
         p.add_argument("--scheduler", help="a Dask scheduler address to explain rows on")
@@ -313,6 +318,7 @@ def _cli_run(args) -> CliRun:
         engine=args.lime_engine or LimeConfig.engine,
         mode=args.lime_mode or LimeConfig.mode,
         pool_rows=args.lime_pool_rows or LimeConfig.pool_rows,
+        categories=args.lime_categories or LimeConfig.categories,
         random_state=args.seed,
         n_jobs=args.n_jobs,
         scheduler=args.scheduler,
@@ -363,7 +369,7 @@ def _unused_options(args) -> list[str]:
             messages.append(f"{sets(options)} {learner.upper()}, which --learners "
                             f"{','.join(args.learners)} does not run: ignored")
     lime = given("--top-k", "--num-samples", "--lime-engine", "--lime-mode",
-                 "--lime-pool-rows", "--scheduler")
+                 "--lime-pool-rows", "--scheduler", "--lime-categories")
     if lime and args.train_view == "raw":
         messages.append(f"{sets(lime)} LIME, which --train-view raw does not run: ignored")
     elif args.lime_mode is not None and args.lime_engine == "reference":

@@ -67,10 +67,13 @@ class BatchedLime:
         Rows whose local models are fitted at once (their 0/1 views are the batch's
         largest arrays); by default the whole batch. The samples and the black box's call
         stay shared by the whole batch either way.
+    negations : ndarray of int, shape (E, 2), optional
+        The one-hot view's extra features (:func:`~explain.lime_sampling.one_hot_negations`):
+        feature ``n_features + e`` of an explanation is "not the value ``e``".
     """
 
     def __init__(self, explainer, num_samples, top_k, feature_selection="auto", mode="fast",
-                 fix_zero_width_bins=True, fit_rows=None):
+                 fix_zero_width_bins=True, fit_rows=None, negations=None):
         if mode not in ("fast", "exact"):
             raise ValueError(f"mode must be 'fast' or 'exact', got {mode!r}")
         self.tables = SamplingTables.from_explainer(explainer, fix_zero_width_bins)
@@ -79,6 +82,7 @@ class BatchedLime:
         self.feature_selection = feature_selection
         self.mode = mode
         self.fit_rows = fit_rows
+        self.negations = negations
         self.kernel_fn = explainer.base.kernel_fn
         self.base = explainer.base
         if mode == "exact":
@@ -118,7 +122,7 @@ class BatchedLime:
                            for start in range(0, max(len(rows), 1), step)])
 
     def _fit(self, hood, y, which) -> LocalFits:
-        binary, y = hood.binary(which), y[which]
+        binary, y = hood.binary(which, self.negations), y[which]
         # lime: euclidean distance of the 0/1 rows to the all-ones first row
         mismatches = binary.shape[1] - binary.sum(axis=1)
         weights = self.kernel_fn(np.sqrt(mismatches))

@@ -55,13 +55,16 @@ from explain.lime_bins import RankEntropyDiscretizer
 from explain.lime_cache import BatchStore, cache_key
 from explain.lime_fit import LocalFits
 from explain.lime_parallel import dask_client, n_workers, run_batches
+from explain.lime_sampling import one_hot_negations
 
-__all__ = ["LimeConfig", "Explanations", "seed_for", "make_explainer", "discretizer_edges",
+__all__ = ["CATEGORY_VIEWS", "LimeConfig", "Explanations", "seed_for", "make_explainer", "discretizer_edges",
            "explain_rows", "batch_size_for", "rows_in_budget", "pool_batches", "probe_rows",
            "DISCRETIZERS"]
 
 #: LIME's discretizers; each gives the bins LIME explains with and IMLI's threshold columns.
 DISCRETIZERS = ("entropy", "quartile", "decile")
+#: How LIME sees a categorical column (:attr:`LimeConfig.categories`).
+CATEGORY_VIEWS = ("value", "one-hot")
 _SELECTIONS = ("auto", "forward_selection", "highest_weights", "lasso_path", "none")
 _EXECUTION_ONLY = ("n_jobs", "batch_size", "memory_budget_mb", "scheduler")
 _ARRAYS_PER_SAMPLE = 4  # float64 (samples x features) arrays per row of a batch (3.2 measured)
@@ -115,6 +118,13 @@ class LimeConfig:
         budget holds fewer rows, their local models are fitted that many rows at a time.
     scheduler : str, optional
         Address of a Dask scheduler to run on (needs the ``dask`` extra).
+    categories : {"value", "one-hot"}, default="value"
+        How LIME sees a categorical column. ``value`` (lime's own): one feature, "the
+        sample has the row's category". ``one-hot`` (the LIME-FOLD paper's propositionalized
+        categories, batched engine only): also one feature per other category ``v`` of a
+        column with more than two, "the sample's category is not ``v``", so an
+        explanation can say what the row is *not* (a classical negation, ``c != v``,
+        :attr:`Explanations.negations`). The kernel's default width counts these features.
     """
 
     num_samples: int = 5000
@@ -132,10 +142,12 @@ class LimeConfig:
     pool_rows: int = 32
     memory_budget_mb: float = 256.0
     scheduler: str | None = None
+    categories: str = "value"
 
     def __post_init__(self):
         choices = {"discretizer": DISCRETIZERS, "feature_selection": _SELECTIONS,
-                   "engine": ("batched", "reference"), "mode": ("fast", "exact")}
+                   "engine": ("batched", "reference"), "mode": ("fast", "exact"),
+                   "categories": CATEGORY_VIEWS}
         for name, allowed in choices.items():
             if getattr(self, name) not in allowed:
                 raise ValueError(f"LimeConfig.{name} must be one of {list(allowed)}, "
@@ -157,6 +169,9 @@ class LimeConfig:
                 or self.n_jobs == 0):
             raise ValueError(f"LimeConfig.n_jobs must be a non-zero int (-1: every core), "
                              f"got {self.n_jobs!r}")
+        if self.categories == "one-hot" and self.engine == "reference":
+            raise ValueError("LimeConfig.categories='one-hot' needs the batched engine "
+                             "(stock lime explains each categorical column as one feature)")
         if self.kernel_width is not None and not self.kernel_width > 0:
             raise ValueError(f"LimeConfig.kernel_width must be positive, "
                              f"got {self.kernel_width!r}")
@@ -167,6 +182,8 @@ class LimeConfig:
         if self.engine == "reference":  # stock lime: no sampling mode, lime's bins
             items.pop("mode")
             items.pop("fix_zero_width_bins")
+        if self.categories == "value":  # the cache keys made before the option
+            items.pop("categories")
         return items
 
 
@@ -194,6 +211,10 @@ class Explanations:
         Bin edges of each discretized feature (bin ``j`` is ``edges[j-1] < x <= edges[j]``).
     rows_from_cache : int
         Rows loaded from the disk cache instead of explained.
+    negations : ndarray of int, shape (E, 2)
+        With ``categories="one-hot"``: feature ``n_features + e`` of :attr:`features` says
+        the row's category of column ``negations[e, 0]`` is not the one coded
+        ``negations[e, 1]``; empty otherwise.
     """
 
     features: np.ndarray
@@ -206,6 +227,7 @@ class Explanations:
     row_ids: np.ndarray
     edges: dict = field(default_factory=dict)
     rows_from_cache: int = 0
+    negations: np.ndarray = field(default_factory=lambda: np.zeros((0, 2), dtype=np.int64))
 
 
 def seed_for(random_state: int, pool_id: int) -> int:
@@ -266,11 +288,17 @@ def make_explainer(training_data, config: LimeConfig, categorical_features=(),
         discretizer = RankEntropyDiscretizer(
             training_data, list(categorical_features), feature_names,
             labels=training_labels, random_state=random_state)
+    kernel_width = config.kernel_width
+    if kernel_width is None and config.categories == "one-hot":
+        # lime's default, 0.75 * sqrt(features), over the one-hot view's features
+        extra = sum(len(np.unique(training_data[:, j])) for j in categorical_features
+                    if len(np.unique(training_data[:, j])) > 2)
+        kernel_width = 0.75 * math.sqrt(training_data.shape[1] + extra)
     return LimeTabularExplainer(
         training_data, mode="classification", training_labels=training_labels,
         feature_names=feature_names,
         categorical_features=list(categorical_features), categorical_names=categorical_names,
-        kernel_width=config.kernel_width, feature_selection=config.feature_selection,
+        kernel_width=kernel_width, feature_selection=config.feature_selection,
         discretize_continuous=True, discretizer=discretizer,
         sample_around_instance=False, random_state=random_state)
 
@@ -399,6 +427,9 @@ def explain_rows(training_data, rows, predict_fn: Callable, config: LimeConfig |
     disc = explainer.discretizer
     edges = discretizer_edges(explainer)
     bins = disc.discretize(rows).astype(np.int64)
+    negations = (one_hot_negations(explainer.feature_values, categorical)
+                 if config.categories == "one-hot" else np.zeros((0, 2), dtype=np.intp))
+    width = d + len(negations)  # the local models' features
     probe = np.concatenate([training_data[:8], rows[:8]])
     if cache_dir is not None and n:  # the key's digest of the model's behaviour
         probe = np.concatenate([probe_rows(training_data), rows[:8]])
@@ -421,7 +452,7 @@ def explain_rows(training_data, rows, predict_fn: Callable, config: LimeConfig |
         store = BatchStore(cache_dir, key, meta={"config": items, "n_rows": n,
                                                  "n_features": d,
                                                  "model_fingerprint": model_fingerprint})
-        cached = store.load(n, config.top_k, d)
+        cached = store.load(n, config.top_k, width)
         done = cached.done.copy()
         _put(fits, np.flatnonzero(done), cached.fits, np.flatnonzero(done))
     from_cache = int(done.sum())
@@ -438,11 +469,12 @@ def explain_rows(training_data, rows, predict_fn: Callable, config: LimeConfig |
         if config.engine == "batched":
             engine = BatchedLime(explainer, config.num_samples, config.top_k,
                                  config.feature_selection, config.mode,
-                                 config.fix_zero_width_bins, rows_in_budget(config, d))
+                                 config.fix_zero_width_bins, rows_in_budget(config, width),
+                                 negations=negations if len(negations) else None)
         else:
             engine = ReferenceLime(explainer, config.num_samples, config.top_k)
         with dask_client(client, config.scheduler) as dask:
-            size = batch_size_for(config, d, len(todo), n_workers(config.n_jobs, dask))
+            size = batch_size_for(config, width, len(todo), n_workers(config.n_jobs, dask))
             parts = pool_batches(todo, pools, size)
             batches = [(rows[p], seeds[p], labels[p]) for p in parts]
             n_done = from_cache
@@ -454,8 +486,11 @@ def explain_rows(training_data, rows, predict_fn: Callable, config: LimeConfig |
                 n_done += len(positions)
                 if progress is not None:
                     progress(n_done, n)
+    codes = np.array([explainer.feature_values[j][p] for j, p in negations],
+                     dtype=np.int64).reshape(-1)
     return Explanations(fits.features, fits.weights, bins, time.perf_counter() - started,
-                        labels, fits.intercepts, fits.scores, row_ids, edges, from_cache)
+                        labels, fits.intercepts, fits.scores, row_ids, edges, from_cache,
+                        np.column_stack([negations[:, 0].astype(np.int64), codes]))
 
 
 def probe_rows(training_data: np.ndarray, n_mixed: int = 256) -> np.ndarray:

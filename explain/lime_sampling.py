@@ -40,7 +40,8 @@ from scipy import special
 
 from explain.lime_truncnorm import ExactTruncnormPPF
 
-__all__ = ["SamplingTables", "FastConstants", "Neighbourhoods", "sample_neighbourhoods"]
+__all__ = ["SamplingTables", "FastConstants", "Neighbourhoods", "one_hot_negations",
+           "sample_neighbourhoods"]
 
 
 _CELLS = 1024  # lookup cells per feature for the categorical draws (a power of two)
@@ -77,14 +78,32 @@ class Neighbourhoods:
     codes: np.ndarray
     row_codes: np.ndarray
 
-    def binary(self, which=slice(None)) -> np.ndarray:
-        """The 0/1 view of rows ``which``, float64 of shape (n, n_features, num_samples):
-        1.0 where a sample's bin / category equals the row's (feature-major per row: the
-        layout the weighted Gram matrices are computed from); sample 0 is the row itself."""
+    def binary(self, which=slice(None), negations=None) -> np.ndarray:
+        """The 0/1 view of rows ``which``, float64 of shape (n, n_features + E,
+        num_samples): 1.0 where a sample's bin / category equals the row's (feature-major
+        per row: the layout the weighted Gram matrices are computed from); sample 0 is the
+        row itself.
+
+        ``negations`` (E, 2) of (column, position among the column's values), from
+        :func:`one_hot_negations`, adds the LIME-FOLD paper's one-hot view of categories:
+        feature ``n_features + e`` is 1.0 where a sample's category is not that value
+        (lime's ``f_v = 0`` on a one-hot column ``f_v`` the row does not have); constant
+        1.0 for a row whose own category it is (that feature is the row's own column).
+        """
         pool, row_codes = self.pool[which], self.row_codes[which]
-        out = np.empty((len(pool),) + self.codes.shape[1:])
+        d = self.codes.shape[1]
+        extra = 0 if negations is None else len(negations)
+        out = np.empty((len(pool), d + extra, self.codes.shape[2]))
         for r in range(len(pool)):
-            np.equal(self.codes[pool[r]], row_codes[r][:, None], out=out[r], casting="unsafe")
+            np.equal(self.codes[pool[r]], row_codes[r][:, None], out=out[r, :d],
+                     casting="unsafe")
+        if extra:
+            columns, positions = negations[:, 0], negations[:, 1]
+            for r in range(len(pool)):
+                np.not_equal(self.codes[pool[r]][columns], positions[:, None],
+                             out=out[r, d:], casting="unsafe")
+            own = row_codes[:, columns] == positions[None, :]
+            out[:, d:][own] = 1.0
         out[:, :, 0] = 1.0
         return out
 
@@ -329,6 +348,23 @@ def _input_block(tables, index, uniforms, generator, mode, constants, ppf):
     block[categorical] = tables.all_values[index[categorical]]
     block[numeric] = values
     return block
+
+
+def one_hot_negations(feature_values, categorical) -> np.ndarray:
+    """The one-hot view's extra features: ``(E, 2)`` of (column, position among the
+    column's values), for every value of every categorical column with more than two
+    values (with two, "not the other value" is the row's own column again).
+
+    Parameters
+    ----------
+    feature_values : sequence of array-like
+        Each column's values as lime samples them (``explainer.feature_values``).
+    categorical : sequence of int
+        The categorical columns.
+    """
+    pairs = [(j, p) for j in sorted(int(c) for c in categorical)
+             if len(feature_values[j]) > 2 for p in range(len(feature_values[j]))]
+    return np.array(pairs, dtype=np.intp).reshape(-1, 2)
 
 
 def sample_neighbourhoods(tables, rows, seeds, num_samples, mode="fast", constants=None,

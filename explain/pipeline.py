@@ -23,7 +23,8 @@ from explain.learners import LEARNERS, FittedLearner, check_params, fit_learner
 from explain.lime_input import LimeInput
 from explain.lime_runner import Explanations, LimeConfig, explain_rows
 from explain.metrics import agreement_scores
-from explain.transform import binary_columns, binary_view, selection_mask, table_view
+from explain.transform import (Negations, binary_columns, binary_view, negation_mask,
+                               selection_mask, table_view)
 from explain.versions import environment
 
 TRAIN_VIEWS = ("lime+raw", "lime", "raw")
@@ -206,6 +207,27 @@ def _split(dataset: Dataset, test_size: float, random_state: int):
     return train, test
 
 
+def _selections(explanations, n_features, encoder):
+    """The features each row keeps (mask) and, with LIME's one-hot view of categories, the
+    categories each row's explanation negates (None without any)."""
+    if explanations is None:
+        return None, None
+    mask = selection_mask(explanations.features, n_features)
+    negations = explanations.negations
+    if not len(negations):
+        return mask, None
+    names = encoder.feature_names_
+    features, values = [], []
+    for column, code in negations:
+        categories = encoder.categories_[names[column]]
+        features.append(names[column])
+        # the code of LIME's "(missing)" category is past the categories: never negated
+        values.append(categories[code] if code < len(categories) else None)
+    selected = negation_mask(explanations.features, n_features, len(negations))
+    selected[:, [v is None for v in values]] = False
+    return mask, Negations(tuple(features), tuple(values), selected)
+
+
 def _explain(lime_input: LimeInput, X: pd.DataFrame, row_ids, config, cache_dir, progress):
     return explain_rows(
         lime_input.training_data,
@@ -353,28 +375,29 @@ def run_pipeline(
                 warnings.filterwarnings("ignore", message="LIME draws .* samples per row")
                 exp_test = _explain(lime_input, X_test, test_idx, config, cache_dir,
                                     lime_progress("test"))
-        mask_train = selection_mask(exp_train.features, n_features)
     else:
-        exp_train = exp_test = mask_train = None
-    mask_test = selection_mask(exp_test.features, n_features) if exp_test else None
+        exp_train = exp_test = None
+    mask_train, negated_train = _selections(exp_train, n_features, encoder)
+    mask_test, negated_test = _selections(exp_test, n_features, encoder)
 
     columns = binary_columns(
         list(dataset.X.columns),
         {c: list(encoder.categories_[c]) for c in dataset.categorical},
         lime_input.bin_edges(config.lime),
         {c: X_train[c].to_numpy(dtype=np.float64) for c in dataset.numeric},
+        negated_train.by_feature() if negated_train is not None else None,
     )
     make = {
-        "imli": lambda X, mask: binary_view(X, columns, mask),
-        "fold": lambda X, mask: X if mask is None else table_view(X, mask),
+        "imli": lambda X, mask, negated: binary_view(X, columns, mask, negated),
+        "fold": lambda X, mask, negated: X if mask is None else table_view(X, mask, negated),
     }
     views = {}
     for name, view in make.items():
         views[name] = {
-            "train_lime": view(X_train, mask_train) if exp_train else None,
-            "train_raw": view(X_train, None),
-            "test": view(X_test, None),
-            "test_lime": view(X_test, mask_test) if exp_test else None,
+            "train_lime": view(X_train, mask_train, negated_train) if exp_train else None,
+            "train_raw": view(X_train, None, None),
+            "test": view(X_test, None, None),
+            "test_lime": view(X_test, mask_test, negated_test) if exp_test else None,
         }
     learn_labels = training_labels(bb_train, config.train_view)
 
@@ -446,11 +469,13 @@ def _lime_settings(config: RunConfig, n_features: int) -> dict:
     lime = config.lime
     if not config.uses_lime:  # no row explained; the discretizer still gives IMLI its bins
         return {"top_k": None, "num_samples": None, "discretizer": lime.discretizer,
-                "engine": None, "mode": None}
-    # no row has more features than the table, and only the batched engine has modes
-    return {"top_k": min(lime.top_k, n_features), "num_samples": lime.num_samples,
+                "engine": None, "mode": None, "categories": None}
+    # only the batched engine has modes
+    top_k = lime.top_k if lime.categories == "one-hot" else min(lime.top_k, n_features)
+    return {"top_k": top_k, "num_samples": lime.num_samples,
             "discretizer": lime.discretizer, "engine": lime.engine,
-            "mode": lime.mode if lime.engine == "batched" else None}
+            "mode": lime.mode if lime.engine == "batched" else None,
+            "categories": lime.categories}
 
 
 def _checked_split(split, n_rows: int) -> tuple[np.ndarray, np.ndarray]:

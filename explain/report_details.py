@@ -144,8 +144,14 @@ def add_details(result: PipelineResult) -> dict:
     exp = result.explanations_train
     if exp is not None:
         names = [str(c) for c in result.views["fold"]["test"].columns]
+        # a negation of the one-hot view ("city is not b") counts for its column
+        features = np.asarray(exp.features, dtype=np.int64)
+        negated = features >= len(names)
+        if negated.any():
+            features = features.copy()
+            features[negated] = exp.negations[features[negated] - len(names), 0]
         report["lime"]["feature_frequency"] = lime_feature_frequency(
-            exp.features, exp.weights, names, usage
+            features, exp.weights, names, usage
         )
     if "agreement" in report and {"imli", "fold"} <= set(result.learners):
         report["agreement"]["examples"] = disagreement_examples(result, usage)

@@ -10,6 +10,11 @@ Two views of the same selection (DESIGN.md, "Semantics that must hold"):
   one. A row sets only the columns of its selected features; every other column is 0.
 * the **table view** for FOLD: the raw value of each selected feature, NaN elsewhere.
 
+With LIME's one-hot view of categories (``LimeConfig(categories="one-hot")``) a row may
+also keep what its category is *not* (LIME's ``c_v = 0``): a classical negation, the
+binary view's column ``c != v`` and a :class:`fold.Negated` cell of the table view. A row
+that keeps its category itself keeps it whole (its value says it is not ``v``).
+
 Both views are built from LIME's feature *indices* and the row's raw values, never from
 LIME's rounded label strings (two edges that round alike would collide).
 """
@@ -25,8 +30,10 @@ from imli.predicates import format_value, readable, short_between
 
 __all__ = [
     "BinaryColumn",
+    "Negations",
     "binary_columns",
     "binary_view",
+    "negation_mask",
     "selection_mask",
     "table_view",
 ]
@@ -40,8 +47,8 @@ class BinaryColumn:
     ----------
     feature : str
         The original column name.
-    relation : {"<=", ">", "=="}
-        How the row's value is compared.
+    relation : {"<=", ">", "==", "!="}
+        How the row's value is compared (``!=``: a known value other than ``value``).
     value : float or str
         The threshold (exact, never rounded) or the category.
     name : str
@@ -55,8 +62,10 @@ class BinaryColumn:
 
     def holds(self, values: np.ndarray) -> np.ndarray:
         """Whether each of ``values`` satisfies the column; missing values satisfy nothing."""
-        if self.relation == "==":
-            return np.asarray(np.asarray(values, dtype=object) == self.value, dtype=bool)
+        if self.relation in ("==", "!="):
+            values = np.asarray(values, dtype=object)
+            equal = np.asarray(values == self.value, dtype=bool)
+            return equal if self.relation == "==" else ~equal & ~pd.isna(values)
         x = np.asarray(values, dtype=np.float64)
         known = ~np.isnan(x)
         with np.errstate(invalid="ignore"):
@@ -69,6 +78,7 @@ def binary_columns(
     categorical: dict[str, list[str]],
     edges: dict[str, np.ndarray],
     values: dict[str, np.ndarray] | None = None,
+    negated: dict[str, list[str]] | None = None,
 ) -> list[BinaryColumn]:
     """List the binary view's columns, feature by feature in table order.
 
@@ -85,14 +95,19 @@ def binary_columns(
         between the training values around it, to the number with the fewest digits there
         (:func:`imli.predicates.short_between`): it splits the training rows as the edge
         does, and the rule text states it exactly.
+    negated : dict, optional
+        Categorical feature name -> the categories some row's explanation negates: a
+        column ``c != v`` each (after the ``c == v`` columns).
     """
     columns: list[BinaryColumn] = []
     for name in feature_names:
         if name in categorical:
-            columns.extend(
-                BinaryColumn(name, "==", v, f"{readable(name, name=True)} == {format_value(v)}")
-                for v in categorical[name]
-            )
+            for relation, values_ in (("==", categorical[name]),
+                                      ("!=", (negated or {}).get(name, ()))):
+                columns.extend(
+                    BinaryColumn(name, relation, v,
+                                 f"{readable(name, name=True)} {relation} {format_value(v)}")
+                    for v in values_)
             continue
         cuts = np.unique(np.asarray(edges[name], dtype=np.float64))
         if values is not None:
@@ -120,7 +135,9 @@ def _in_gaps(cuts: np.ndarray, values: np.ndarray) -> np.ndarray:
 
 
 def selection_mask(features: np.ndarray, n_features: int) -> np.ndarray:
-    """Boolean ``(n_rows, n_features)`` mask of the features LIME selected for each row.
+    """Boolean ``(n_rows, n_features)`` mask of the features LIME selected for each row
+    (their values; the one-hot view's negations, indices from ``n_features`` on, are
+    :func:`negation_mask`'s).
 
     Parameters
     ----------
@@ -131,13 +148,59 @@ def selection_mask(features: np.ndarray, n_features: int) -> np.ndarray:
     """
     features = np.asarray(features, dtype=np.int64)
     mask = np.zeros((features.shape[0], n_features), dtype=bool)
-    rows, slots = np.nonzero(features >= 0)
+    rows, slots = np.nonzero((features >= 0) & (features < n_features))
     mask[rows, features[rows, slots]] = True
     return mask
 
 
+def negation_mask(features: np.ndarray, n_features: int, n_negations: int) -> np.ndarray:
+    """Boolean ``(n_rows, n_negations)``: which of the one-hot view's negations
+    (:attr:`explain.lime_runner.Explanations.negations`) LIME selected for each row."""
+    features = np.asarray(features, dtype=np.int64) - n_features
+    mask = np.zeros((features.shape[0], n_negations), dtype=bool)
+    rows, slots = np.nonzero((features >= 0) & (features < n_negations))
+    mask[rows, features[rows, slots]] = True
+    return mask
+
+
+@dataclass(frozen=True)
+class Negations:
+    """The one-hot view's negations of a set of rows, by category.
+
+    Attributes
+    ----------
+    feature : tuple of str
+        Per negation, its column.
+    value : tuple of str
+        Per negation, the category it says the row does not have.
+    selected : ndarray of bool, shape (n_rows, n_negations)
+        Which each row's explanation selected.
+    """
+
+    feature: tuple
+    value: tuple
+    selected: np.ndarray
+
+    def rows(self, feature: str, value: str) -> np.ndarray:
+        """Rows whose explanation says their ``feature`` is not ``value``."""
+        hit = np.zeros(self.selected.shape[0], dtype=bool)
+        for e, (f, v) in enumerate(zip(self.feature, self.value)):
+            if f == feature and v == value:
+                hit |= self.selected[:, e]
+        return hit
+
+    def by_feature(self) -> dict[str, list[str]]:
+        """Feature -> the categories some row negates (in category order)."""
+        used = self.selected.any(axis=0)
+        out: dict[str, list[str]] = {}
+        for e in np.flatnonzero(used):
+            out.setdefault(self.feature[e], []).append(self.value[e])
+        return {f: sorted(set(v)) for f, v in out.items()}
+
+
 def binary_view(
-    X: pd.DataFrame, columns: list[BinaryColumn], selected: np.ndarray | None = None
+    X: pd.DataFrame, columns: list[BinaryColumn], selected: np.ndarray | None = None,
+    negations: Negations | None = None,
 ) -> pd.DataFrame:
     """The boolean matrix IMLI learns from.
 
@@ -149,6 +212,8 @@ def binary_view(
         From :func:`binary_columns`.
     selected : ndarray of bool, shape (n_rows, n_features), optional
         Which features each row keeps; ``None`` keeps all (a raw row used as is).
+    negations : Negations, optional
+        The categories each row's explanation negates: a ``c != v`` column holds there too.
     """
     position = {name: j for j, name in enumerate(X.columns)}
     data = {}
@@ -156,20 +221,44 @@ def binary_view(
         values = X[col.feature].to_numpy()
         holds = col.holds(values)
         if selected is not None:
-            holds &= selected[:, position[col.feature]]
+            kept = selected[:, position[col.feature]]
+            if col.relation == "!=" and negations is not None:
+                kept = kept | negations.rows(col.feature, col.value)
+            holds &= kept
         data[col.name] = holds
     return pd.DataFrame(data, index=X.index, columns=[c.name for c in columns])
 
 
-def table_view(X: pd.DataFrame, selected: np.ndarray) -> pd.DataFrame:
-    """The table FOLD learns from: selected raw values, NaN for every other cell."""
+def table_view(X: pd.DataFrame, selected: np.ndarray,
+               negations: Negations | None = None) -> pd.DataFrame:
+    """The table FOLD learns from: selected raw values, NaN for every other cell; a
+    category a row's explanation negates (and the row does not keep its own) is a
+    :class:`fold.Negated` cell."""
     out = X.copy()
     for j, name in enumerate(X.columns):
         keep = selected[:, j]
         if not pd.api.types.is_numeric_dtype(X[name]):
-            column = X[name].to_numpy(dtype=object).copy()
+            raw = X[name].to_numpy(dtype=object)
+            column = raw.copy()
             column[~keep] = np.nan
+            if negations is not None:
+                _negated_cells(column, raw, keep, name, negations)
             out[name] = pd.Series(column, index=X.index, dtype=object)
         else:
             out[name] = np.where(keep, X[name].to_numpy(dtype=np.float64), np.nan)
     return out
+
+
+def _negated_cells(column, raw, keep, name, negations: Negations) -> None:
+    """Put a :class:`fold.Negated` cell where a row negates categories of ``name`` and keeps
+    no value of it (a missing value stays unknown)."""
+    from fold import Negated
+
+    said: dict[int, list[str]] = {}
+    for value in negations.by_feature().get(name, ()):
+        rows = np.flatnonzero(negations.rows(name, value) & ~keep & ~pd.isna(raw))
+        for r in rows:
+            if raw[r] != value:
+                said.setdefault(int(r), []).append(value)
+    for r, values in said.items():
+        column[r] = Negated(*values)

@@ -541,3 +541,18 @@ def test_warnings_shown_during_a_run_are_recorded_and_still_shown():
             warnings.warn("warned of", UserWarning)
         warnings.warn("after", UserWarning)
     assert shown == ["warned of"] and printed == ["warned of", "after"]
+
+
+def test_lime_categories_one_hot(mixed_csv, tmp_path):
+    """LIME's one-hot view of categories (classical negations), batched engine only."""
+    out = tmp_path / "run"
+    done = run_cli("run", "--data", str(mixed_csv), "--target", "target", "--out", str(out),
+                   "--learners", "fold", "--lime-categories", "one-hot", *FAST_LIME)
+    assert done.returncode == 0, done.stderr
+    report = json.loads((out / "report.json").read_text())
+    assert report["lime"]["categories"] == "one-hot"
+    refused = run_cli("run", "--data", str(mixed_csv), "--target", "target", "--out",
+                      str(tmp_path / "ref"), "--lime-categories", "one-hot", "--lime-engine",
+                      "reference", *FAST_LIME)
+    assert refused.returncode == 2 and "Traceback" not in refused.stderr
+    assert "needs the batched engine" in refused.stderr.strip().splitlines()[-1]
