@@ -344,7 +344,8 @@ class Binarizer(TransformerMixin, BaseEstimator):
                     warnings.warn(
                         f"column {name!r} has {len(cats)} categories, one binary "
                         "column each: a rule can list values one by one and memorise the "
-                        "training rows; group rare values or drop the column",
+                        "training rows (and take long to polish); group rare values or drop "
+                        "the column",
                         UserWarning, stacklevel=2)
                 specs.extend(Predicate(name, "==", c) for c in cats)
                 sources.extend([i] * len(cats))

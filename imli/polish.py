@@ -27,6 +27,7 @@ from __future__ import annotations
 from typing import Callable
 
 import numpy as np
+from scipy import sparse
 from threadpoolctl import threadpool_limits
 
 from .strategies import Budget, Clauses, Data, Setting
@@ -38,6 +39,8 @@ _FLOAT32_EXACT = 2**24
 #: Rows per block of the literal matrix's float copy, and the most cells kept in memory.
 _BLOCK_ROWS = 2**16
 _CACHED_CELLS = 2**26
+#: Share of true cells below which a block of columns is multiplied as a sparse matrix.
+_SPARSE_DENSITY = 0.1
 
 Rule = list[frozenset[int]]
 
@@ -45,32 +48,41 @@ Rule = list[frozenset[int]]
 class _Literals:
     """The literal matrix as floats, for products with per-row weight vectors.
 
-    Integer sums are exact: float32 while the total row weight stays below 2**24, float64
-    otherwise. Up to :data:`_CACHED_CELLS` cells the float copy is made once; beyond that
-    it is made block by block for every product, so memory stays bounded on huge inputs.
+    Only its first half, the columns, is multiplied: the complements' sums are each
+    family's total weight less those (``L = [X, ~X]``). A sparse block of columns (one-hot
+    categories) is kept sparse, so a step costs the nonzero cells rather than rows times
+    columns: thousands of categories made each step, and the whole search, hundreds of
+    times slower. Integer sums are exact: float32 while the total row weight stays below
+    2**24, float64 otherwise. Up to :data:`_CACHED_CELLS` cells the float copy is made
+    once; beyond that it is made block by block for every product, so memory stays bounded
+    on huge inputs.
     """
 
     def __init__(self, data: Data) -> None:
-        self.L = data.L
+        self.X = data.L[:, :data.L.shape[1] // 2]
         self.dtype = np.float32 if data.rows.weights.sum() < _FLOAT32_EXACT else np.float64
         self.cached = (
-            [self._block(s) for s in range(0, self.L.shape[0], _BLOCK_ROWS)]
-            if self.L.size <= _CACHED_CELLS else None
+            [self._block(s) for s in range(0, self.X.shape[0], _BLOCK_ROWS)]
+            if self.X.size <= _CACHED_CELLS else None
         )
 
-    def _block(self, start: int) -> np.ndarray:
-        return self.L[start:start + _BLOCK_ROWS].astype(self.dtype)
+    def _block(self, start: int):
+        block = self.X[start:start + _BLOCK_ROWS]
+        if block.size and np.count_nonzero(block) <= _SPARSE_DENSITY * block.size:
+            return sparse.csc_array(block, dtype=self.dtype)
+        return block.astype(self.dtype)
 
     def weighted_sums(self, V: np.ndarray, budget: Budget) -> np.ndarray | None:
         """``V @ L`` for a (families, rows) matrix ``V``, as float64; ``None`` if the budget
         runs out between two blocks (on millions of rows one product takes seconds)."""
-        out = np.zeros((V.shape[0], self.L.shape[1]))
-        for b, start in enumerate(range(0, self.L.shape[0], _BLOCK_ROWS)):
+        out = np.zeros((V.shape[0], self.X.shape[1]))
+        for b, start in enumerate(range(0, self.X.shape[0], _BLOCK_ROWS)):
             if b and budget.expired():
                 return None
             block = self.cached[b] if self.cached is not None else self._block(start)
-            out += V[:, start:start + _BLOCK_ROWS].astype(self.dtype) @ block
-        return out
+            part = V[:, start:start + _BLOCK_ROWS].astype(self.dtype)
+            out += (block.T @ part.T).T if sparse.issparse(block) else part @ block
+        return np.hstack([out, V.sum(axis=1)[:, None] - out])
 
 
 class _Search:

@@ -103,6 +103,8 @@ def test_moves_respect_the_constraints():
     {"_BLOCK_ROWS": 7, "_CACHED_CELLS": 0},  # float copies made block by block
     {"_BLOCK_ROWS": 7},  # cached blocks
     {"_FLOAT32_EXACT": 0},  # float64 sums
+    {"_SPARSE_DENSITY": 1.0},  # every block a sparse matrix
+    {"_SPARSE_DENSITY": 1.0, "_BLOCK_ROWS": 7, "_CACHED_CELLS": 0, "_FLOAT32_EXACT": 0},
 ])
 def test_blocks_and_precision_do_not_change_the_result(monkeypatch, patch):
     rng = np.random.default_rng(6)
