@@ -123,7 +123,8 @@ def numbers_as_numbers(frame: pd.DataFrame, categories=()) -> pd.DataFrame:
     named in ``categories`` (at predict: columns the model knows as categories)."""
     changed = {}
     for name, column in frame.items():
-        if column.dtype == object and str(name) not in categories:
+        # a column with no known cell says nothing of its kind (LIME kept none of it)
+        if column.dtype == object and str(name) not in categories and column.notna().any():
             inferred = column.infer_objects()
             if (pd.api.types.is_numeric_dtype(inferred.dtype)
                     and not pd.api.types.is_bool_dtype(inferred.dtype)):

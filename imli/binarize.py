@@ -65,7 +65,8 @@ def as_float64(frame: pd.DataFrame, categories=()) -> pd.DataFrame:
         dtype = column.dtype
         if isinstance(dtype, np.dtype) and dtype.kind == "f" and dtype.itemsize > 8:
             changed[name] = column.astype(np.float64)
-        elif dtype == object and str(name) not in categories:
+        # a column with no known cell says nothing of its kind (LIME kept none of it)
+        elif dtype == object and str(name) not in categories and column.notna().any():
             inferred = column.infer_objects()
             if (pd.api.types.is_numeric_dtype(inferred.dtype)
                     and not pd.api.types.is_bool_dtype(inferred.dtype)):

@@ -288,3 +288,12 @@ def test_object_columns_of_numbers_are_numbers():
     assert fitted.schema_.kinds == ("categorical",)
     numbers = codes.assign(code=codes["code"].astype(int).astype(object))
     assert fitted.predict(numbers).tolist() == fitted.predict(codes).tolist()
+
+
+def test_an_object_column_with_no_known_cell_stays_categorical():
+    """LIME's filtered rows can leave a categorical column with no known cell: read as
+    numbers, it refused the text of full rows at predict."""
+    X = pd.DataFrame({"c": pd.Series([np.nan] * 20, dtype=object), "x": np.arange(20.0)})
+    model = FOLDClassifier().fit(X, [0, 1] * 10)
+    assert model.schema_.kinds == ("categorical", "numeric")
+    assert len(model.predict(pd.DataFrame({"c": ["a", "b"], "x": [1.0, 2.0]}))) == 2

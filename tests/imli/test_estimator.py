@@ -587,3 +587,11 @@ def test_integers_a_float_cannot_tell_apart_are_warned_of():
     with pytest.warns(UserWarning, match=r"column 'id' holds integers beyond 2\*\*53 that "
                                          r"IMLI.*\(4 distinct values become 1\)"):
         IMLIClassifier().fit(pd.DataFrame({"id": ids}), (ids > 2**63 + 2).astype(int))
+
+
+def test_an_object_column_with_no_known_cell_stays_categorical():
+    """LIME's filtered rows can leave a categorical column with no known cell: read as
+    numbers, it refused the text of full rows at predict."""
+    X = pd.DataFrame({"c": pd.Series([np.nan] * 20, dtype=object), "x": np.arange(20.0)})
+    model = IMLIClassifier(random_state=0).fit(X, [0, 1] * 10)
+    assert len(model.predict(pd.DataFrame({"c": ["a", "b"], "x": [1.0, 2.0]}))) == 2
