@@ -56,6 +56,7 @@ class LimeInput:
             self._fill[j] = n
         self.training_data = self._impute(Z)
         self.training_labels = np.asarray(labels_train)
+        self._explainers = {}
         digest = hashlib.sha256(np.ascontiguousarray(
             self.predict_fn(probe_rows(self.training_data))).tobytes())
         digest.update(black_box.kind.encode())
@@ -80,12 +81,28 @@ class LimeInput:
             column[column >= n] = np.nan
         return self.black_box.predict_proba_encoded(Z)
 
+    def explainer(self, lime_config):
+        """The lime explainer of these training rows under ``lime_config``, made once per
+        setting (its entropy discretizer fits a tree per feature)."""
+        key = (lime_config.discretizer, lime_config.kernel_width,
+               lime_config.feature_selection, lime_config.random_state,
+               lime_config.categories)
+        if key not in self._explainers:
+            self._explainers[key] = make_explainer(
+                self.training_data, lime_config, self.categorical_indices,
+                self.categorical_names, self.feature_names, self.training_labels)
+        return self._explainers[key]
+
+    def __getstate__(self):
+        # predict_fn goes to LIME's worker processes with this object: not the explainers
+        state = dict(self.__dict__)
+        state["_explainers"] = {}
+        return state
+
     def bin_edges(self, lime_config) -> dict[str, np.ndarray]:
         """Each numeric feature's bin edges, by name: those of the explainer LIME runs with.
 
         Built without explaining any row, so views without LIME use the same bins.
         """
-        explainer = make_explainer(self.training_data, lime_config, self.categorical_indices,
-                                   self.categorical_names, self.feature_names,
-                                   self.training_labels)
+        explainer = self.explainer(lime_config)
         return {self.feature_names[j]: e for j, e in discretizer_edges(explainer).items()}

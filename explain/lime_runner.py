@@ -374,7 +374,8 @@ def explain_rows(training_data, rows, predict_fn: Callable, config: LimeConfig |
                  categorical_features=(), categorical_names=None, feature_names=None,
                  training_labels=None, cache_dir=None, row_ids=None,
                  progress: Callable[[int, int], None] | None = None, *, labels=None,
-                 model_fingerprint: str | None = None, client=None) -> Explanations:
+                 model_fingerprint: str | None = None, client=None,
+                 explainer: LimeTabularExplainer | None = None) -> Explanations:
     """Explain every row of ``rows`` with LIME.
 
     Parameters
@@ -409,6 +410,9 @@ def explain_rows(training_data, rows, predict_fn: Callable, config: LimeConfig |
     client : dask.distributed.Client, optional
         Run the batches on this Dask cluster (else ``config.scheduler`` if set, else joblib
         processes).
+    explainer : LimeTabularExplainer, optional
+        :func:`make_explainer` of these arguments, made once by a caller that explains
+        several sets of rows (the entropy discretizer fits a tree per feature).
 
     Returns
     -------
@@ -422,8 +426,9 @@ def explain_rows(training_data, rows, predict_fn: Callable, config: LimeConfig |
     if config.discretizer == "entropy" and training_labels is None:
         training_labels = np.argmax(
             check_probabilities(predict_fn(training_data), len(training_data)), axis=1)
-    explainer = make_explainer(training_data, config, categorical, categorical_names,
-                               feature_names, training_labels)
+    if explainer is None:
+        explainer = make_explainer(training_data, config, categorical, categorical_names,
+                                   feature_names, training_labels)
     disc = explainer.discretizer
     edges = discretizer_edges(explainer)
     bins = disc.discretize(rows).astype(np.int64)

@@ -242,6 +242,7 @@ def _explain(lime_input: LimeInput, X: pd.DataFrame, row_ids, config, cache_dir,
         row_ids=row_ids,
         model_fingerprint=lime_input.fingerprint,
         progress=progress,
+        explainer=lime_input.explainer(config.lime),
     )
 
 
