@@ -199,8 +199,9 @@ def wrap_sklearn(estimator, encoder, *, class_names=None, source_labels=None):
     Returns
     -------
     SklearnBlackBox or RelabeledBlackBox
-        (the latter with ``source_labels``). Its labels (``predict``) are the estimator's own ``predict``, whatever threshold
-        decides it; its probabilities (what LIME explains) are ``predict_proba``.
+        (the latter with ``source_labels``). Its labels (``predict``) are the estimator's
+        own ``predict``, whatever threshold decides it; its probabilities (what LIME
+        explains) are ``predict_proba``.
 
     Raises
     ------

@@ -57,7 +57,8 @@ from explain.lime_fit import LocalFits
 from explain.lime_parallel import dask_client, n_workers, run_batches
 from explain.lime_sampling import one_hot_negations
 
-__all__ = ["CATEGORY_VIEWS", "LimeConfig", "Explanations", "seed_for", "make_explainer", "discretizer_edges",
+__all__ = ["CATEGORY_VIEWS", "LimeConfig", "Explanations", "seed_for", "make_explainer",
+           "discretizer_edges",
            "explain_rows", "batch_size_for", "rows_in_budget", "pool_batches", "probe_rows",
            "DISCRETIZERS"]
 

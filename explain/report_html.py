@@ -242,7 +242,8 @@ def _tradeoff(report: dict) -> str:
         ]
         header = ["setting", "fidelity (raw)", "fidelity (LIME)", "accuracy", "rules",
                   "literals", "fit s", "optimal", "Pareto"]
-        parts.append(f"<details><summary>{_e(_learner_title(name))}: {counted(len(points), 'setting')}"
+        title = f"{_learner_title(name)}: {counted(len(points), 'setting')}"
+        parts.append(f"<details><summary>{_e(title)}"
                      f"</summary>{_table(header, rows, numeric=set(range(1, 7)))}</details>")
     return "".join(parts) + (
         '<p class="note">Each point is one learner fitted on the run\'s training rows with '

@@ -91,7 +91,8 @@ def _warn_merged_integers(column: pd.Series, values: np.ndarray, name: str) -> N
     if merged < exact:
         warnings.warn(f"column {name!r} holds integers beyond 2**53 that IMLI, comparing "
                       f"float64 numbers, cannot tell apart ({exact} distinct values become "
-                      f"{merged}); subtract an offset or rescale it", UserWarning, stacklevel=3)
+                      f"{merged}); subtract an offset or rescale it", UserWarning,
+                      stacklevel=3)
 
 
 def _numbers_from_text(column: pd.Series) -> pd.Series | None:
