@@ -292,9 +292,9 @@ def make_explainer(training_data, config: LimeConfig, categorical_features=(),
     kernel_width = config.kernel_width
     if kernel_width is None and config.categories == "one-hot":
         # lime's default, 0.75 * sqrt(features), over the one-hot view's features
-        extra = sum(len(np.unique(training_data[:, j])) for j in categorical_features
-                    if len(np.unique(training_data[:, j])) > 2)
-        kernel_width = 0.75 * math.sqrt(training_data.shape[1] + extra)
+        extra = one_hot_negations([np.unique(column) for column in training_data.T],
+                                  categorical_features)
+        kernel_width = 0.75 * math.sqrt(training_data.shape[1] + len(extra))
     return LimeTabularExplainer(
         training_data, mode="classification", training_labels=training_labels,
         feature_names=feature_names,

@@ -60,6 +60,10 @@ def test_one_hot_explanations_name_negations_by_category_code():
         LimeConfig(engine="reference", categories="one-hot")
     with pytest.raises(ValueError, match="categories must be one of"):
         LimeConfig(categories="onehot")
+    # lime's default kernel width, 0.75 * sqrt(features), counts the one-hot features
+    width = make_explainer(X, LimeConfig(discretizer="quartile", categories="one-hot"),
+                           MIXED_CATEGORICAL).base.kernel_fn.keywords["kernel_width"]
+    assert width == pytest.approx(0.75 * np.sqrt(X.shape[1] + 7))
     assert "categories" not in LimeConfig().result_items()  # old cache keys still serve
     assert LimeConfig(categories="one-hot").result_items()["categories"] == "one-hot"
 
