@@ -146,19 +146,20 @@ def selection_mask(features: np.ndarray, n_features: int) -> np.ndarray:
     n_features : int
         Width of the table.
     """
-    features = np.asarray(features, dtype=np.int64)
-    mask = np.zeros((features.shape[0], n_features), dtype=bool)
-    rows, slots = np.nonzero((features >= 0) & (features < n_features))
-    mask[rows, features[rows, slots]] = True
-    return mask
+    return _selected(features, 0, n_features)
 
 
 def negation_mask(features: np.ndarray, n_features: int, n_negations: int) -> np.ndarray:
     """Boolean ``(n_rows, n_negations)``: which of the one-hot view's negations
     (:attr:`explain.lime_runner.Explanations.negations`) LIME selected for each row."""
-    features = np.asarray(features, dtype=np.int64) - n_features
-    mask = np.zeros((features.shape[0], n_negations), dtype=bool)
-    rows, slots = np.nonzero((features >= 0) & (features < n_negations))
+    return _selected(features, n_features, n_negations)
+
+
+def _selected(features: np.ndarray, start: int, width: int) -> np.ndarray:
+    """Which of the features ``start .. start + width - 1`` each row selected."""
+    features = np.asarray(features, dtype=np.int64) - start
+    mask = np.zeros((features.shape[0], width), dtype=bool)
+    rows, slots = np.nonzero((features >= 0) & (features < width))
     mask[rows, features[rows, slots]] = True
     return mask
 
