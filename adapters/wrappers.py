@@ -13,6 +13,8 @@ from .errors import InputError, listing
 from .target import label_strings
 
 PICKLE_FILE = "black_box.joblib"
+#: How deep, and through how long lists, the search for category encoders goes.
+_MAX_DEPTH, _MAX_ITEMS = 50, 100_000
 CALLABLE_FILE = "black_box.txt"
 
 
@@ -266,15 +268,19 @@ def _category_encoders(estimator):
 
     seen = set()
 
-    def parts(value):
-        if isinstance(value, (list, tuple)):
-            for item in value:
-                yield from parts(item)
-        elif isinstance(value, dict):
-            for item in value.values():
-                yield from parts(item)
+    def parts(value, depth):
+        # containers too are visited once (a list may hold itself), and not too deep
+        if id(value) in seen or depth > _MAX_DEPTH:
+            return
+        if isinstance(value, (list, tuple, dict)):
+            items = list(value.values()) if isinstance(value, dict) else value
+            if len(items) > _MAX_ITEMS:  # data (millions of numbers), not estimators
+                return
+            seen.add(id(value))
+            for item in items:
+                yield from parts(item, depth + 1)
         elif isinstance(value, BaseEstimator) or type(value).__module__.startswith("sklearn."):
-            if id(value) in seen or not hasattr(value, "__dict__"):
+            if not hasattr(value, "__dict__"):
                 return
             seen.add(id(value))
             if isinstance(value, (OneHotEncoder, OrdinalEncoder)):
@@ -283,9 +289,9 @@ def _category_encoders(estimator):
                     yield value, [str(n) for n in names]
                 return
             for item in vars(value).values():
-                yield from parts(item)
+                yield from parts(item, depth + 1)
 
-    yield from parts(estimator)
+    yield from parts(estimator, 0)
 
 
 def _check_category_types(estimator, encoder):
@@ -318,16 +324,16 @@ def _check_category_types(estimator, encoder):
             if not unseen:
                 continue
             spaced = [v for v in known if v.strip() != v and v.strip() in set(given)]
-            if spaced or len(unseen) == len(given):
-                why = (f"{spaced[0]!r}, which the dataset reads as {spaced[0].strip()!r} "
-                       f"(without the spaces around it)" if spaced
-                       else f"{listing(known, 5)}, none of the dataset's "
-                            f"{listing(given, 5)}")
+            if spaced:
                 raise InputError(f"the estimator's {type(fitted).__name__} learned column "
-                                 f"{name!r} as {why}; {fix}")
+                                 f"{name!r} as {spaced[0]!r}, which the dataset reads as "
+                                 f"{spaced[0].strip()!r} (without the spaces around it); "
+                                 f"{fix}")
+            # (a step before the encoder may recode the column: unseen is not refused)
             warnings.warn(f"the estimator's {type(fitted).__name__} never saw the categories "
-                          f"{listing(unseen, 5)} of column {name!r}; it reads them as its "
-                          f"handle_unknown says", UserWarning, stacklevel=3)
+                          f"{listing(unseen, 5)} of column {name!r} (it knows "
+                          f"{listing(known, 5)}); unless a step before it recodes them, it "
+                          f"reads them as its handle_unknown says", UserWarning, stacklevel=3)
 
 
 def wrap_callable(fn, encoder, kind="callable", *, n_classes=2):

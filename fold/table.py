@@ -125,7 +125,7 @@ def numbers_as_numbers(frame: pd.DataFrame, categories=()) -> pd.DataFrame:
     for name, column in frame.items():
         # a column with no known cell says nothing of its kind (LIME kept none of it)
         if column.dtype == object and str(name) not in categories and column.notna().any():
-            inferred = column.infer_objects()
+            inferred = column.where(column.notna(), np.nan).infer_objects()  # pd.NA too
             if (pd.api.types.is_numeric_dtype(inferred.dtype)
                     and not pd.api.types.is_bool_dtype(inferred.dtype)):
                 changed[name] = inferred

@@ -67,7 +67,7 @@ def as_float64(frame: pd.DataFrame, categories=()) -> pd.DataFrame:
             changed[name] = column.astype(np.float64)
         # a column with no known cell says nothing of its kind (LIME kept none of it)
         elif dtype == object and str(name) not in categories and column.notna().any():
-            inferred = column.infer_objects()
+            inferred = column.where(column.notna(), np.nan).infer_objects()  # pd.NA too
             if (pd.api.types.is_numeric_dtype(inferred.dtype)
                     and not pd.api.types.is_bool_dtype(inferred.dtype)):
                 changed[name] = inferred

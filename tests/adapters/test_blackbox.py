@@ -328,15 +328,60 @@ def test_categories_the_table_reading_cleaned_are_refused():
     with pytest.raises(InputError, match=r"learned column 'work' as ' [A-Za-z-]+', which the "
                                          r"dataset reads as '[A-Za-z-]+' \(without the spaces"):
         wrap_sklearn(fitted(raw), encoder, class_names=ds.class_names)
+    # a step before the encoder may recode the column: categories it never saw are said
     renamed = raw.assign(work=raw["work"].map({" Private": "P", " Self-emp": "S", " Gov": "G"}))
-    with pytest.raises(InputError, match="learned column 'work' as 'G', 'P', 'S', none of the "
-                                         "dataset's 'Gov', 'Private', 'Self-emp'"):
+    with pytest.warns(UserWarning, match="never saw the categories 'Gov', 'Private', "
+                                         "'Self-emp' of column 'work' \\(it knows 'G', 'P', "
+                                         "'S'\\); unless a step before it recodes them"):
         wrap_sklearn(fitted(renamed), encoder, class_names=ds.class_names)
     fewer = ds.X.assign(work=ds.X["work"].replace("Gov", "Private"))
     with pytest.warns(UserWarning, match="never saw the categories 'Gov' of column 'work'"):
         box = wrap_sklearn(fitted(fewer), encoder, class_names=ds.class_names)
     assert box.predict(ds.X).shape == (300,)
     wrap_sklearn(fitted(ds.X), encoder, class_names=ds.class_names)  # no warning
+
+
+def test_a_pipeline_that_recodes_a_category_before_encoding_it_is_accepted():
+    """A first step that renames the categories (a -> alpha) leaves the encoder none of the
+    dataset's: it was refused, though the pipeline reads Dataset.X."""
+    from sklearn.preprocessing import FunctionTransformer
+
+    rng = np.random.default_rng(0)
+    df = pd.DataFrame({"x": rng.normal(size=300), "c": rng.choice(["a", "b", "c"], 300)})
+    df["y"] = np.where(df.x + (df.c == "a") > 0.5, "yes", "no")
+    ds = from_frame(df, "y")
+    words = FunctionTransformer(lambda X: X.assign(c=X["c"].map(
+        {"a": "alpha", "b": "beta", "c": "gamma"})))
+    model = make_pipeline(words, ColumnTransformer([("oh", OneHotEncoder(), ["c"])],
+                                                   remainder="passthrough"),
+                          LogisticRegression()).fit(ds.X, ds.y)
+    with pytest.warns(UserWarning, match="unless a step before it recodes them"):
+        box = wrap_sklearn(model, TableEncoder().fit(ds.X, ds.categorical))
+    np.testing.assert_array_equal(box.predict(ds.X), model.predict(ds.X))
+
+
+def test_the_search_for_encoders_survives_cycles_and_large_lists():
+    from sklearn.base import BaseEstimator, ClassifierMixin
+
+    df, ds = _flag_table()
+
+    class Box(ClassifierMixin, BaseEstimator):
+        def fit(self, X, y):
+            self.inner_ = _flag_pipeline().fit(X, y)
+            self.classes_ = self.inner_.classes_
+            self.log_ = [list(range(200_000))]
+            self.log_.append(self.log_)  # a list that holds itself
+            self.book_ = {}
+            self.book_["self"] = self.book_
+            return self
+
+        def predict_proba(self, X):
+            return self.inner_.predict_proba(X)
+
+    encoder = TableEncoder().fit(ds.X, ds.categorical)
+    wrap_sklearn(Box().fit(ds.X, ds.y), encoder)  # fitted on Dataset.X: accepted
+    with pytest.raises(InputError, match="learned column 'flag' as bool values"):
+        wrap_sklearn(Box().fit(df[["flag", "x"]], ds.y), encoder)
 
 
 def test_a_model_of_the_tables_labels_is_merged_one_vs_rest():

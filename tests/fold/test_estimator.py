@@ -297,3 +297,13 @@ def test_an_object_column_with_no_known_cell_stays_categorical():
     model = FOLDClassifier().fit(X, [0, 1] * 10)
     assert model.schema_.kinds == ("categorical", "numeric")
     assert len(model.predict(pd.DataFrame({"c": ["a", "b"], "x": [1.0, 2.0]}))) == 2
+
+
+def test_object_numbers_with_pandas_na_are_numbers():
+    """pd.NA (what Int64.astype(object) gives) left the column categorical, where None
+    and NaN made it numeric."""
+    for missing in (None, np.nan, pd.NA):
+        column = pd.Series(list(np.arange(40) % 10), dtype=object)
+        column[::10] = missing
+        model = FOLDClassifier().fit(pd.DataFrame({"x": column}), np.arange(40) % 10 > 4)
+        assert model.schema_.kinds == ("numeric",), missing

@@ -595,3 +595,13 @@ def test_an_object_column_with_no_known_cell_stays_categorical():
     X = pd.DataFrame({"c": pd.Series([np.nan] * 20, dtype=object), "x": np.arange(20.0)})
     model = IMLIClassifier(random_state=0).fit(X, [0, 1] * 10)
     assert len(model.predict(pd.DataFrame({"c": ["a", "b"], "x": [1.0, 2.0]}))) == 2
+
+
+def test_object_numbers_with_pandas_na_are_numbers():
+    """pd.NA (what Int64.astype(object) gives) left the column categorical."""
+    for missing in (None, np.nan, pd.NA):
+        column = pd.Series(list(np.arange(40) % 10), dtype=object)
+        column[::10] = missing
+        model = IMLIClassifier(random_state=0, n_clauses=1, rule_type="DNF").fit(
+            pd.DataFrame({"x": column}), np.where(np.arange(40) % 10 > 4, "hi", "lo"))
+        assert "4.5" in str(model.rules_) and " == " not in str(model.rules_), missing
