@@ -476,3 +476,15 @@ def test_a_box_that_decodes_rows_otherwise_is_refused(mixed):
     with pytest.raises(InputError, match="other probabilities for the table's rows as "
                                          "encoded rows"):
         check_encoded_reading(OwnBox(), encoder, ds.X)
+
+
+def test_a_box_with_noisy_answers_is_warned_of_not_refused(mixed):
+    """A model whose probabilities vary from call to call (sampling at predict time) read
+    as one decoding rows otherwise, and was refused with the wrong reason."""
+    from adapters.blackbox import check_encoded_reading
+
+    ds, encoder, _ = mixed
+    rng = np.random.default_rng(0)
+    noisy = wrap_callable(lambda X: np.clip(rng.uniform(0.4, 0.6, len(X)), 0, 1), encoder)
+    with pytest.warns(UserWarning, match="answers the same rows with other probabilities"):
+        check_encoded_reading(noisy, encoder, ds.X)
