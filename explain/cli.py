@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import importlib.util
+import json
 import math
 import os
 import signal
@@ -529,10 +530,14 @@ def _load_model(run: CliRun, dataset):
     if run.model_classes and names is not None:
         raise InputError("--model-class is for a model trained elsewhere: this model file "
                          f"names its classes ({listing(names)})")
-    if run.model_classes:
-        labels = _model_class_labels(run.model_classes, dataset, len(box.classes_))
+    recorded = None if names is not None else _recorded_reading(box)
+    if run.model_classes or recorded is not None:
+        given, how = ((run.model_classes, "as --model-class gives them") if run.model_classes
+                      else (recorded, "as the run that saved the model read them"))
+        labels = _model_class_labels(given, dataset, len(box.classes_),
+                                     "--model-class" if run.model_classes else
+                                     "the model file's class reading")
         codes = [dict(dataset.source_labels)[label] for label in labels]
-        how = "as --model-class gives them"
     elif names is None:
         # Trained elsewhere: class i is the raw target's i-th label as LabelEncoder numbers
         # them; the dataset may have re-encoded them (the positive class as 1, one-vs-rest).
@@ -554,6 +559,9 @@ def _load_model(run: CliRun, dataset):
                              f"{listing(dataset.class_names)}{hint}")
         codes = [dataset.class_names.index(name) for name in names]
         labels, how = names, "as the model file names them"
+    if names is None:  # the file a run saves keeps the reading (not a class naming:
+        # that would mark the model as trained here, whose column names are all encoded)
+        box.booster.set_attr(**{CLASS_READING: json.dumps(list(labels))})
     order = ", ".join(f"{i} = {label!r}" for i, label in enumerate(labels))
     note = f"the model's classes read as the target's labels, {how}: {order}"
     read = tuple(box.info.get("notes", ()))  # how its columns and categories were read
@@ -561,12 +569,32 @@ def _load_model(run: CliRun, dataset):
     return box, replace(dataset, notes=dataset.notes + read + (note,))
 
 
-def _model_class_labels(given, dataset, n_classes) -> list[str]:
-    """The target labels ``--model-class`` names, one per class of the model, in order."""
+#: The booster attribute in which a run's saved copy of a user's model keeps how its
+#: classes were read (the target label of each class, in order).
+CLASS_READING = "surrogate_rules_class_reading"
+
+
+def _recorded_reading(box) -> list | None:
+    """The class reading a run saved with this model file, if any."""
+    text = box.booster.attr(CLASS_READING)
+    if text is None:
+        return None
+    try:
+        labels = json.loads(text)
+    except ValueError:
+        labels = None
+    if not (isinstance(labels, list) and all(isinstance(v, str) for v in labels)):
+        raise InputError(f"the model file's {CLASS_READING} attribute is not a list of "
+                         f"labels; give the model's classes with --model-class")
+    return labels
+
+
+def _model_class_labels(given, dataset, n_classes, what="--model-class") -> list[str]:
+    """The target labels ``given`` names, one per class of the model, in order."""
     labels = [label for label, _ in dataset.source_labels]
-    named = [match_label(label, labels, dataset.target, "--model-class") for label in given]
+    named = [match_label(label, labels, dataset.target, what) for label in given]
     if len(named) != n_classes or sorted(named) != sorted(labels):
-        raise InputError(f"--model-class must name each of the target's labels "
+        raise InputError(f"{what} must name each of the target's labels "
                          f"{listing(labels, 10)} once, in the order of the model's "
                          f"{n_classes} classes; got {listing(given, 10)}")
     return named

@@ -178,7 +178,8 @@ def test_a_saved_one_vs_rest_model_explains_its_class_again(own_models, tmp_path
 
 def test_model_class_gives_the_order_of_a_models_classes(own_models, tmp_path):
     """A model whose class 1 is the label that sorts first ('lo' against 'other', trained
-    as 1 = 'lo') was read the wrong way round, and only Python users could say otherwise."""
+    as 1 = 'lo') was read the wrong way round, and only Python users could say otherwise;
+    the copy a run saved was read the wrong way round again."""
     import xgboost as xgb
 
     frame = pd.read_csv(own_models / "two.csv")
@@ -202,6 +203,23 @@ def test_model_class_gives_the_order_of_a_models_classes(own_models, tmp_path):
         bad = run_cli(*data, "--out", str(tmp_path / "bad"),
                       *[a for c in classes for a in ("--model-class", c)])
         assert bad.returncode == 2 and words in bad.stderr.strip().splitlines()[-1], bad.stderr
+    # the run's saved copy keeps the reading: read back without --model-class
+    again = run_cli(*data[:5], "--model", str(tmp_path / "right" / "black_box.ubj"),
+                    "--learners", "fold", *FAST_LIME, "--out", str(tmp_path / "again"))
+    assert again.returncode == 0, again.stderr
+    report = json.loads((tmp_path / "again" / "report.json").read_text())
+    assert report["black_box"]["accuracy_test"] >= 0.9
+    assert any("as the run that saved the model read them: 0 = 'other', 1 = 'lo'" in note
+               for note in report["dataset"]["notes"])
+    import xgboost as xgb
+
+    booster = xgb.Booster(model_file=str(tmp_path / "right" / "black_box.ubj"))
+    booster.set_attr(surrogate_rules_class_reading="{not json")
+    booster.save_model(str(tmp_path / "garbled.ubj"))
+    garbled = run_cli(*data[:5], "--model", str(tmp_path / "garbled.ubj"), "--learners",
+                      "fold", *FAST_LIME, "--out", str(tmp_path / "garbled"))
+    assert garbled.returncode == 2 and "Traceback" not in garbled.stderr
+    assert "is not a list of labels" in garbled.stderr.strip().splitlines()[-1]
     trained = run_cli(*data[:5], "--learners", "fold", *FAST_LIME, "--out",
                       str(tmp_path / "trained"))
     assert trained.returncode == 0, trained.stderr
