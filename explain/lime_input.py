@@ -84,14 +84,11 @@ class LimeInput:
     def explainer(self, lime_config):
         """The lime explainer of these training rows under ``lime_config``, made once per
         setting (its entropy discretizer fits a tree per feature)."""
-        key = (lime_config.discretizer, lime_config.kernel_width,
-               lime_config.feature_selection, lime_config.random_state,
-               lime_config.categories)
-        if key not in self._explainers:
-            self._explainers[key] = make_explainer(
+        if lime_config not in self._explainers:  # a frozen dataclass: hashable
+            self._explainers[lime_config] = make_explainer(
                 self.training_data, lime_config, self.categorical_indices,
                 self.categorical_names, self.feature_names, self.training_labels)
-        return self._explainers[key]
+        return self._explainers[lime_config]
 
     def __getstate__(self):
         # predict_fn goes to LIME's worker processes with this object: not the explainers
