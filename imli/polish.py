@@ -17,7 +17,11 @@ the polished rule meets the same constraints as the one it started from.
 One step costs a single matrix product: for a given clause (and a given literal taken out
 of it), the rows whose prediction a new literal ``j`` would flip are the rows of a fixed set
 where ``j`` is true, so the change in errors of every choice of ``j`` is one weighted
-row vector times the literal matrix. Costs are integers (the scaled weights of
+row vector times the literal matrix. Swapping a literal ``j`` of a clause for another reopens
+the rows the clause is closed on plus the rows only ``j`` holds it open on; the latter are
+disjoint over the clause's literals, so all of a clause's swaps cost one sparse product with
+at most one entry per row, not one dense product per literal (a rule of hundreds of
+literals made every step that many times dearer). Costs are integers (the scaled weights of
 :class:`~imli.encoding.Weights`), computed exactly; ties go to the first move in a fixed
 order, so the result is deterministic.
 """
@@ -72,34 +76,52 @@ class _Literals:
             return sparse.csc_array(block, dtype=self.dtype)
         return block.astype(self.dtype)
 
-    def weighted_sums(self, V: np.ndarray, budget: Budget) -> np.ndarray | None:
-        """``V @ L`` for a (families, rows) matrix ``V``, as float64; ``None`` if the budget
-        runs out between two blocks (on millions of rows one product takes seconds)."""
-        out = np.zeros((V.shape[0], self.X.shape[1]))
+    def weighted_sums(self, Vs: list, budget: Budget) -> list[np.ndarray] | None:
+        """``V @ L`` for each (families, rows) matrix ``V`` of ``Vs`` (dense or sparse), as
+        float64 arrays; ``None`` if the budget runs out between two blocks (on millions of
+        rows one product takes seconds)."""
+        outs = [np.zeros((V.shape[0], self.X.shape[1])) for V in Vs]
         for b, start in enumerate(range(0, self.X.shape[0], _BLOCK_ROWS)):
             if b and budget.expired():
                 return None
             block = self.cached[b] if self.cached is not None else self._block(start)
-            part = V[:, start:start + _BLOCK_ROWS].astype(self.dtype)
-            out += (block.T @ part.T).T if sparse.issparse(block) else part @ block
-        return np.hstack([out, V.sum(axis=1)[:, None] - out])
+            for V, out in zip(Vs, outs):
+                part = V[:, start:start + _BLOCK_ROWS].astype(self.dtype)
+                if sparse.issparse(block):
+                    got = (block.T @ part.T).T
+                else:
+                    got = part @ block
+                out += got.toarray() if sparse.issparse(got) else got
+        return [np.hstack([out, np.asarray(V.sum(axis=1)).reshape(-1, 1) - out])
+                for V, out in zip(Vs, outs)]
 
 
 class _Search:
-    """The current rule, what it predicts, and the best move found in one step."""
+    """The current rule, what it predicts, and the moves of one step.
+
+    A family of moves is priced by one row of a product with the literal matrix: either a
+    dense per-row vector of its own, or (a clause's swaps) a dense vector shared by the
+    clause plus one row of a sparse matrix holding each literal's own rows.
+    """
 
     def __init__(self, setting: Setting, data: Data, rule: Rule) -> None:
         self.setting, self.rule = setting, rule
-        L, rows = data.L, data.rows
+        rows = data.rows
         # flip[i]: change in weighted errors when row i's prediction turns False -> True
         self.flip = rows.weights * np.where(rows.labels, -1.0, 1.0)
-        self.truth = [L[:, sorted(c)].any(axis=1) for c in rule]
-        self.counts = [L[:, sorted(c)].sum(axis=1) for c in rule]
+        self.members = [sorted(c) for c in rule]
+        self.columns = [data.by_column[:, m] for m in self.members]
+        self.truth = [c.any(axis=1) for c in self.columns]
+        self.counts = [c.sum(axis=1) for c in self.columns]
         self.predicted = np.ones(len(rows), dtype=bool)
         for t in self.truth:
             self.predicted &= t
         self.best: tuple[float, Rule] | None = None
-        self.families: list[tuple[np.ndarray, float, int, np.ndarray, Callable]] = []
+        self.vectors: list[np.ndarray] = []
+        self.swap_cells: list[tuple[np.ndarray, np.ndarray]] = []  # (swap row, data row)
+        self.n_swaps = 0
+        # (dense vector, swap row or None, base, size, allowed literals, move of a literal)
+        self.families: list[tuple[int, int | None, float, int, np.ndarray, Callable]] = []
 
     def others(self, l: int) -> np.ndarray:
         """Rows where every clause but ``l`` holds."""
@@ -115,11 +137,35 @@ class _Search:
             self.best = (delta, rule)
 
     def family(self, rows: np.ndarray, base: float, size: int, targets: np.ndarray,
-               make: Callable[[int], Rule]) -> None:
+               make: Callable[[int], Rule]) -> int | None:
         """Moves ``make(j)`` for each allowed ``j`` in ``targets``: the scaled cost changes
-        by ``size + p·(base + Σ flip over rows where j holds)``."""
-        if targets.any():
-            self.families.append((self.flip * rows, base, size, targets, make))
+        by ``size + p·(base + Σ flip over rows where j holds)``. Returns the family's
+        vector, for swaps to share (``None`` if no literal is allowed)."""
+        if not targets.any():
+            return None
+        self.vectors.append(self.flip * rows)
+        self.families.append((len(self.vectors) - 1, None, base, size, targets, make))
+        return len(self.vectors) - 1
+
+    def swaps(self, owner: np.ndarray, rows: np.ndarray, n: int) -> int:
+        """Add ``n`` sparse rows, row ``i`` holding ``flip`` at the ``rows`` whose
+        ``owner`` is ``i``; returns the first one's index."""
+        first = self.n_swaps
+        self.swap_cells.append((first + owner, rows))
+        self.n_swaps += n
+        return first
+
+    def swap(self, shared: int, extra: int, base: float, targets: np.ndarray,
+             make: Callable[[int], Rule]) -> None:
+        """Moves over the rows of vector ``shared`` and of sparse row ``extra``."""
+        self.families.append((shared, extra, base, 0, targets, make))
+
+    def swap_matrix(self) -> sparse.csr_array:
+        """The sparse rows of :meth:`swaps`: at most one cell per data row and clause."""
+        owner = np.concatenate([o for o, _ in self.swap_cells] or [np.zeros(0, int)])
+        rows = np.concatenate([r for _, r in self.swap_cells] or [np.zeros(0, int)])
+        return sparse.csr_array((self.flip[rows], (owner, rows)),
+                                shape=(self.n_swaps, len(self.flip)))
 
 
 def _replace(rule: Rule, l: int, clause: frozenset[int]) -> Rule:
@@ -148,27 +194,35 @@ def _removable(setting: Setting, clause: frozenset[int], j: int) -> bool:
     return True
 
 
-def _moves(search: _Search, data: Data, n_clauses: int) -> None:
+def _moves(search: _Search, n_clauses: int) -> None:
     """Enumerate every move of one step into ``search``."""
-    setting, rule, L = search.setting, search.rule, data.L
+    setting, rule = search.setting, search.rule
     q, p = setting.weights.literal, setting.weights.noise
     for l, clause in enumerate(rule):
         others = search.others(l)
         targets = _targets(setting, rule, l)
         closed = others & ~search.truth[l]  # rows this clause alone makes False
-        search.family(closed, 0.0, q, targets, lambda j, l=l, c=clause: _replace(rule, l, c | {j}))
+        shared = search.family(closed, 0.0, q, targets,
+                               lambda j, l=l, c=clause: _replace(rule, l, c | {j}))
         search.consider(p * float(search.flip[closed].sum()) - q * len(clause),
                         rule[:l] + rule[l + 1:])
-        for j in sorted(clause):
+        # rows that only one literal of the clause holds open: False once it is gone
+        single = np.flatnonzero(others & (search.counts[l] == 1))
+        members = search.members[l]
+        owner = (np.argmax(search.columns[l][single], axis=1) if members
+                 else np.zeros(0, dtype=np.intp))  # an empty clause holds on no row
+        drops = -np.bincount(owner, weights=search.flip[single], minlength=len(members))
+        if shared is not None:
+            first = search.swaps(owner, single, len(members))
+        for i, j in enumerate(members):
             if not _removable(setting, clause, j):
                 continue
             rest = clause - {j}
-            reopened = others & (search.counts[l] == L[:, j])  # False once j is gone
-            drop = -float(search.flip[reopened & L[:, j]].sum())
             if rest:
-                search.consider(p * drop - q, _replace(rule, l, rest))
-            search.family(reopened, drop, 0, targets,
-                          lambda k, l=l, r=rest: _replace(rule, l, r | {k}))
+                search.consider(p * float(drops[i]) - q, _replace(rule, l, rest))
+            if shared is not None:
+                search.swap(shared, first + i, float(drops[i]), targets,
+                            lambda k, l=l, r=rest: _replace(rule, l, r | {k}))
     if len(rule) < n_clauses and not setting.constraints.required:
         # a new clause {j}: predicted rows where j is false turn False
         predicted = search.predicted
@@ -181,13 +235,24 @@ def _best(search: _Search, literals: _Literals, budget: Budget) -> tuple[float, 
     before every move was priced)."""
     p = search.setting.weights.noise
     if search.families:
-        gains = literals.weighted_sums(np.vstack([v for v, *_ in search.families]), budget)
-        if gains is None:
+        sums = literals.weighted_sums([np.vstack(search.vectors), search.swap_matrix()],
+                                      budget)
+        if sums is None:
             return None
-        for row, (_, base, size, targets, make) in zip(gains, search.families):
-            delta = np.where(targets, size + p * (base + row), np.inf)
-            j = int(np.argmin(delta))
-            search.consider(float(delta[j]), make(j))
+        dense, extra = sums
+        shared, swap, base, size, targets, make = zip(*search.families)
+        rows = dense[list(shared)]
+        swapped = [f for f, k in enumerate(swap) if k is not None]
+        rows[swapped] += extra[[swap[f] for f in swapped]]
+        delta = np.where(np.vstack(targets),
+                         np.array(size)[:, None] + p * (np.array(base)[:, None] + rows),
+                         np.inf)
+        # the first family with the lowest cost, and its first literal: the order a
+        # family-by-family search would keep
+        best = delta.min(axis=1)
+        f = int(np.argmin(best))
+        j = int(np.argmin(delta[f]))
+        search.consider(float(delta[f, j]), make[f](j))
     return search.best
 
 
@@ -221,7 +286,7 @@ def polish(setting: Setting, data: Data, clauses: Clauses, n_clauses: int,
     with threadpool_limits(limits=1, user_api="blas"):
         while not budget.expired():
             search = _Search(setting, data, rule)
-            _moves(search, data, n_clauses)
+            _moves(search, n_clauses)
             found = _best(search, literals, budget)
             if found is None or found[0] >= 0:
                 break

@@ -50,7 +50,8 @@ def instances(draw):
                                min_size=n, max_size=n)))
     y = np.array(draw(st.lists(st.booleans(), min_size=n, max_size=n)))
     k = draw(st.integers(1, 3))
-    start = draw(st.lists(st.frozensets(st.integers(0, 2 * m - 1), min_size=1, max_size=3),
+    # an empty clause (false on every row) may come from learning
+    start = draw(st.lists(st.frozensets(st.integers(0, 2 * m - 1), min_size=0, max_size=3),
                           max_size=k))
     fidelity = draw(st.sampled_from([0.5, 1.0, 3.0, 10.0]))
     return X, y, k, start, fidelity
@@ -190,3 +191,13 @@ def test_time_limit_keeps_time_for_the_polish(noisy):
     setting, data = setting_for(12, 10.0), Data.of(merge_rows(X, y))
     again = polish(setting, data, rule, 3, Budget(None))
     assert cost(setting, again, data) == cost(setting, rule, data)
+
+
+def test_an_empty_clause_is_polished_like_any_other():
+    # an empty clause is false on every row: the rule predicts False until it is fixed
+    rng = np.random.default_rng(7)
+    X = rng.random((60, 4)) < 0.5
+    y = X[:, 1] & ~X[:, 2]
+    setting, data = setting_for(4, 5.0), Data.of(merge_rows(X, y))
+    found = polish(setting, data, (frozenset(), frozenset({1})), 2, Budget(None))
+    assert sorted(map(sorted, found)) == [[1], [6]]
