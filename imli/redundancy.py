@@ -12,6 +12,12 @@ prediction on them may change.
 * Duplicate clauses, and clauses whose literals include another clause's (subsumed), go.
 * :func:`canonicalize` swaps a complemented column for an identical plain column of the
   same feature (``not (f <= t)`` → ``f > t``) when they agree on every training row.
+* Where a missing value keeps them apart (LIME's filtered rows), a term's plain threshold
+  literal on ``f`` (false where ``f`` is missing) still lets its complemented literals on
+  ``f`` read as their plain counterparts: ``f > 3 AND not (f <= 7)`` is ``f > 3 AND f > 7``,
+  that is ``f > 7``. A clause's complemented literal (true where ``f`` is missing) lets its
+  plain ones read as complemented, when that makes siblings to drop. Each swap is exact on
+  every row, and confirmed on the training rows as sibling drops are.
 """
 
 from __future__ import annotations
@@ -39,10 +45,47 @@ def _family(space: LiteralSpace, j: int):
     return (spec.feature, spec.relation, negated), down, float(spec.value)
 
 
+def _read_as_known(clause: frozenset[int], space: LiteralSpace, L: np.ndarray,
+                   connective: str) -> frozenset[int]:
+    """``clause`` with each threshold literal whose reading the rest of the clause fixes
+    where its feature is missing swapped for its counterpart (see the module docstring):
+    in a term (``"AND"``) a complemented literal of a feature that also has a plain
+    threshold literal becomes plain; in a clause (``"OR"``) a plain literal of a feature
+    that also has a complemented threshold literal becomes complemented."""
+    m = space.n_columns
+    want_plain = connective == "AND"
+    columns = {(s.feature, s.relation, s.value): c for c, s in enumerate(space.specs)
+               if s is not None and s.is_threshold}
+    anchors: dict[int, list[int]] = {}
+    for j in clause:
+        spec = space.specs[j % m]
+        if spec is not None and spec.is_threshold and (j < m) == want_plain:
+            anchors.setdefault(int(space.feature_of[j]), []).append(j)
+    out = set(clause)
+    for j in sorted(clause):
+        anchor = anchors.get(int(space.feature_of[j]))
+        if anchor is None or (j < m) == want_plain:
+            continue
+        spec = space.specs[j % m]
+        other = columns.get((spec.feature, spec.negate().relation, spec.value))
+        if other is None:
+            continue
+        k = other if want_plain else other + m
+        # where the anchors decide the feature is known (AND) or leave the clause open
+        # (OR), j and k agree: as the column specs say, and as the rows must confirm
+        fixed = L[:, anchor].any(axis=1) if want_plain else ~L[:, anchor].any(axis=1)
+        if not np.any(fixed & (L[:, j] != L[:, k])):
+            out.discard(j)
+            out.add(k)
+    return frozenset(out)
+
+
 def remove_redundant_literals(
     clause: frozenset[int], space: LiteralSpace, L: np.ndarray, connective: str = "OR"
 ) -> frozenset[int]:
-    """AIES Alg. 1 on one clause (``"OR"``) or term (``"AND"``).
+    """AIES Alg. 1 on one clause (``"OR"``) or term (``"AND"``), after reading threshold
+    literals as the clause's other literals let them be read (:func:`_read_as_known`;
+    for a clause, only when that drops a literal).
 
     Parameters
     ----------
@@ -58,6 +101,17 @@ def remove_redundant_literals(
     -------
     frozenset of int
     """
+    read = _drop_siblings(_read_as_known(clause, space, L, connective), space, L, connective)
+    if connective == "AND" or len(read) < len(clause):
+        return read
+    return _drop_siblings(clause, space, L, connective)
+
+
+def _drop_siblings(
+    clause: frozenset[int], space: LiteralSpace, L: np.ndarray, connective: str = "OR"
+) -> frozenset[int]:
+    """AIES Alg. 1 on one clause or term (arguments as :func:`remove_redundant_literals`):
+    of sibling thresholds keep the most general (OR) or the most specific (AND)."""
     families: dict[tuple, list[tuple[float, int, bool]]] = {}
     for j in clause:
         fam = _family(space, j)
