@@ -21,7 +21,7 @@ __all__ = ["prepare_out_dir", "write_run", "atomic_write_text", "predictions_fra
 
 #: Files a run writes; a directory holding any of them is a previous run's.
 RUN_FILES = ("report.json", "report.md", "report.html", "imli.txt", "fold.pl",
-             "predictions.csv")
+             "fold_facts.pl", "predictions.csv")
 #: What the black boxes' ``save`` may write (one of them per run).
 BLACK_BOX_FILES = ("black_box.ubj", "black_box.joblib", "black_box.txt")
 
@@ -75,7 +75,7 @@ def predictions_frame(result: PipelineResult) -> pd.DataFrame:
     """Every row's labels, from which each fidelity and accuracy in the report follows.
 
     One row per training and test row, in that order: ``row`` (its index in the input
-    table), ``part`` (``train`` / ``test``), ``truth``, ``black_box``, and each learner's
+    table, and its Id in fold_facts.pl), ``part`` (``train`` / ``test``), ``truth``, ``black_box``, and each learner's
     label of the full row (``imli``, ``fold``); with LIME, each learner's label of the
     row's LIME-filtered view too (``imli_lime``, ``fold_lime``: the LIME-protocol
     fidelity). Labels are the class names of ``report["dataset"]["class_names"]``.
@@ -120,6 +120,13 @@ def write_run(result: PipelineResult, out_dir: Path) -> dict[str, Path]:
         path = out / ("imli.txt" if name == "imli" else "fold.pl")
         atomic_write_text(path, learner.artifact_text)
         written[name] = path
+    if "fold" in result.learners:
+        # the held-out rows, each Id its row in the table (predictions.csv's `row`), so
+        # plain swipl's answers can be set beside the run's
+        test = result.views["fold"]["test"]
+        path = out / "fold_facts.pl"
+        atomic_write_text(path, result.learners["fold"].estimator.facts(test, ids=test.index))
+        written["fold_facts"] = path
     path = out / "predictions.csv"
     # every text quoted: a label holding a lone CR would otherwise end a line for readers
     atomic_write_text(path, predictions_frame(result).to_csv(

@@ -386,14 +386,20 @@ class FOLDClassifier(ClassifierMixin, BaseEstimator):
         return self
 
     # -- prediction ----------------------------------------------------------
-    def facts(self, X) -> str:
-        """The Prolog facts of ``X`` (rows numbered 0, 1, ...), every column.
+    def facts(self, X, ids=None) -> str:
+        """The Prolog facts of ``X``, every column.
 
         Load them after :attr:`program_` in any SWI-Prolog and query
         ``label(Id, Class)``.
+
+        Parameters
+        ----------
+        X : DataFrame or array-like
+        ids : sequence of int, optional
+            Each row's Id (default: 0, 1, ... in row order).
         """
         view = self._view(X)
-        return write_facts(self.prolog_, view, self.schema_)
+        return write_facts(self.prolog_, view, self.schema_, ids=ids)
 
     def evaluate_prolog(self, X) -> Evaluation:
         """Run the program on ``X`` in SWI-Prolog; decisions and timing.

@@ -67,8 +67,18 @@ def _first_failure(rule: Rule, view: ColumnView, row: int) -> str:
                     f"{_cell(view, literal, row)})")
     for exception in rule.exceptions:
         if exception.covers(view)[row]:
-            return f"its exception [{exception}] holds"
+            return f"its exception [{exception}] holds ({_reasons(exception, view, row)})"
     return "it fires"  # pragma: no cover - only called on rules that do not fire
+
+
+def _reasons(rule: Rule, view: ColumnView, row: int) -> str:
+    """Why ``rule`` holds on ``row``, in one line: its cells, and why each of its
+    exceptions does not hold."""
+    parts = [f"{readable(lit.feature, name=True)} is {_cell(view, lit, row)}"
+             for lit in rule.literals]
+    parts += [f"not [{exception}]: {_first_failure(exception, view, row)}"
+              for exception in rule.exceptions]
+    return "; ".join(parts) or "it has no condition"
 
 
 def _holds(rule: Rule, view: ColumnView, row: int, indent: str) -> list:

@@ -31,7 +31,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from .program import PrologProgram
+from .program import ENCODING, PrologProgram
 from .quoting import format_numbers, quote_atom
 from .table import NUMERIC, ColumnView, Schema
 
@@ -82,11 +82,11 @@ def _wanted(schema: Schema, features) -> list:
 
 
 def write_facts(program: PrologProgram, view: ColumnView, schema: Schema,
-                features=None) -> str:
+                features=None, ids=None) -> str:
     """The facts of a table for the program file, one per known cell.
 
-    Rows are numbered 0, 1, ... in table order; facts are grouped by
-    predicate.
+    Rows are numbered 0, 1, ... in table order unless ``ids`` are given;
+    facts are grouped by predicate, after an ``encoding(utf8)`` directive.
 
     Parameters
     ----------
@@ -95,23 +95,28 @@ def write_facts(program: PrologProgram, view: ColumnView, schema: Schema,
     schema : Schema
     features : iterable of str, optional
         Columns to write (default: all of the schema).
+    ids : sequence of int, optional
+        Each row's Id, in table order (default ``0, 1, ...``).
 
     Returns
     -------
     str
     """
     row = quote_atom(program.row_predicate)
-    parts = [f"{row}({i}).\n" for i in range(view.n_rows)]
+    ids = list(range(view.n_rows)) if ids is None else [int(i) for i in ids]
+    if len(ids) != view.n_rows or len(set(ids)) != len(ids):
+        raise ValueError(f"ids must be {view.n_rows} distinct integers, one per row")
+    parts = [f"{ENCODING}\n"] + [f"{row}({i}).\n" for i in ids]
     for name, kind in _wanted(schema, features):
         cells = _column_cells(view, name, kind)
         pred = quote_atom(program.feature_predicates[name])
         rows = np.flatnonzero(cells.codes >= 0)
         texts = np.asarray(cells.texts, dtype=object)[cells.codes[rows]]
-        parts += [f"{pred}({i}, {text}).\n" for i, text in zip(rows.tolist(), texts.tolist())]
+        parts += [f"{pred}({ids[i]}, {text}).\n" for i, text in zip(rows.tolist(), texts.tolist())]
         if cells.negated:
             neg = quote_atom(program.negation_predicates[name])
             for value, mask in cells.negated.items():
-                parts += [f"{neg}({i}, {value}).\n" for i in np.flatnonzero(mask).tolist()]
+                parts += [f"{neg}({ids[i]}, {value}).\n" for i in np.flatnonzero(mask).tolist()]
     return "".join(parts)
 
 

@@ -12,7 +12,9 @@ exactly the learned model. Its data are facts, one per known cell:
 
 Every name and value is written by :func:`~fold.quoting.quote_atom` or
 :func:`~fold.quoting.format_number` (facts: :func:`fold.facts.write_facts`).
-The query is ``'label'(Id, Class)``. ``row/1`` and ``label/2`` are named
+Both files start with ``:- encoding(utf8).``: plain ``swipl`` otherwise reads
+a file in the locale's encoding, and under ``LANG=C`` would read ``'é'`` and
+``'è'`` as one atom. The query is ``'label'(Id, Class)``. ``row/1`` and ``label/2`` are named
 first, so they keep their names; any other predicate name that would clash
 (with them, with each other, with SWI-Prolog's built-ins or with the hooks of
 module ``user``, such as ``portray/1``) gets a ``_1``, ``_2``... suffix. The
@@ -29,7 +31,10 @@ from .quoting import format_number, format_term, quote_atom
 from .rules import Literal, Rule, Theory
 from .table import NUMERIC, Schema
 
-__all__ = ["PrologProgram", "write_program"]
+__all__ = ["PrologProgram", "write_program", "ENCODING"]
+
+#: First line of the program and facts files: their text is UTF-8 whatever the locale.
+ENCODING = ":- encoding(utf8)."
 
 # Functors that mean something to the clause reader or loader whatever their arity.
 _SPECIAL = frozenset({
@@ -195,6 +200,7 @@ def write_program(theory: Theory, schema: Schema, reserved: frozenset) -> Prolog
 
     row, label = quote_atom(writer.row), quote_atom(writer.label)
     lines = [
+        ENCODING,
         "% Learned by fold.FOLDClassifier: default rules with exceptions (FOLD).",
         f"% Facts: {row}(Id) for every row; Feature(Id, Value) for every known",
         "% cell (unknown cells have none); neg_Feature(Id, Value) when the value",

@@ -218,7 +218,8 @@ load(M, Program, Rows, RowPred, Columns, Mode) :-
                        close(RowsIn)).
 
 %   The program is read clause by clause (a syntax error is an error, not a
-%   warning); its only directives may be dynamic/1 declarations. Its clauses
+%   warning); its only directives may be encoding(utf8) (the text is
+%   already a string here) and dynamic/1 declarations. Its clauses
 %   are compiled with the optimise flag on (arithmetic compiled inline, as
 %   `swipl -O` does): the same answers, a faster query.
 
@@ -237,6 +238,7 @@ read_clauses(In, M, Views, Mode) :-
         fail
     ).
 
+program_term((:- encoding(utf8)), _, _, _) :- !.
 program_term((:- dynamic(Name/Arity)), M, _, _) :- !,
     must_be(atom, Name),
     must_be(nonneg, Arity),
@@ -400,9 +402,16 @@ data_goal(G, Data) :-
     memberchk(Name/Arity, Data).
 
 why_not(M-Data, G, Why) :-
-    findall(fails_at(Head, At),
-            ( clause(M:G, Body), Head = G, first_failure(M-Data, Body, At) ),
+    findall(fails_at(Head, At, Because),
+            ( clause(M:G, Body), Head = G, first_failure(M-Data, Body, At),
+              because(M-Data, At, Because) ),
             Why).
+
+%   A clause that fails at \+ G fails because G holds: its proof.
+
+because(C, \+ G, holds(Proof)) :-
+    once(prove(C, G, Proof)), !.
+because(_, _, none).
 
 first_failure(C, (A, B), At) :- !,
     (   prove(C, A, _)
@@ -435,11 +444,17 @@ show(failed(G, Why), I) :-
 show_why([], I) :-
     line(I, "no clause applies", []).
 show_why([W|Ws], I) :-
-    forall(member(fails_at(Head, At), [W|Ws]),
+    forall(member(fails_at(Head, At, Because), [W|Ws]),
            (   copy_term(At, Shown),
                numbervars(Shown, 0, _, [singletons(true)]),  % an unknown cell: w(4,_)
-               line(I, "a clause of ~q fails at ~q", [Head, Shown])
+               line(I, "a clause of ~q fails at ~q", [Head, Shown]),
+               I2 is I + 2,
+               show_because(Because, I2)
            )).
+
+show_because(none, _).
+show_because(holds(Proof), I) :-
+    show(Proof, I).
 
 line(I, Format, Args) :-
     format("~t~*|", [I]),

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
 from pathlib import Path
@@ -20,7 +21,9 @@ HOSTILE = (
 
 
 def run_swipl(clf: FOLDClassifier, X, directory: Path) -> np.ndarray:
-    """Run ``clf.program_`` on ``X`` in a plain ``swipl`` process (no project code).
+    """Run ``clf.program_`` on ``X`` in a plain ``swipl`` process (no project code), in
+    the C locale: the files must say they are UTF-8 for their non-ASCII atoms to read
+    as written.
 
     Returns each row's index into the program's decision list.
     """
@@ -33,11 +36,17 @@ def run_swipl(clf: FOLDClassifier, X, directory: Path) -> np.ndarray:
     labels = ", ".join(clf.prolog_.label_terms)
     row = quote_atom(clf.prolog_.row_predicate)
     label = quote_atom(clf.prolog_.label_predicate)
-    goal = (f"forall({row}(I), ({label}(I, L), nth0(K, [{labels}], L), "
-            "format('~d ~d~n', [I, K])))")
+    # the goal names the labels, so it goes in a UTF-8 file too (a C-locale command line
+    # cannot hold them)
+    query = directory / "query.pl"
+    query.write_text(
+        ":- encoding(utf8).\n"
+        f"main :- forall({row}(I), ({label}(I, L), nth0(K, [{labels}], L), "
+        "format('~d ~d~n', [I, K]))).\n", encoding="utf-8")
     done = subprocess.run(
-        [swipl, "-q", "-g", goal, "-t", "halt", str(program), str(facts)],
+        [swipl, "-q", "-g", "main", "-t", "halt", str(program), str(facts), str(query)],
         capture_output=True, text=True, timeout=120, encoding="utf-8",
+        env={"PATH": os.environ["PATH"], "LANG": "C", "LC_ALL": "C"},
     )
     assert done.returncode == 0, done.stderr
     assert done.stderr == "", done.stderr

@@ -131,7 +131,7 @@ def test_attributes():
     clf = FOLDClassifier(min_support=1).fit(X, ["n", "n", "p", "p"])
     assert clf.n_features_in_ == 2 and list(clf.feature_names_in_) == ["a", "b"]
     assert list(clf.classes_) == ["n", "p"]
-    assert clf.program_.startswith("%") and "'label'(X, Label)" in clf.program_
+    assert clf.program_.startswith(":- encoding(utf8).\n%") and "'label'(X, Label)" in clf.program_
     assert clf.n_rules_ == clf.rules_.n_rules and clf.rule_size_ == clf.rules_.n_literals
 
 

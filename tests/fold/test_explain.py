@@ -40,11 +40,31 @@ def test_explain_a_row_stopped_by_an_exception():
     X, clf = _birds()
     why = clf.explain(X.iloc[[3]])
     assert why.label == "no" and why.rule is None
-    assert "its exception [penguin == yes] holds" in why.text
+    # and why the exception holds: the row's cells, in words and in the proof
+    assert "its exception [penguin == yes] holds (penguin is 'yes')" in why.text
     assert why.row_id == 3
     assert "fly(3) fails" in why.prolog
+    assert re.search(r"fails at \\\+ab0\(3\)\n +ab0\(3\) holds because\n +penguin\(3,yes\) "
+                     r"is a fact", why.prolog), why.prolog
     assert "label(3,no) holds" in why.prolog
     assert "row(3) is a fact" in why.prolog
+
+
+def test_explain_says_why_an_exception_to_an_exception_does_not_hold():
+    X = pd.DataFrame({"bird": ["yes"] * 6 + [NAN] * 2,
+                      "penguin": [NAN] * 3 + ["yes"] * 3 + [NAN] * 2,
+                      "super": [NAN] * 5 + ["yes"] + [NAN] * 2})
+    clf = FOLDClassifier(min_support=1).fit(X, ["fly"] * 3 + ["no", "no", "fly", "no", "no"])
+    assert str(clf.rules_).startswith(
+        "fly if bird == yes unless (penguin == yes unless (super == yes))")
+    why = clf.explain(X.iloc[[3]])
+    assert ("its exception [penguin == yes unless (super == yes)] holds (penguin is 'yes'; "
+            "not [super == yes]: super == yes fails (super is unknown))") in why.text
+    assert "a clause of ab1(3) fails at super(3,yes)" in why.prolog
+    why = clf.explain(X.iloc[[5]])
+    assert why.label == "fly"
+    assert "its exception [super == yes] holds (super is 'yes')" in why.text
+    assert re.search(r"ab1\(5\) holds because\n +super\(5,yes\) is a fact", why.prolog)
 
 
 def test_explain_names_the_row_by_its_integer_index_label_else_0():
