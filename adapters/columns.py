@@ -9,8 +9,8 @@ The rules, applied column by column (each change is reported as a note):
   (``"#N/A"``, ``"<NA>"``, ...) are missing, noted with a count when a column held such a
   word;
 * a text column whose values are numbers written with thousands separators, a decimal
-  comma, ``%`` or a currency sign stays categorical, with a note saying so; so does one
-  holding dates or times (``2021-01-27``, ``27/01/2021 10:30``, or a datetime dtype);
+  comma, ``%``, a currency sign or one unit after them (``70 kg``) stays categorical,
+  with a note saying so; so does one holding dates or times (``2021-01-27``, ``27/01/2021 10:30``, or a datetime dtype);
 * a text column whose non-missing values all parse as numbers is numeric; one where at
   least :data:`NUMERIC_SHARE` of them do is numeric too, the other values becoming missing
   (noted with examples); otherwise it is categorical and keeps its strings (noted when
@@ -43,6 +43,7 @@ MISSING_TOKENS = frozenset({"", "?", "na", "n/a", "nan", "null", "none", "#n/a",
                             "#na", "<na>", "-nan", "-1.#ind", "-1.#qnan", "1.#ind",
                             "1.#qnan"})
 _NUMBER_DRESSING = re.compile(r"[\s,%$€£¥]")
+_WITH_UNIT = re.compile(r"[+-]?(\d+(\.\d*)?|\.\d+)\s*([^\W\d_]+)\Z")
 NUMERIC_SHARE = 0.9
 MAX_CATEGORIES = 100
 ID_MIN_DISTINCT = 10
@@ -175,6 +176,7 @@ def _typed(name, series):
                          f"around them are one category ({alike})")
         return "categorical", text, (notes + _mostly_numbers(name, text[present], parses)
                                      + _dressed_numbers(name, text[present])
+                                     + _numbers_with_a_unit(name, text[present])
                                      + _dates(name, text[present]))
     big = parses & (np.abs(np.nan_to_num(parsed)) >= _EXACT)
     if big.any():
@@ -281,6 +283,29 @@ def _dressed_numbers(name, text):
             f"numbers"]
 
 
+def _written_numbers(values) -> np.ndarray:
+    """Which ``values`` are numbers dressed with separators, ``%``, currency or a unit."""
+    text = [str(v).strip() for v in values]
+    bare = ~np.isnan(_numbers([_NUMBER_DRESSING.sub("", t) for t in text]))
+    return bare | np.array([bool(_WITH_UNIT.match(t)) for t in text], dtype=bool)
+
+
+def _numbers_with_a_unit(name, text):
+    """A note when categorical ``text`` is numbers followed by one and the same unit
+    (``70 kg``, ``170cm``)."""
+    units = pd.Series([m[3] if (m := _WITH_UNIT.match(t)) else None for t in text],
+                      dtype=object)
+    if not len(units) or units.isna().all():
+        return []
+    unit = units.mode().iloc[0]
+    if (units == unit).mean() < NUMERIC_SHARE:
+        return []
+    first = text[(units == unit).to_numpy()][0]
+    return [f"column {quoted(name)} holds numbers with a unit (e.g. {quoted(first)}), read "
+            f"as categories, each value its own; write them without {quoted(unit)} to "
+            f"compare them as numbers"]
+
+
 def _dates(name, text):
     """A note when categorical ``text`` is dates or times (ISO ``2021-01-27``, ``27/01/2021``)."""
     if not len(text):
@@ -331,7 +356,8 @@ def _ordered_ids(name, values) -> list[str]:
     order = "increasing" if steps[0] > 0 else "decreasing"
     return [f"column {quoted(name)} holds a different whole number on every row, in "
             f"{order} order, as a row ID does; it is used as a feature, so drop it if it "
-            f"is an ID (a rule on it picks rows by their place in the file)"]
+            f"is an ID (--drop on the command line, drop= in Python): a rule on it picks "
+            f"rows by their place in the file"]
 
 
 def _reason_to_drop(name, kind, values):
@@ -346,16 +372,15 @@ def _reason_to_drop(name, kind, values):
             shown = int(shown)
         return f"a single value ({quoted(shown)})"
     if kind == "categorical":
+        written = "mostly numbers written as text, see above"
+        numbers = _written_numbers(distinct).mean() >= 0.5
         if len(distinct) > MAX_CATEGORIES:
-            bare = [_NUMBER_DRESSING.sub("", str(v)) for v in distinct]
-            what = ("mostly numbers written as text, see above"
-                    if (~np.isnan(_numbers(bare))).mean() >= 0.5
-                    else "an identifier or free text?")
+            what = written if numbers else "an identifier or free text?"
             return (f"{len(distinct)} distinct values, more than {MAX_CATEGORIES} "
                     f"categories ({what})")
         if len(distinct) > ID_MIN_DISTINCT and len(distinct) == len(present):
-            return (f"a different value in every row ({len(distinct)} values: an "
-                    f"identifier?)")
+            what = written if numbers else "an identifier?"
+            return f"a different value in every row ({len(distinct)} values: {what})"
     elif _UNNAMED.match(str(name)) and len(present) == len(values):
         steps = np.diff(values)
         if np.all(values == np.round(values)) and np.all(steps == 1):

@@ -30,7 +30,8 @@ _DECIMAL_COMMA = re.compile(r"[+-]?(\d+,?\d*|,\d+)([eE][+-]?\d+)?\Z")
 ZERO_PADDED_ROWS = 10_000
 
 
-def from_frame(df, target, positive=None, name="frame", *, binary=False, missing=()):
+def from_frame(df, target, positive=None, name="frame", *, binary=False, missing=(),
+               drop=()):
     """Clean a DataFrame into a :class:`Dataset`.
 
     Parameters
@@ -52,6 +53,8 @@ def from_frame(df, target, positive=None, name="frame", *, binary=False, missing
     missing : sequence of str or float, default=()
         Feature values that mean "missing" (a sentinel such as ``-999``), matched as text
         and, when they are numbers, as numbers (``-999`` matches ``-999.0``).
+    drop : str or sequence of str, default=()
+        Columns to leave out (an ID, a leak of the target), each noted.
 
     Returns
     -------
@@ -92,10 +95,14 @@ def from_frame(df, target, positive=None, name="frame", *, binary=False, missing
     frame = df.set_axis(names, axis=1)
     y, class_names, keep, notes, source_labels = encode_target(frame[target], target,
                                                                positive, binary)
-    features = frame.drop(columns=[target])
+    dropped = _columns_to_drop(drop, names, target)
+    features = frame.drop(columns=[target, *dropped])
+    notes += [f"dropped column {quoted(c)}, as asked" for c in dropped]
     if features.shape[1] == 0:
+        but = f" once {listing(dropped)} {'is' if len(dropped) == 1 else 'are'} dropped" \
+            if dropped else ""
         raise InputError(f"the table has no feature columns besides target "
-                         f"{quoted(target)}")
+                         f"{quoted(target)}{but}")
     # the index counts the input table's rows (0 ..), so a row keeps its number when rows
     # without a label are dropped
     features = features.set_axis(pd.RangeIndex(len(features)), axis=0).loc[keep]
@@ -106,6 +113,24 @@ def from_frame(df, target, positive=None, name="frame", *, binary=False, missing
         raise InputError(f"no usable feature column is left: {'; '.join(feature_notes)}")
     return Dataset(name=str(name), X=X, y=y, target=target, class_names=class_names,
                    categorical=categorical, notes=tuple(notes), source_labels=source_labels)
+
+
+def _columns_to_drop(drop, names, target) -> list[str]:
+    """The columns of ``drop`` (one name, or several), each a column of the table other
+    than the target; an :class:`InputError` otherwise."""
+    drop = [drop] if isinstance(drop, str) else list(drop)
+    found = []
+    for given in drop:
+        name = str(given)
+        if name not in names and name.strip() in names:
+            name = name.strip()
+        if name not in names:
+            raise InputError(f"cannot drop column {quoted(name)}: the table has no such "
+                             f"column; columns are {listing(names)}")
+        if name == target:
+            raise InputError(f"cannot drop column {quoted(name)}: it is the target")
+        found.append(name)
+    return list(dict.fromkeys(found))
 
 
 def _mark_missing(features, missing):
@@ -149,7 +174,7 @@ def _mark_missing(features, missing):
     return features, notes
 
 
-def load_dataset(source, target=None, positive=None, *, binary=False, missing=()):
+def load_dataset(source, target=None, positive=None, *, binary=False, missing=(), drop=()):
     """Load a bundled dataset by name, or a CSV file.
 
     Parameters
@@ -169,6 +194,8 @@ def load_dataset(source, target=None, positive=None, *, binary=False, missing=()
         Refuse a multi-class target when no ``positive`` is given.
     missing : sequence of str or float, default=()
         Feature values that mean "missing" (see :func:`from_frame`).
+    drop : str or sequence of str, default=()
+        Columns to leave out (see :func:`from_frame`).
 
     Returns
     -------
@@ -191,7 +218,7 @@ def load_dataset(source, target=None, positive=None, *, binary=False, missing=()
             raise InputError(f"{quoted(source)} names both a bundled dataset and a file here; "
                              f"give ./{source} for the file, or run elsewhere for the "
                              "bundled dataset")
-        return _load_bundled(source, target, positive, binary, missing)
+        return _load_bundled(source, target, positive, binary, missing, drop)
     path = Path(source)
     if path.is_dir():
         raise InputError(f"{quoted(str(source))} is a directory; give the path of a CSV file")
@@ -204,7 +231,7 @@ def load_dataset(source, target=None, positive=None, *, binary=False, missing=()
                          f"give the path of a CSV file")
     frame, notes = read_csv(path, target)
     dataset = from_frame(frame, target, positive, name=path.stem, binary=binary,
-                         missing=missing)
+                         missing=missing, drop=drop)
     return _with_notes(dataset, notes)
 
 
@@ -465,7 +492,7 @@ def _check_unique(names):
                          f"every column has its own name")
 
 
-def _load_bundled(name, target, positive, binary, missing=()):
+def _load_bundled(name, target, positive, binary, missing=(), drop=()):
     """One of scikit-learn's bundled tables, target values as class-name strings."""
     from sklearn import datasets as sk
 
@@ -489,7 +516,8 @@ def _load_bundled(name, target, positive, binary, missing=()):
         positive = class_names[index]
     frame = bunch.frame.copy()
     frame["target"] = np.asarray(class_names, dtype=object)[bunch.target.to_numpy()]
-    dataset = from_frame(frame, "target", positive, name=name, binary=binary, missing=missing)
+    dataset = from_frame(frame, "target", positive, name=name, binary=binary, missing=missing,
+                         drop=drop)
     # scikit-learn numbers the classes in target_names' order, not in sorted order
     codes = dict(dataset.source_labels)
     dataset = replace(dataset, source_labels=tuple((c, codes[c]) for c in class_names))

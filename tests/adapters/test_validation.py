@@ -1,5 +1,7 @@
 """Bad input at the boundary: each case fails with a one-line InputError or is handled
 and noted (issue 8's list)."""
+import re
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -163,6 +165,39 @@ def test_high_cardinality_categorical_dropped():
             ) in from_frame(dressed, "t").notes
 
 
+@pytest.mark.parametrize("values", [
+    [f"{50 + i % 30} kg" for i in range(40)],
+    [f"{150 + i % 30}cm" for i in range(40)],
+    [f"{i % 30 / 10} µm" for i in range(40)],
+])
+def test_numbers_with_a_unit_are_noted(values):
+    ds = from_frame(_frame(w=values, x=list(np.arange(40.0) % 7)), "t")
+    assert ds.categorical == ("w",)  # read as written, as other dressed numbers are
+    unit = re.sub(r"[\d. ]", "", values[0])
+    assert (f"column 'w' holds numbers with a unit (e.g. {values[0]!r}), read as "
+            f"categories, each value its own; write them without {unit!r} to compare them "
+            "as numbers") in ds.notes
+
+
+@pytest.mark.parametrize("values", [
+    ["1st", "2nd", "3rd", "4th"] * 10,  # a suffix, but not one unit
+    ["a1", "b2", "c3", "d4"] * 10,
+    [f"{i % 30} kg" for i in range(30)] + ["heavy"] * 10,  # too few carry the unit
+])
+def test_words_beside_numbers_are_not_a_unit(values):
+    notes = from_frame(_frame(w=values, x=list(np.arange(40.0) % 7)), "t").notes
+    assert not any("with a unit" in n for n in notes)
+
+
+def test_a_column_of_distinct_numbers_with_a_unit_is_not_called_an_identifier():
+    n = 40
+    ds = from_frame(_frame(w=[f"{50 + i} kg" for i in range(n)], x=list(np.arange(n) % 7.0)),
+                    "t")
+    assert "w" not in ds.X.columns
+    assert (f"dropped column 'w': a different value in every row ({n} values: mostly "
+            "numbers written as text, see above)") in ds.notes
+
+
 def test_identifier_column_dropped():
     df = _frame(name=[f"person {i}" for i in range(30)], x=list(np.arange(30.0) % 7))
     ds = from_frame(df, "t")
@@ -190,8 +225,23 @@ def test_whole_numbers_in_file_order_are_kept_but_noted_as_an_id(ids, noted):
     else:
         assert found == [f"column 'record' holds a different whole number on every row, "
                          f"in {noted} order, as a row ID does; it is used as a feature, so "
-                         f"drop it if it is an ID (a rule on it picks rows by their place "
-                         f"in the file)"]
+                         f"drop it if it is an ID (--drop on the command line, drop= in "
+                         f"Python): a rule on it picks rows by their place in the file"]
+        # as the note says: dropped as asked, and noted so
+        dropped = from_frame(pd.DataFrame({"record": ids, "x": np.arange(n) % 3.0,
+                                           "t": ["a", "b"] * (n // 2)}), "t", drop="record")
+        assert list(dropped.X.columns) == ["x"]
+        assert "dropped column 'record', as asked" in dropped.notes
+        assert not any("as a row ID does" in note for note in dropped.notes)
+
+
+@pytest.mark.parametrize("drop, words", [
+    (["nope"], "cannot drop column 'nope': the table has no such column; columns are"),
+    (["t"], "cannot drop column 't': it is the target"),
+    (["x"], "the table has no feature columns besides target 't' once 'x' is dropped"),
+])
+def test_a_column_that_cannot_be_dropped_is_refused_in_one_line(drop, words):
+    assert words in _raises(_frame(x=[1.0, 2.0, 3.0, 4.0]), drop=drop)
 
 
 def test_small_distinct_categorical_kept():
