@@ -71,6 +71,7 @@ class CliRun:
     max_seconds: float | None = None
     missing: tuple = ()
     model_classes: tuple = ()
+    drop: tuple = ()
 
 
 def _number_list(kind, low=0, high=None, inclusive=False):
@@ -166,6 +167,7 @@ class OneLineParser(argparse.ArgumentParser):
 MISSING_HELP = ("a feature value that means missing, e.g. -999 (repeat for more; write "
                 "--missing=-1e9 for a value that reads like an option); a model given with "
                 "--model sees it as missing too")
+DROP_HELP = "a column to leave out, such as a row ID (repeat for more)"
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -180,6 +182,7 @@ def _parser() -> argparse.ArgumentParser:
     run.add_argument("--target", help="the target column (required for a CSV)")
     run.add_argument("--missing", action="append", default=[], metavar="VALUE",
                      help=MISSING_HELP)
+    run.add_argument("--drop", action="append", default=[], metavar="COLUMN", help=DROP_HELP)
     demo = sub.add_parser("demo", help=f"run on the bundled {DEMO_DATASET} dataset")
     compare = sub.add_parser("compare", help="run, then sweep both learners' settings on "
                              "the same LIME run and fit them on each training view")
@@ -187,6 +190,8 @@ def _parser() -> argparse.ArgumentParser:
     compare.add_argument("--target", help="the target column (required for a CSV)")
     compare.add_argument("--missing", action="append", default=[], metavar="VALUE",
                          help=MISSING_HELP)
+    compare.add_argument("--drop", action="append", default=[], metavar="COLUMN",
+                         help=DROP_HELP)
     sweep = SweepConfig()
     compare.add_argument("--sweep-data-fidelity",
                          type=_number_list(float, 1e-6, 1e9, inclusive=True),
@@ -346,7 +351,7 @@ def _cli_run(args) -> CliRun:
     return CliRun(data, getattr(args, "target", None), args.positive, args.out, args.force,
                   args.model, cache, config, sweep, getattr(args, "compare_views", False),
                   args.max_seconds, tuple(getattr(args, "missing", ())),
-                  tuple(args.model_classes or ()))
+                  tuple(args.model_classes or ()), tuple(getattr(args, "drop", ())))
 
 
 def _unused_options(args) -> list[str]:
@@ -426,7 +431,7 @@ def execute(run: CliRun, console: Console) -> Path:
 
 def _execute(run: CliRun, console: Console, out: Path) -> Path:
     dataset = load_dataset(run.data, target=run.target, positive=run.positive,
-                           missing=run.missing)
+                           missing=run.missing, drop=run.drop)
     black_box = None
     if run.model is not None:
         black_box, dataset = _load_model(run, dataset)
@@ -551,8 +556,8 @@ def _load_model(run: CliRun, dataset):
         rest = len(names) == 2 and names[0].startswith(f"not {names[1]}")
         if rest and run.positive is None and names[1] in dict(dataset.source_labels):
             dataset = restrict_to_model(load_dataset(run.data, target=run.target,
-                                                     positive=names[1],
-                                                     missing=run.missing), run.model)
+                                                     positive=names[1], missing=run.missing,
+                                                     drop=run.drop), run.model)
         if sorted(names) != sorted(dataset.class_names):
             hint = f"; run with --positive {names[1]!r}" if rest else ""
             raise InputError(f"the model's classes {listing(names)} are not the target's "

@@ -359,6 +359,9 @@ def run_pipeline(
         warnings.warn(note, UserWarning, stacklevel=2)
         dataset = replace(dataset, notes=dataset.notes + (note,))
 
+    if (note := _weak_box_note(dataset, bb_test, y_train, y_test)) is not None:
+        dataset = replace(dataset, notes=dataset.notes + (note,))
+
     lime_input = LimeInput(encoder, black_box, X_train, bb_train)
     n_features = dataset.X.shape[1]
     if config.uses_lime:
@@ -463,6 +466,20 @@ def run_pipeline(
     labels = {"bb_train": bb_train, "bb_test": bb_test, "y_train": y_train, "y_test": y_test}
     return PipelineResult(report, black_box, fitted, exp_train, exp_test, views, labels, columns,
                           predictions)
+
+
+def _weak_box_note(dataset: Dataset, bb_test, y_train, y_test) -> str | None:
+    """A note when the black box's test accuracy is no better than answering the most
+    frequent class of the training rows: faithful rules then explain a model that learned
+    little of the target."""
+    common = int(np.mean(y_train == 1) > 0.5)
+    accuracy, constant = np.mean(bb_test == y_test), np.mean(y_test == common)
+    if accuracy > constant:
+        return None
+    return (f"the black box's test accuracy ({accuracy:.3f}) is no better than answering "
+            f"{dataset.class_names[common]!r}, the most frequent class of the training rows, "
+            f"for every row ({constant:.3f}): its rules, however faithful, explain a model "
+            f"that has learned little of the target")
 
 
 def _lime_settings(config: RunConfig, n_features: int) -> dict:

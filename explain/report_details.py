@@ -43,7 +43,8 @@ def json_value(value):
 
 
 def lime_feature_frequency(features: np.ndarray, weights: np.ndarray, names: list[str],
-                           usage: dict[str, dict[str, int]]) -> list[dict]:
+                           usage: dict[str, dict[str, int]],
+                           known: np.ndarray | None = None) -> list[dict]:
     """How often LIME selected each feature, most often first.
 
     Parameters
@@ -56,20 +57,27 @@ def lime_feature_frequency(features: np.ndarray, weights: np.ndarray, names: lis
         Feature names in table order (the indices' meaning).
     usage : dict
         Learner name -> {feature: literal count} (:func:`explain.rule_stats.feature_usage`).
+    known : ndarray of bool, shape (n_rows, n_features), optional
+        Which cells of the rows have a value. LIME explains a missing value as imputed
+        (:mod:`explain.lime_input`); such a selection is not kept in the filtered rows,
+        so it is counted apart (default: every cell known).
 
     Returns
     -------
     list of dict
-        One entry per feature: ``feature``, ``selected`` (rows), ``rate`` (fraction of
-        rows), ``toward_positive`` (fraction of its selections whose weight pushes toward
-        class 1), and per learner the literals that test it. Ties keep table order.
+        One entry per feature: ``feature``, ``selected`` (rows where it was selected and
+        has a value), ``rate`` (fraction of rows), ``toward_positive`` (fraction of those
+        selections whose weight pushes toward class 1), ``selected_missing`` (rows where
+        it was selected but has no value), and per learner the literals that test it.
+        Ties keep table order.
     """
     features = np.asarray(features, dtype=np.int64)
     weights = np.asarray(weights, dtype=np.float64)
     n_rows = features.shape[0]
     rows = []
     for j, name in enumerate(names):
-        hits = features == j
+        chosen = features == j
+        hits = chosen if known is None else chosen & known[:, [j]]
         selected = int(hits.any(axis=1).sum())
         positive = int((hits & (weights > 0)).sum())
         entry = {
@@ -77,6 +85,7 @@ def lime_feature_frequency(features: np.ndarray, weights: np.ndarray, names: lis
             "selected": selected,
             "rate": selected / n_rows if n_rows else 0.0,
             "toward_positive": positive / int(hits.sum()) if hits.any() else None,
+            "selected_missing": int((chosen & ~hits).any(axis=1).sum()),
         }
         for learner, counts in usage.items():
             entry[learner] = int(counts.get(str(name), 0))
@@ -150,8 +159,9 @@ def add_details(result: PipelineResult) -> dict:
         if negated.any():
             features = features.copy()
             features[negated] = exp.negations[features[negated] - len(names), 0]
+        known = result.views["fold"]["train_raw"].notna().to_numpy()
         report["lime"]["feature_frequency"] = lime_feature_frequency(
-            features, exp.weights, names, usage
+            features, exp.weights, names, usage, known
         )
     if "agreement" in report and {"imli", "fold"} <= set(result.learners):
         report["agreement"]["examples"] = disagreement_examples(result, usage)

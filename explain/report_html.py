@@ -17,7 +17,8 @@ from explain.report_md import (FEATURES_SHOWN, FIDELITY_NOTE, LEARNER_COLUMNS, V
                                VIEW_LABELS, baseline_note, cached, complement_legend, counted,
                                empty_rules_note, example_table, examples_caption,
                                features_caption, fmt, learner_order, learner_rows,
-                               no_lime_note, optimal_cell, setting_text, view_rows, visible)
+                               missing_selections_note, no_lime_note, optimal_cell,
+                               setting_text, view_rows, visible)
 from explain.report_plots import LEARNER_STYLE, features_plot, filtering_plot, tradeoff_plot
 
 __all__ = ["render_html", "SECTIONS"]
@@ -274,6 +275,8 @@ def _features(report: dict) -> str:
         "<b>selected by LIME</b>: fraction of training rows whose top "
         "LIME features include it; <b>toward positive</b>: fraction of those selections "
         f"whose weight pushes toward {_e(report['dataset']['class_names'][1])}.</p>"
+        + (f'<p class="note">{_e(note)}</p>'
+           if (note := missing_selections_note(frequency)) else "")
     )
 
 

@@ -332,6 +332,22 @@ def features_caption(n_selected: int) -> str:
     return f"Each of the {n_selected} features LIME selected"
 
 
+def missing_selections_note(frequency: list[dict]) -> str | None:
+    """Which features LIME selected on rows where they have no value (explained as
+    imputed, and not kept in those rows' filtered data), most often first; ``None`` if
+    none."""
+    missing = sorted((r for r in frequency if r.get("selected_missing")),
+                     key=lambda r: -r["selected_missing"])
+    if not missing:
+        return None
+    shown = ", ".join(f"{r['feature']} ({counted(r['selected_missing'], 'row')})"
+                      for r in missing[:5])
+    more = f", and {len(missing) - 5} more" if len(missing) > 5 else ""
+    return ("Not counted above: LIME also selected features on rows where they are missing "
+            "(it explains a missing value as the training median, or as a category "
+            f"'(missing)'), selections the filtered rows do not keep: {shown}{more}.")
+
+
 def examples_caption(agreement: dict, n_features: int) -> str:
     """What the disagreement table shows of the whole: rows, and features when cut."""
     shown, total = len(agreement["examples"]), agreement["disagreements_test"]
@@ -393,12 +409,13 @@ def _features(report: dict) -> list[str]:
     selected = [r for r in frequency if r["selected"]]
     rows = [[Code(visible(r["feature"])), r["rate"], r["selected"], r["toward_positive"]]
             + [r.get(n, 0) for n in learners] for r in selected[:FEATURES_SHOWN]]
+    note = missing_selections_note(frequency)
     return ["", "## Features LIME selected", "",
             f"{features_caption(len(selected))}: the fraction of training rows whose top LIME "
             "features include it, the fraction of those selections pushing toward the "
             "positive class, and the literals testing it in each rule set.", ""] + _table(
         ["feature", "selected by LIME", "rows", "toward positive"]
-        + [f"literals in {n}" for n in learners], rows)
+        + [f"literals in {n}" for n in learners], rows) + (["", md_text(note)] if note else [])
 
 
 #: (key, title) of the training-view comparison's columns.

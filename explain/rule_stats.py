@@ -55,7 +55,7 @@ class RuleStat:
     depth : int
         Nesting: 0 for top-level parts, 1 for an exception, 2 for its exception...
     predicts : str
-        The class the covered rows are decided toward (``"not X"`` for an exception).
+        The class the covered rows are decided toward (for an exception, the other class).
     covered : int
         Rows the part decides.
     coverage : float
@@ -188,14 +188,16 @@ def fold_rule_stats(theory, X, bb, class_names) -> list[RuleStat]:
         outcome = {True: decision == k, False: decision > k}  # the class wins / loses
         for rule in class_rules.rules:
             everywhere = np.ones(len(decision), dtype=bool)
-            _fold_rule(rule, X, everywhere, outcome, label, True, 0, bb_names, stats)
+            _fold_rule(rule, X, everywhere, outcome, label, True, 0, bb_names, class_names,
+                       stats)
     default = str(theory.default)
     stats.append(_stat(f"{readable(default)} otherwise", "default", 0, default,
                        decision == len(theory.classes), bb_names == default))
     return stats
 
 
-def _fold_rule(rule, X, scope, outcome, label, toward, depth, bb_names, stats) -> None:
+def _fold_rule(rule, X, scope, outcome, label, toward, depth, bb_names, class_names,
+               stats) -> None:
     """Append the stat of ``rule`` and, recursively, of its exceptions.
 
     ``scope`` holds the rows on which every enclosing body holds (all rows for a top-level
@@ -211,13 +213,13 @@ def _fold_rule(rule, X, scope, outcome, label, toward, depth, bb_names, stats) -
         text, kind = f"{readable(label)} if {body}", "fold rule"
     else:
         text, kind = f"unless {body}", "exception"
-    predicts = label if toward else f"not {label}"
+    predicts = label if toward else next(str(c) for c in class_names if str(c) != label)
     target = bb_names == label if toward else bb_names != label
     stats.append(_stat(text, kind, depth, predicts, covered, target))
     inside = scope & rule.body_covers(X)
     for exception in rule.exceptions:
         _fold_rule(exception, X, inside, outcome, label, not toward, depth + 1, bb_names,
-                   stats)
+                   class_names, stats)
 
 
 def rule_stats(learner, X, bb) -> list[RuleStat]:

@@ -1,6 +1,7 @@
 """The command line, run as a user runs it: a subprocess, exit codes, files written."""
 
 import json
+import os
 import subprocess
 import sys
 import time
@@ -58,14 +59,44 @@ def test_run_writes_every_artefact(mixed_csv, tmp_path):
     assert len(progress) <= 10
 
 
-def test_fold_pl_loads_in_plain_swipl(mixed_csv, tmp_path):
+def test_fold_pl_answers_in_plain_swipl_as_the_run_did(tmp_path):
+    # categories that differ only beyond ASCII, and a C locale: plain swipl reads a file
+    # in the locale's encoding unless the file says otherwise
+    rng = np.random.default_rng(2)
+    grade = rng.choice(["é", "è", "e"], 240)
+    level = rng.random(240)
+    frame = pd.DataFrame({"grade": grade, "level": level,
+                          "y": np.where((grade == "è") | (level > 0.8), "bad", "good")})
+    frame.to_csv(tmp_path / "acc.csv", index=False)
     out = tmp_path / "run"
-    assert run_cli("run", "--data", str(mixed_csv), "--target", "target", "--out", str(out),
-                   "--learners", "fold", *FAST_LIME).returncode == 0
-    loaded = subprocess.run(["swipl", "-q", "-g", "halt", str(out / "fold.pl")],
-                            capture_output=True, text=True, timeout=60)
-    assert loaded.returncode == 0, loaded.stderr
-    assert "Warning" not in loaded.stderr and "ERROR" not in loaded.stderr
+    assert run_cli("run", "--data", str(tmp_path / "acc.csv"), "--target", "y", "--out",
+                   str(out), "--learners", "fold", *FAST_LIME).returncode == 0
+    assert "'è'" in (out / "fold.pl").read_text(encoding="utf-8")  # the rule tests it
+    goal = "forall('row'(I), ('label'(I, C), format('~d ~w~n', [I, C])))"
+    done = subprocess.run(["swipl", "-q", "-g", goal, "-t", "halt", str(out / "fold.pl"),
+                           str(out / "fold_facts.pl")], capture_output=True, timeout=60,
+                          env={"PATH": os.environ["PATH"], "LANG": "C", "LC_ALL": "C"})
+    assert done.returncode == 0 and not done.stderr, done.stderr
+    answers = dict(line.split(" ", 1) for line in done.stdout.decode("utf-8").splitlines())
+    predictions = pd.read_csv(out / "predictions.csv")
+    test = predictions[predictions["part"] == "test"]
+    assert len(answers) == len(test) == 60
+    assert {int(i): c for i, c in answers.items()} == dict(zip(test["row"], test["fold"]))
+
+
+def test_drop_leaves_a_column_out(mixed_csv, tmp_path):
+    out = tmp_path / "run"
+    done = run_cli("run", "--data", str(mixed_csv), "--target", "target", "--out", str(out),
+                   "--drop", "count", "--learners", "fold", "--train-view", "raw", *FAST_LIME)
+    assert done.returncode == 0, done.stderr
+    report = json.loads((out / "report.json").read_text())
+    assert report["dataset"]["features"] == 2 and "count" not in report["dataset"]["numeric"]
+    assert "dropped column 'count', as asked" in report["dataset"]["notes"]
+    wrong = run_cli("run", "--data", str(mixed_csv), "--target", "target", "--out",
+                    str(tmp_path / "other"), "--drop", "counts", *FAST_LIME)
+    assert wrong.returncode == 2
+    assert wrong.stderr.startswith("error: cannot drop column 'counts': the table has no such "
+                                   "column") and wrong.stderr.count("\n") == 1
 
 
 def test_refuses_to_overwrite_without_force(mixed_csv, tmp_path):

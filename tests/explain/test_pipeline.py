@@ -171,6 +171,25 @@ def test_a_small_test_set_is_noted():
     assert "only 20 held-out rows: each is 5% of the test fidelity, so read it as rough" in notes
 
 
+def test_a_black_box_no_better_than_a_constant_answer_is_noted(breast_cancer_run):
+    # a target with nothing to learn: the model fits noise
+    rng = np.random.default_rng(0)
+    df = pd.DataFrame({f"x{i}": rng.normal(size=300) for i in range(5)})
+    df["t"] = np.where(rng.random(300) < 0.4, "yes", "no")
+    config = RunConfig(lime=FAST_LIME, learners=("fold",), train_view="raw")
+    result = run_pipeline(from_frame(df, "t"), config)
+    accuracy = result.report["black_box"]["accuracy_test"]
+    constant = np.mean(result.labels["y_test"] == 0)  # 'no', the larger class
+    assert accuracy <= constant
+    notes = [n for n in result.report["dataset"]["notes"] if "no better than answering" in n]
+    assert notes == [f"the black box's test accuracy ({accuracy:.3f}) is no better than "
+                     f"answering 'no', the most frequent class of the training rows, for "
+                     f"every row ({constant:.3f}): its rules, however faithful, explain a "
+                     f"model that has learned little of the target"]
+    assert not any("no better than answering" in n
+                   for n in breast_cancer_run.report["dataset"]["notes"])
+
+
 def test_held_out_copies_of_training_rows_are_noted(breast_cancer_run):
     rng = np.random.default_rng(0)
     df = pd.DataFrame({"x": rng.normal(size=60).round(3), "c": rng.choice(["u", "v"], 60)})

@@ -7,6 +7,7 @@ import pandas as pd
 import pytest
 
 from explain.report_details import lime_feature_frequency
+from explain.report_md import missing_selections_note
 from explain.rule_stats import feature_usage, fold_rule_stats, imli_rule_stats
 from fold import ClassRules, Theory
 from fold import Literal as FoldLiteral
@@ -102,9 +103,10 @@ def test_fold_rules_exceptions_and_default():
     # its exception holds on r1, r5 but decides r1 only (bb yes): rule 2 still gives r5
     # to yes; the exception's own exception gives r2 back;
     # rule 2 (income > 100) fires on r3, r5 (bb yes, no); the default gets r1, r4.
+    # An exception decides toward the other class, named as such (not "not yes").
     assert _triples(stats) == [
         ("fold rule", "yes", 2, 1.0),
-        ("exception", "not yes", 1, 0.0),
+        ("exception", "no", 1, 0.0),
         ("exception", "yes", 1, 1.0),
         ("fold rule", "yes", 2, 0.5),
         ("default", "no", 2, 0.5),
@@ -147,3 +149,20 @@ def test_lime_feature_frequency():
     assert (b["selected"], b["rate"], b["toward_positive"]) == (3, 1.0, pytest.approx(1 / 3))
     assert (a["selected"], a["rate"], a["toward_positive"]) == (1, pytest.approx(1 / 3), 1.0)
     assert (b["imli"], b["fold"], c["imli"], c["fold"]) == (2, 0, 0, 1)
+
+
+def test_lime_selections_of_missing_values_are_counted_apart():
+    # LIME explains a missing value as imputed; the filtered rows do not keep it
+    features = np.array([[0, 1], [1, -1], [1, 2]])
+    weights = np.array([[0.5, -0.2], [0.3, 0.0], [-0.1, 0.4]])
+    known = np.array([[True, False, True], [True, False, True], [True, True, True]])
+    rows = lime_feature_frequency(features, weights, ["a", "b", "c"], {}, known)
+    by_name = {r["feature"]: r for r in rows}
+    b = by_name["b"]
+    assert (b["selected"], b["selected_missing"], b["toward_positive"]) == (1, 2, 0.0)
+    assert [r["feature"] for r in rows] == ["a", "b", "c"]  # ties (1 row each) keep order
+    assert by_name["a"]["selected_missing"] == 0
+    note = missing_selections_note(rows)
+    assert note.endswith("selections the filtered rows do not keep: b (2 rows).")
+    assert missing_selections_note(lime_feature_frequency(features, weights,
+                                                          ["a", "b", "c"], {})) is None
