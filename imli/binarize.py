@@ -242,7 +242,7 @@ class Binarizer(TransformerMixin, BaseEstimator):
         Columns to treat as categorical. By default: object, string, category and
         boolean-like non-numeric columns.
     thresholds : {"quantile", "entropy"}, default="quantile"
-        Where the thresholds go. ``"quantile"`` (the IMLI papers'): at quantiles of each
+        Where the thresholds go. ``"quantile"``: at quantiles of each
         feature, blind to the labels (when one value dominates, the other values get
         their own quantile thresholds). ``"entropy"``: where the labels change most
         (supervised; needs ``y`` in ``fit``), so an exact cut such as ``hours <= 30`` or

@@ -43,7 +43,8 @@ class IMLIClassifier(ClassifierMixin, BaseEstimator):
 
     Minimises ``|R| + data_fidelity·|E|`` (rule size plus weighted training errors) over
     rules with at most ``n_clauses`` clauses, as in MLIC (CP 2018) and IMLI (AIES 2019,
-    JAIR 2022).
+    JAIR 2022). JAIR 2022 writes the same objective with its λ on the rule size
+    (``λ·|R| + |E|``): its λ is ``1 / data_fidelity`` here.
 
     Parameters
     ----------
@@ -58,11 +59,15 @@ class IMLIClassifier(ClassifierMixin, BaseEstimator):
     batch_size : int or None, default=25
         An int: mini-batches of about that many rows, so that every MaxSAT query stays
         small and the fit time grows linearly with the rows (AIES 2019 §4.1: each query
-        prefers the previous rule's literals). ``None``: no mini-batches; with
+        prefers the previous rule's literals). A batch takes whole distinct rows, each with
+        all its copies: on a table whose rows repeat many times a batch holds few distinct
+        rows and may learn a poor clause (7 copies of 16 rows: batches of 3 or 4), so give
+        such a table a larger ``batch_size``, or ``None``. ``None``: no mini-batches; with
         ``mode="auto"`` or ``"joint"`` the whole training set is one MaxSAT query (the
         MLIC formulation), whose result is an optimum of the objective. That query grows
-        with the rows and the literals: a few hundred distinct rows solve in seconds, but
-        one on thousands of noisy rows may not finish, so give it a ``time_limit``.
+        with the rows and the literals: about a hundred distinct rows of a few features
+        solve in seconds, but a few hundred noisy rows with the default thresholds may
+        not finish within minutes, so give it a ``time_limit``.
     random_state : int, RandomState instance or None, default=0
         Shuffles the rows into mini-batches.
     mode : {"auto", "joint", "iterative", "decision_list", "decision_set"}, default="auto"
@@ -114,8 +119,8 @@ class IMLIClassifier(ClassifierMixin, BaseEstimator):
         Thresholds per numeric feature, at most, when ``X`` is not binary (see
         :class:`Binarizer`).
     thresholds : {"quantile", "entropy"}, default="quantile"
-        Where those thresholds go: at quantiles (the IMLI papers') or where the labels
-        change most (supervised: finds an exact cut the quantiles miss).
+        Where those thresholds go: at quantiles (AIES 2019 leaves their place open, JAIR
+        2022 uses equal-width bins) or where the labels change most (supervised: finds an exact cut the quantiles miss).
     polish : bool, default=True
         Improve a CNF/DNF that is not a proven optimum by local search on all training rows
         (:func:`imli.polish.polish`: add, drop or swap literals and clauses while that
