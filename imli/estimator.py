@@ -409,10 +409,10 @@ class IMLIClassifier(ClassifierMixin, BaseEstimator):
         optimal = bool(result.optimal and exact and not budget.timed_out)
         canon = space.canonical(data.L)
         if self.rule_type == "CNF":
-            clauses = simplify(canonicalize(clauses, canon), space, data.L, "OR")
+            clauses = simplify(canonicalize(clauses, canon), space, data.L, "OR", True)
             return space.cnf(clauses), optimal
         terms = [frozenset(space.negate(j) for j in c) for c in clauses]
-        terms = simplify(canonicalize(terms, canon), space, data.L, "AND")
+        terms = simplify(canonicalize(terms, canon), space, data.L, "AND", True)
         return space.dnf(terms), optimal
 
     def _fit_rules(self, Xb, codes, space, setting, budget, rng):
@@ -425,7 +425,7 @@ class IMLIClassifier(ClassifierMixin, BaseEstimator):
         canon = space.canonical(L)
         rules = []
         for term, v in found:
-            simple = simplify(canonicalize([term], canon), space, L, "AND")
+            simple = simplify(canonicalize([term], canon), space, L, "AND", True)
             if simple:
                 rules.append(Rule(space.clause(simple[0], "AND"), self.classes_[v]))
         kind = DecisionList if self.mode == "decision_list" else DecisionSet

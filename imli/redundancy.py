@@ -17,7 +17,8 @@ prediction on them may change.
   ``f`` read as their plain counterparts: ``f > 3 AND not (f <= 7)`` is ``f > 3 AND f > 7``,
   that is ``f > 7``. A clause's complemented literal (true where ``f`` is missing) lets its
   plain ones read as complemented, when that makes siblings to drop. Each swap is exact on
-  every row, and confirmed on the training rows as sibling drops are.
+  every row, and confirmed on the training rows as sibling drops are. This is done on the
+  rule a fit returns (``read_known``), so learning itself is unchanged.
 """
 
 from __future__ import annotations
@@ -81,11 +82,12 @@ def _read_as_known(clause: frozenset[int], space: LiteralSpace, L: np.ndarray,
 
 
 def remove_redundant_literals(
-    clause: frozenset[int], space: LiteralSpace, L: np.ndarray, connective: str = "OR"
+    clause: frozenset[int], space: LiteralSpace, L: np.ndarray, connective: str = "OR",
+    read_known: bool = False,
 ) -> frozenset[int]:
-    """AIES Alg. 1 on one clause (``"OR"``) or term (``"AND"``), after reading threshold
-    literals as the clause's other literals let them be read (:func:`_read_as_known`;
-    for a clause, only when that drops a literal).
+    """AIES Alg. 1 on one clause (``"OR"``) or term (``"AND"``); with ``read_known``,
+    after reading threshold literals as the clause's other literals let them be read
+    (:func:`_read_as_known`; for a clause, only when that drops a literal).
 
     Parameters
     ----------
@@ -96,11 +98,14 @@ def remove_redundant_literals(
     L : ndarray of bool, shape (n, 2m)
         Literal matrix of the training rows, used to confirm each implication.
     connective : {"OR", "AND"}
+    read_known : bool, default=False
 
     Returns
     -------
     frozenset of int
     """
+    if not read_known:
+        return _drop_siblings(clause, space, L, connective)
     read = _drop_siblings(_read_as_known(clause, space, L, connective), space, L, connective)
     if connective == "AND" or len(read) < len(clause):
         return read
@@ -142,6 +147,7 @@ def simplify(
     space: LiteralSpace,
     L: np.ndarray,
     connective: str = "OR",
+    read_known: bool = False,
 ) -> Clauses:
     """Alg. 1 on every clause, then drop constant, duplicate and subsumed clauses.
 
@@ -153,6 +159,10 @@ def simplify(
     L : ndarray of bool, shape (n, 2m)
         Literal matrix of the training rows.
     connective : {"OR", "AND"}
+    read_known : bool, default=False
+        Also read threshold literals as the clause's other literals let them be read
+        (:func:`_read_as_known`). Done on the rule a fit returns, not between the
+        mini-batches of learning, whose queries each prefer the previous rule's literals.
 
     Returns
     -------
@@ -161,7 +171,8 @@ def simplify(
     """
     out: list[frozenset[int]] = []
     for clause in clauses:
-        clause = remove_redundant_literals(frozenset(clause), space, L, connective)
+        clause = remove_redundant_literals(frozenset(clause), space, L, connective,
+                                           read_known)
         if any(space.negate(j) in clause for j in clause):
             continue  # OR: always true in a CNF; AND: always false in a DNF
         out.append(clause)
