@@ -161,7 +161,8 @@ class BatchStore:
 
     def load(self, n_rows: int, top_k: int, n_features: int) -> CachedRows:
         """Read every batch file; unreadable or inconsistent files are skipped with a
-        warning (their rows are explained again)."""
+        warning and removed (their rows are explained again, and saved anew): files are
+        written by a rename, so a damaged one was damaged after it was written."""
         done = np.zeros(n_rows, dtype=bool)
         fits = LocalFits(np.full((n_rows, top_k), -1, dtype=np.intp), np.zeros((n_rows, top_k)),
                          np.zeros(n_rows), np.zeros(n_rows))
@@ -171,12 +172,10 @@ class BatchStore:
                 with np.load(path) as data:
                     parts = {name: data[name] for name in _FIELDS}
             except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile) as error:
-                warnings.warn(f"ignoring unreadable LIME cache file {path}: {error}",
-                              RuntimeWarning, stacklevel=2)
+                _discard(path, f"unreadable ({error})")
                 continue
             if not _consistent(parts, n_rows, top_k, n_features):
-                warnings.warn(f"ignoring inconsistent LIME cache file {path}",
-                              RuntimeWarning, stacklevel=2)
+                _discard(path, "inconsistent")
                 continue
             pos = parts["positions"]
             fits.features[pos], fits.weights[pos] = parts["features"], parts["weights"]
@@ -184,6 +183,18 @@ class BatchStore:
             labels[pos] = parts["labels"]
             done[pos] = True
         return CachedRows(done, fits, labels)
+
+
+def _discard(path: Path, why: str) -> None:
+    """Warn of a damaged batch file and remove it, so later runs neither warn again nor
+    skip its rows' fresh results."""
+    try:
+        path.unlink(missing_ok=True)
+        done = "removed it"
+    except OSError as error:
+        done = f"could not remove it: {error.strerror or error}"
+    warnings.warn(f"ignoring {why} LIME cache file {path} ({done}; its rows are explained "
+                  "again)", RuntimeWarning, stacklevel=3)
 
 
 def _consistent(parts: dict, n_rows: int, top_k: int, n_features: int) -> bool:

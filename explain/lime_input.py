@@ -58,7 +58,9 @@ class LimeInput:
         self.training_labels = np.asarray(labels_train)
         self._explainers = {}
         digest = hashlib.sha256(np.ascontiguousarray(
-            self.predict_fn(probe_rows(self.training_data))).tobytes())
+            self.predict_fn(probe_rows(self.training_data,
+                                       categorical_features=self.categorical_indices))
+        ).tobytes())
         digest.update(black_box.kind.encode())
         self.fingerprint = digest.hexdigest()
 

@@ -438,7 +438,8 @@ def explain_rows(training_data, rows, predict_fn: Callable, config: LimeConfig |
     width = d + len(negations)  # the local models' features
     probe = np.concatenate([training_data[:8], rows[:8]])
     if cache_dir is not None and n:  # the key's digest of the model's behaviour
-        probe = np.concatenate([probe_rows(training_data), rows[:8]])
+        probe = np.concatenate([probe_rows(training_data, categorical_features=categorical),
+                                rows[:8]])
     probe_p = check_probabilities(predict_fn(probe), len(probe))
     labels = _resolve_labels(labels, config, probe_p.shape[1], rows, predict_fn)
     pools = np.asarray(row_ids, dtype=np.int64) // config.pool_rows
@@ -499,18 +500,28 @@ def explain_rows(training_data, rows, predict_fn: Callable, config: LimeConfig |
                         np.column_stack([negations[:, 0].astype(np.int64), codes]))
 
 
-def probe_rows(training_data: np.ndarray, n_mixed: int = 256) -> np.ndarray:
+def probe_rows(training_data: np.ndarray, n_mixed: int = 256,
+               categorical_features=()) -> np.ndarray:
     """Rows whose probabilities identify the model (in the LIME cache's key).
 
     Training rows alone do not: two models that fit them perfectly with hard 0/1
     probabilities (two grown trees) answer alike there. So are rows mixing the columns of
-    random training rows, where such models differ as LIME's samples would show.
+    random training rows, where such models differ as LIME's samples would show; and rows
+    whose numeric columns take values between the training values (uniform over each
+    column's range), where LIME samples too: two models that split an integer column at
+    ``t`` and at ``t - 0.9`` answer every training value alike.
     """
     rng = np.random.default_rng(0)
-    n = len(training_data)
-    picks = rng.integers(0, n, size=(n_mixed, training_data.shape[1]))
-    mixed = training_data[picks, np.arange(training_data.shape[1])]
-    return np.concatenate([training_data[:64], mixed])
+    n, d = training_data.shape
+    picks = rng.integers(0, n, size=(n_mixed, d))
+    mixed = training_data[picks, np.arange(d)]
+    between = training_data[rng.integers(0, n, size=n_mixed)].copy()
+    numeric = np.setdiff1d(np.arange(d), np.asarray(categorical_features, dtype=np.intp))
+    if n and numeric.size:
+        low = training_data[:, numeric].min(axis=0)
+        high = training_data[:, numeric].max(axis=0)
+        between[:, numeric] = low + (high - low) * rng.random((n_mixed, numeric.size))
+    return np.concatenate([training_data[:64], mixed, between])
 
 
 def _checkpoint(store, positions, fits, labels):

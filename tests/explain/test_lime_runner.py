@@ -173,6 +173,17 @@ def test_unreadable_batch_file_is_explained_again(tmp_path, content):
     assert not [w for w in caught if w.category is ResourceWarning]
     assert again.rows_from_cache == 10
     _same(again, fresh)
+    # the damaged file was removed and its rows saved anew: a third run reads them all;
+    # so is a damaged file that no batch of this run's would overwrite
+    (directory / "batch-999999990-000001.npz").write_bytes(content)
+    with pytest.warns(RuntimeWarning, match="removed it"):
+        _explain(predict, tmp_path)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        third = _explain(predict, tmp_path)
+    assert not [w for w in caught if "LIME cache file" in str(w.message)]
+    assert third.rows_from_cache == len(third.features)
+    _same(third, fresh)
 
 
 def test_batch_file_naming_unknown_features_is_explained_again(tmp_path):

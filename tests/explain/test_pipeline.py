@@ -384,6 +384,23 @@ def test_the_lime_cache_tells_apart_models_that_agree_on_the_training_rows(tmp_p
     assert again.explanations_train.rows_from_cache == len(again.labels["bb_train"])
 
 
+def test_the_lime_cache_tells_apart_models_that_agree_on_every_value_of_the_data(tmp_path):
+    # an integer column split at 40 and at 40.9: the same answer on every value in the
+    # table, not on LIME's samples between them; the second reused the first's
+    from adapters import TableEncoder, wrap_callable
+
+    rng = np.random.default_rng(0)
+    df = pd.DataFrame({"age": rng.integers(20, 70, 300).astype(float),
+                       "z": rng.normal(size=300)})
+    df["t"] = np.where(df.age > 40, "old", "young")
+    ds = from_frame(df, "t")
+    encoder = TableEncoder().fit(ds.X, ds.categorical)
+    config = RunConfig(lime=FAST_LIME, learners=("fold",))
+    runs = [run_pipeline(ds, config, cache_dir=tmp_path, black_box=wrap_callable(
+        lambda X, cut=cut: (X["age"] > cut).to_numpy(float), encoder)) for cut in (40, 40.9)]
+    assert [r.explanations_train.rows_from_cache for r in runs] == [0, 0]
+
+
 def test_the_advice_for_a_model_fitted_on_label_codes_works():
     from sklearn.linear_model import LogisticRegression
     from sklearn.preprocessing import LabelEncoder
