@@ -130,7 +130,12 @@ def _run_rc2(rc2: RC2, time_limit: float | None) -> Solution:
     """
     if time_limit is None:
         with rc2:
-            return _outcome(rc2, rc2.compute(), limited=False)
+            try:
+                return _outcome(rc2, rc2.compute(), limited=False)
+            except Exception as exc:  # python-sat's own Ctrl-C: "Caught keyboard interrupt"
+                if "keyboard interrupt" in str(exc).lower():
+                    raise KeyboardInterrupt from exc
+                raise
     done: dict[str, object] = {}
     freeing = threading.Lock()  # no interrupt reaches a solver being freed
 
@@ -153,11 +158,18 @@ def _run_rc2(rc2: RC2, time_limit: float | None) -> Solution:
                 rc2.interrupt()
             time.sleep(0.05)
 
+    def stop() -> None:
+        threading.Thread(target=interrupt, name="imli-rc2-interrupt", daemon=True).start()
+
     worker = threading.Thread(target=work, name="imli-rc2", daemon=True)
     worker.start()
-    worker.join(max(time_limit, 0.0))
+    try:
+        worker.join(max(time_limit, 0.0))
+    except BaseException:  # Ctrl-C in the caller: stop the solver too, then pass it on
+        stop()
+        raise
     if worker.is_alive():
-        threading.Thread(target=interrupt, name="imli-rc2-interrupt", daemon=True).start()
+        stop()
         worker.join(_ABANDON_SECONDS)
     if worker.is_alive():
         return Solution(None, None, False, "timeout")

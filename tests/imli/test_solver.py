@@ -1,5 +1,6 @@
 """MaxSAT engines (RC2, CP-SAT, external command) and the time limit."""
 
+import subprocess
 import sys
 import textwrap
 import threading
@@ -206,3 +207,32 @@ def test_unsatisfiable_hard_clauses_under_a_time_limit():
     for config in (SolverConfig("rc2"), SolverConfig("rc2-stratified")):
         with pytest.raises(SolverError, match="unsatisfiable"):
             solve(wcnf, config, time_limit=60)
+
+
+_CTRL_C = """
+import os, signal, sys, threading, time
+import numpy as np
+from imli import IMLIClassifier
+rng = np.random.default_rng(0)
+X = rng.normal(size=(300, 5))
+y = ((X[:, 0] > 0) & (X[:, 1] < 0.5)) | (X[:, 2] > 1)
+y ^= rng.random(300) < 0.1
+limit = None if sys.argv[1] == "none" else 60.0
+threading.Timer(3, lambda: os.kill(os.getpid(), signal.SIGINT)).start()
+try:
+    IMLIClassifier(n_clauses=2, batch_size=None, time_limit=limit).fit(X, y)
+    print("finished")
+except KeyboardInterrupt:
+    print("KeyboardInterrupt")
+time.sleep(4)
+print([t.name for t in threading.enumerate() if t.name.startswith("imli-rc2")])
+"""
+
+
+@pytest.mark.parametrize("limit", ["none", "60"])
+def test_ctrl_c_during_a_query_is_a_keyboard_interrupt_that_stops_the_solver(limit):
+    # a one-query fit of 300 noisy rows runs for minutes; Ctrl-C after 3 s must stop it:
+    # with a time limit the solver's thread ran on; without, python-sat raised its own error
+    done = subprocess.run([sys.executable, "-c", _CTRL_C, limit], capture_output=True,
+                          text=True, timeout=120)
+    assert done.stdout.split("\n")[:2] == ["KeyboardInterrupt", "[]"], done.stdout + done.stderr
