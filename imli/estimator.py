@@ -86,7 +86,8 @@ class IMLIClassifier(ClassifierMixin, BaseEstimator):
     time_limit : float or None, default=None
         Seconds for the whole fit. When it strikes, the best rule found so far is returned
         (``optimal_`` is False, ``timed_out_`` True, and a :class:`TimeLimitWarning` is
-        issued). The clock is read between the steps of building each MaxSAT query, and
+        issued): how far the fit got depends on the machine's speed and load, so such a
+        rule may differ from run to run, where every fit that finishes is the same. The clock is read between the steps of building each MaxSAT query, and
         RC2 is interrupted when the limit strikes. Its SAT solver (Glucose 3) notices only
         at its next restart, which can be seconds away on a large query, so a run still
         going half a second later is left to stop in a background thread and the fit
