@@ -69,6 +69,8 @@ CATEGORY_VIEWS = ("value", "one-hot")
 _SELECTIONS = ("auto", "forward_selection", "highest_weights", "lasso_path", "none")
 _EXECUTION_ONLY = ("n_jobs", "batch_size", "memory_budget_mb", "scheduler")
 _ARRAYS_PER_SAMPLE = 4  # float64 (samples x features) arrays per row of a batch (3.2 measured)
+_GRAMS_PER_ROW = 3  # float64 (features x features) arrays per row: the Gram matrix, the
+# forward selection's copy of it and its temporary
 
 
 @dataclass(frozen=True)
@@ -351,10 +353,12 @@ def _resolve_labels(labels, config, n_classes, rows, predict_fn):
 
 
 def rows_in_budget(config: LimeConfig, n_features: int) -> int:
-    """Rows whose neighbourhoods ``config.memory_budget_mb`` holds at once (about
-    ``4 * num_samples * n_features`` float64 per row), at least 1: the rows of a batch
-    whose local models the batched engine fits together."""
-    per_row = config.num_samples * n_features * 8 * _ARRAYS_PER_SAMPLE
+    """Rows whose neighbourhoods and local fits ``config.memory_budget_mb`` holds at once
+    (about ``4 * num_samples * n_features + 3 * n_features**2`` float64 per row: on a wide
+    table the Gram matrices outweigh the samples), at least 1: the rows of a batch whose
+    local models the batched engine fits together."""
+    per_row = 8 * n_features * (config.num_samples * _ARRAYS_PER_SAMPLE
+                                + n_features * _GRAMS_PER_ROW)
     return max(1, int(config.memory_budget_mb * 2**20 // per_row))
 
 

@@ -359,8 +359,11 @@ def test_a_service_that_is_not_a_dask_scheduler_is_a_clear_error(monkeypatch, re
 
 def test_batch_size_follows_the_memory_budget():
     config = LimeConfig(num_samples=5000, memory_budget_mb=32, pool_rows=4)
-    per_row = 5000 * 30 * 8 * 4
+    per_row = 8 * (5000 * 30 * 4 + 3 * 30 * 30)  # neighbourhoods and Gram matrices
     assert rows_in_budget(config, 30) == 32 * 2**20 // per_row == 6
+    # a wide table: the d x d Gram matrices a row's fit needs are most of it
+    wide = LimeConfig(num_samples=500, memory_budget_mb=256)
+    assert rows_in_budget(wide, 2000) == 256 * 2**20 // (8 * 2000 * (500 * 4 + 3 * 2000)) == 2
     assert batch_size_for(config, 30, 10_000, 2) == 6
     single = LimeConfig(num_samples=5000, memory_budget_mb=32, pool_rows=1)
     assert batch_size_for(single, 30, 10, 2) == 2  # small jobs: about 4 batches per worker
