@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import json
 import re
+import threading
 from dataclasses import replace
 from pathlib import Path
 
@@ -17,6 +18,23 @@ DEFAULT_PARAMS = {"n_estimators": 300, "max_depth": 4, "learning_rate": 0.1}
 """Defaults of :func:`train_xgboost` (any XGBClassifier parameter may override them)."""
 
 MODEL_FILE = "black_box.ubj"
+
+#: Set to end a :func:`train_xgboost` in progress after its current round, which then
+#: raises :class:`TrainingStopped`: a run that must stop (Ctrl-C, SIGTERM, a time limit)
+#: cannot raise inside XGBoost's training, which calls back into Python from C++.
+STOP_TRAINING = threading.Event()
+
+
+class TrainingStopped(Exception):
+    """:func:`train_xgboost` ended early because :data:`STOP_TRAINING` was set."""
+
+
+class _StopWhenAsked(xgb.callback.TrainingCallback):
+    """Ends training after the round in which :data:`STOP_TRAINING` is set."""
+
+    def after_iteration(self, model, epoch, evals_log) -> bool:
+        return STOP_TRAINING.is_set()
+
 _OBJECTIVES = ("binary:logistic", "multi:softprob")
 
 
@@ -202,23 +220,25 @@ def train_xgboost(X, y, encoder, categorical, random_state=0, class_names=None, 
     fraction = float(params.pop("validation_fraction", 0.2))
     rounds = params.pop("early_stopping_rounds", 20)
     model = xgb.XGBClassifier(tree_method="hist", enable_categorical=True,
-                              random_state=random_state, **params)
+                              random_state=random_state, callbacks=[_StopWhenAsked()],
+                              **params)
     counts = np.bincount(y)
     n_validation = int(np.ceil(fraction * len(y)))
+
     info = {"n_estimators": int(model.n_estimators), "rows": len(y)}
     frame = category_frame(Z, encoder)
     if rounds and counts.min() >= 2 and n_classes <= n_validation <= len(y) - n_classes:
         train, valid = train_test_split(np.arange(len(y)), test_size=n_validation,
                                         stratify=y, random_state=random_state)
         model.set_params(early_stopping_rounds=int(rounds))
-        model.fit(frame.iloc[train], y[train],
-                  eval_set=[(frame.iloc[valid], y[valid])], verbose=False)
+        _fit(model, frame.iloc[train], y[train],
+             eval_set=[(frame.iloc[valid], y[valid])], verbose=False)
         best = int(model.best_iteration)
         info.update(early_stopping=True, validation_rows=len(valid), best_iteration=best,
                     n_trees=best + 1, validation_score=float(model.best_score))
         iteration_range = (0, best + 1)
     else:
-        model.fit(frame, y, verbose=False)
+        _fit(model, frame, y, verbose=False)
         iteration_range = (0, 0)
         info.update(early_stopping=False, n_trees=model.get_booster().num_boosted_rounds())
         if rounds:
@@ -231,6 +251,13 @@ def train_xgboost(X, y, encoder, categorical, random_state=0, class_names=None, 
                              f"{n_classes}")
         booster.set_attr(class_names=json.dumps([str(c) for c in class_names]))
     return XGBoostBlackBox(booster, encoder, n_classes, iteration_range, info=info)
+
+
+def _fit(model, *args, **kwargs) -> None:
+    """``model.fit``, then :class:`TrainingStopped` if :data:`STOP_TRAINING` ended it."""
+    model.fit(*args, **kwargs)
+    if STOP_TRAINING.is_set():
+        raise TrainingStopped("XGBoost's training was stopped on request")
 
 
 def load_xgboost(path, encoder):

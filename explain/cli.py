@@ -30,6 +30,7 @@ from adapters import (BUNDLED, InputError, TableEncoder, load_dataset, load_xgbo
                       relabel_classes, restrict_to_model)
 from adapters.errors import listing
 from adapters.target import match_label
+from adapters.xgboost_box import STOP_TRAINING, TrainingStopped
 from explain.compare import SweepConfig, run_compare, view_comparison
 from explain.learners import IMLI_DEFAULTS, LEARNERS
 from explain.lime_parallel import DASK_EXTRA_HINT
@@ -650,6 +651,7 @@ def run_stops(seconds: float | None):
         if not pending:
             pending.append(_STOPS[signum])
         if _in_xgboost(frame):
+            STOP_TRAINING.set()  # a black box in training ends after its current round
             signal.setitimer(signal.ITIMER_REAL, RETRY_SECONDS)
             return
         raise pending.pop()()
@@ -663,8 +665,14 @@ def run_stops(seconds: float | None):
         signal.setitimer(signal.ITIMER_REAL, seconds)
     try:
         yield
+    except TrainingStopped:  # ended early at the stop's request: the stop itself
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        if pending:
+            raise pending.pop()() from None
+        raise
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
+        STOP_TRAINING.clear()
         for signum, handler in previous.items():
             signal.signal(signum, handler)
 

@@ -379,6 +379,31 @@ def test_a_stop_inside_xgboost_is_raised_once_it_returns(signame, stop):
     assert signal.getsignal(signal.SIGINT) is signal.default_int_handler  # put back
 
 
+def test_a_stop_during_real_training_ends_it_after_the_current_round():
+    # the stop used to wait for the whole training (24 s on a wide table)
+    import signal
+    import threading
+
+    import explain.cli as cli
+    from adapters import TableEncoder
+    from adapters.xgboost_box import STOP_TRAINING, train_xgboost
+
+    rng = np.random.default_rng(0)
+    X = pd.DataFrame(rng.normal(size=(20_000, 40)), columns=[f"x{i}" for i in range(40)])
+    y = (X["x0"] + rng.normal(size=len(X)) > 0).to_numpy(dtype=int)
+    encoder = TableEncoder().fit(X, ())
+    timer = threading.Timer(1.0, lambda: os.kill(os.getpid(), signal.SIGINT))
+    started = time.monotonic()
+    with pytest.raises(KeyboardInterrupt):
+        with cli.run_stops(None):
+            timer.start()
+            # thousands of deep trees: minutes of training
+            train_xgboost(X, y, encoder, (), n_estimators=5000, max_depth=8,
+                          early_stopping_rounds=None)
+    assert time.monotonic() - started < 10
+    assert not STOP_TRAINING.is_set()  # a later training is not stopped
+
+
 def test_a_failed_run_removes_only_the_empty_directories_it_made(tmp_path):
     done = run_cli("run", "--data", str(tmp_path / "absent.csv"), "--target", "y",
                    "--out", str(tmp_path / "new" / "deeper"), *FAST)
