@@ -489,7 +489,7 @@ def _progress_reporter(console: Console):
     """A ``progress(stage, done, total)`` callback: a live bar on a terminal; elsewhere (a
     log file, CI) a line on stderr at each quarter, so a long run is not silent."""
     def unit_of(stage):
-        return "fits" if stage.startswith("sweep") else "rows"
+        return "fits" if stage.startswith(("sweep", "fitting", "training")) else "rows"
 
     if not console.is_terminal:
         first, shown = {}, {}  # per stage: (time, done) of its first report; last quarter
@@ -503,7 +503,7 @@ def _progress_reporter(console: Console):
             elapsed = time.monotonic() - began
             # the rate of the work seen since the first report (which may come after a fit)
             rate = (f", {(done - done0) / elapsed:.0f} {unit_of(stage)}/s"
-                    if done > done0 and elapsed > 0 else "")
+                    if done > done0 and elapsed > 0 and total > 1 else "")
             print(f"{stage}: {done}/{total} {unit_of(stage)}{rate}", file=sys.stderr,
                   flush=True)
 

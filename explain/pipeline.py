@@ -273,7 +273,8 @@ def run_pipeline(
     cache_dir : path, optional
         Where LIME explanations are cached and checkpointed; ``None`` disables the cache.
     progress : callable, optional
-        ``progress(stage, done, total)`` for long stages.
+        ``progress(stage, done, total)`` for long stages: LIME's rows, and the black
+        box's training and each learner's fit as one step each (0 of 1 when it begins).
 
     Returns
     -------
@@ -318,10 +319,12 @@ def run_pipeline(
     if user_box:
         check_encoded_reading(black_box, encoder, dataset.X)
     if black_box is None:
+        _step(progress, "training the black box", 0)
         black_box = train_xgboost(
             X_train, y_train, encoder, dataset.categorical, random_state=config.random_state,
             class_names=dataset.class_names,
         )
+        _step(progress, "training the black box", 1)
     bb_seconds = time.perf_counter() - started
     notes = []
     if not user_box and black_box.info.get("note"):  # e.g. trained without early stopping
@@ -410,10 +413,12 @@ def run_pipeline(
     for name in config.learners:
         params = config.imli_params if name == "imli" else config.fold_params
         views[name]["train"] = training_view(views[name], config.train_view)
+        _step(progress, f"fitting {name.upper()}", 0)
         learner = fit_learner(
             name, views[name]["train"], learn_labels, params, config.random_state, columns,
             dataset.class_names, distinct_rows=len(bb_train),
         )
+        _step(progress, f"fitting {name.upper()}", 1)
         fitted[name] = learner
         predictions[name] = view_predictions(learner, views[name])
         learner_reports[name] = learner_report(learner, predictions[name], bb_train, bb_test,
@@ -466,6 +471,13 @@ def run_pipeline(
     labels = {"bb_train": bb_train, "bb_test": bb_test, "y_train": y_train, "y_test": y_test}
     return PipelineResult(report, black_box, fitted, exp_train, exp_test, views, labels, columns,
                           predictions)
+
+
+def _step(progress, stage: str, done: int) -> None:
+    """Report a one-step stage (the black box's training, a learner's fit) begun (0) or
+    done (1), so a long one is not silent."""
+    if progress is not None:
+        progress(stage, done, 1)
 
 
 def _weak_box_note(dataset: Dataset, bb_test, y_train, y_test) -> str | None:

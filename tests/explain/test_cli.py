@@ -52,6 +52,10 @@ def test_run_writes_every_artefact(mixed_csv, tmp_path):
     assert set(report["learners"]) == {"imli", "fold"}
     assert "report.json" in done.stdout
     # not a terminal: progress is a few lines on stderr, ending with every row explained
+    steps = [line for line in done.stderr.splitlines() if line.startswith(("train", "fit"))]
+    assert steps == ["training the black box: 0/1 fits", "training the black box: 1/1 fits",
+                     "fitting IMLI: 0/1 fits", "fitting IMLI: 1/1 fits",
+                     "fitting FOLD: 0/1 fits", "fitting FOLD: 1/1 fits"]
     progress = [line for line in done.stderr.splitlines() if line.startswith("LIME")]
     train, test = report["split"]["train_rows"], report["split"]["test_rows"]
     assert progress[0] == f"LIME, training rows: 0/{train} rows"
