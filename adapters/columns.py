@@ -10,7 +10,8 @@ The rules, applied column by column (each change is reported as a note):
   word;
 * a text column whose values are numbers written with thousands separators, a decimal
   comma, ``%``, a currency sign or one unit after them (``70 kg``) stays categorical,
-  with a note saying so; so does one holding dates or times (``2021-01-27``, ``27/01/2021 10:30``, or a datetime dtype);
+  with a note saying so; so does one holding dates or times (``2021-01-27``,
+  ``27/01/2021 10:30``, or a datetime dtype);
 * a text column whose non-missing values all parse as numbers is numeric; one where at
   least :data:`NUMERIC_SHARE` of them do is numeric too, the other values becoming missing
   (noted with examples); otherwise it is categorical and keeps its strings (noted when

@@ -75,7 +75,8 @@ def predictions_frame(result: PipelineResult) -> pd.DataFrame:
     """Every row's labels, from which each fidelity and accuracy in the report follows.
 
     One row per training and test row, in that order: ``row`` (its index in the input
-    table, and its Id in fold_facts.pl), ``part`` (``train`` / ``test``), ``truth``, ``black_box``, and each learner's
+    table, and a held-out row's Id in fold_facts.pl), ``part`` (``train`` / ``test``),
+    ``truth``, ``black_box``, and each learner's
     label of the full row (``imli``, ``fold``); with LIME, each learner's label of the
     row's LIME-filtered view too (``imli_lime``, ``fold_lime``: the LIME-protocol
     fidelity). Labels are the class names of ``report["dataset"]["class_names"]``.

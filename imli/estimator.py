@@ -87,8 +87,9 @@ class IMLIClassifier(ClassifierMixin, BaseEstimator):
         Seconds for the whole fit. When it strikes, the best rule found so far is returned
         (``optimal_`` is False, ``timed_out_`` True, and a :class:`TimeLimitWarning` is
         issued): how far the fit got depends on the machine's speed and load, so such a
-        rule may differ from run to run, where every fit that finishes is the same. The clock is read between the steps of building each MaxSAT query, and
-        RC2 is interrupted when the limit strikes. Its SAT solver (Glucose 3) notices only
+        rule may differ from run to run, where every fit that finishes is the same. The
+        clock is read between the steps of building each MaxSAT query, and RC2 is
+        interrupted when the limit strikes. Its SAT solver (Glucose 3) notices only
         at its next restart, which can be seconds away on a large query, so a run still
         going half a second later is left to stop in a background thread and the fit
         returns. What cannot be interrupted comes on top: reading the table and loading
@@ -121,7 +122,8 @@ class IMLIClassifier(ClassifierMixin, BaseEstimator):
         :class:`Binarizer`).
     thresholds : {"quantile", "entropy"}, default="quantile"
         Where those thresholds go: at quantiles (AIES 2019 leaves their place open, JAIR
-        2022 uses equal-width bins) or where the labels change most (supervised: finds an exact cut the quantiles miss).
+        2022 uses equal-width bins) or where the labels change most (supervised: finds an
+        exact cut the quantiles miss).
     polish : bool, default=True
         Improve a CNF/DNF that is not a proven optimum by local search on all training rows
         (:func:`imli.polish.polish`: add, drop or swap literals and clauses while that
