@@ -284,11 +284,13 @@ def _dressed_numbers(name, text):
             f"numbers"]
 
 
-def _written_numbers(values) -> np.ndarray:
-    """Which ``values`` are numbers dressed with separators, ``%``, currency or a unit."""
-    text = [str(v).strip() for v in values]
+def _what_values(distinct, otherwise: str) -> str:
+    """What a dropped column's ``distinct`` values are: mostly numbers dressed with
+    separators, ``%``, currency or a unit (noted above), or ``otherwise``."""
+    text = [str(v).strip() for v in distinct]
     bare = ~np.isnan(_numbers([_NUMBER_DRESSING.sub("", t) for t in text]))
-    return bare | np.array([bool(_WITH_UNIT.match(t)) for t in text], dtype=bool)
+    dressed = bare | np.array([bool(_WITH_UNIT.match(t)) for t in text], dtype=bool)
+    return "mostly numbers written as text, see above" if dressed.mean() >= 0.5 else otherwise
 
 
 def _numbers_with_a_unit(name, text):
@@ -373,15 +375,12 @@ def _reason_to_drop(name, kind, values):
             shown = int(shown)
         return f"a single value ({quoted(shown)})"
     if kind == "categorical":
-        written = "mostly numbers written as text, see above"
-        numbers = _written_numbers(distinct).mean() >= 0.5
         if len(distinct) > MAX_CATEGORIES:
-            what = written if numbers else "an identifier or free text?"
             return (f"{len(distinct)} distinct values, more than {MAX_CATEGORIES} "
-                    f"categories ({what})")
+                    f"categories ({_what_values(distinct, 'an identifier or free text?')})")
         if len(distinct) > ID_MIN_DISTINCT and len(distinct) == len(present):
-            what = written if numbers else "an identifier?"
-            return f"a different value in every row ({len(distinct)} values: {what})"
+            return (f"a different value in every row ({len(distinct)} values: "
+                    f"{_what_values(distinct, 'an identifier?')})")
     elif _UNNAMED.match(str(name)) and len(present) == len(values):
         steps = np.diff(values)
         if np.all(values == np.round(values)) and np.all(steps == 1):

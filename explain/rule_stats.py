@@ -185,41 +185,43 @@ def fold_rule_stats(theory, X, bb, class_names) -> list[RuleStat]:
     stats: list[RuleStat] = []
     for k, class_rules in enumerate(theory.classes):
         label = str(class_rules.label)
+        # the class an exception decides its rows toward (the theory is binary)
+        other = next(str(c) for c in class_names if str(c) != label)
         outcome = {True: decision == k, False: decision > k}  # the class wins / loses
         for rule in class_rules.rules:
             everywhere = np.ones(len(decision), dtype=bool)
-            _fold_rule(rule, X, everywhere, outcome, label, True, 0, bb_names, class_names,
-                       stats)
+            _fold_rule(rule, X, everywhere, outcome, (label, other), True, 0, bb_names, stats)
     default = str(theory.default)
     stats.append(_stat(f"{readable(default)} otherwise", "default", 0, default,
                        decision == len(theory.classes), bb_names == default))
     return stats
 
 
-def _fold_rule(rule, X, scope, outcome, label, toward, depth, bb_names, class_names,
-               stats) -> None:
+def _fold_rule(rule, X, scope, outcome, labels, toward, depth, bb_names, stats) -> None:
     """Append the stat of ``rule`` and, recursively, of its exceptions.
 
-    ``scope`` holds the rows on which every enclosing body holds (all rows for a top-level
-    rule). ``toward`` is True when the rule's rows go to ``label`` (a default rule, an
-    exception to an exception...), False when they are taken away from it (an exception);
+    ``labels`` is the rule's class and the other class. ``scope`` holds the rows on which
+    every enclosing body holds (all rows for a top-level rule). ``toward`` is True when
+    the rule's rows go to its class (a default rule, an exception to an exception...),
+    False when they are taken away from it, toward the other (an exception);
     a part counts only the rows that end that way (``outcome[toward]``: the class wins,
     or loses to a later class or the default), not those another rule of the class, a
     sibling exception or an earlier class decides.
     """
+    label, other = labels
     body = " and ".join(str(lit) for lit in rule.literals) or "true"
     covered = scope & rule.covers(X) & outcome[toward]
     if depth == 0:
         text, kind = f"{readable(label)} if {body}", "fold rule"
     else:
         text, kind = f"unless {body}", "exception"
-    predicts = label if toward else next(str(c) for c in class_names if str(c) != label)
+    predicts = label if toward else other
     target = bb_names == label if toward else bb_names != label
     stats.append(_stat(text, kind, depth, predicts, covered, target))
     inside = scope & rule.body_covers(X)
     for exception in rule.exceptions:
-        _fold_rule(exception, X, inside, outcome, label, not toward, depth + 1, bb_names,
-                   class_names, stats)
+        _fold_rule(exception, X, inside, outcome, labels, not toward, depth + 1, bb_names,
+                   stats)
 
 
 def rule_stats(learner, X, bb) -> list[RuleStat]:
