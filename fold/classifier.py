@@ -276,9 +276,8 @@ class FOLDClassifier(ClassifierMixin, BaseEstimator):
             frame = frame_from_array(array, names, categories)
         if not all(isinstance(c, str) for c in frame.columns):
             frame = frame.set_axis([str(c) for c in frame.columns], axis=1)
-        if isinstance(X, pd.DataFrame):
-            frame = numbers_as_numbers(frame, set() if reset else {
-                n for n, k in zip(self.schema_.names, self.schema_.kinds) if k != NUMERIC})
+        frame = numbers_as_numbers(frame, set() if reset else {
+            n for n, k in zip(self.schema_.names, self.schema_.kinds) if k != NUMERIC})
         return frame.reset_index(drop=True)
 
     def _view(self, X) -> ColumnView:

@@ -26,6 +26,7 @@ a quoted atom.)
 
 from __future__ import annotations
 
+import operator
 from dataclasses import dataclass
 
 import numpy as np
@@ -103,9 +104,13 @@ def write_facts(program: PrologProgram, view: ColumnView, schema: Schema,
     str
     """
     row = quote_atom(program.row_predicate)
-    ids = list(range(view.n_rows)) if ids is None else [int(i) for i in ids]
+    wrong = ValueError(f"ids must be {view.n_rows} distinct integers, one per row")
+    try:  # operator.index: 2.5 is no Id, and not 2
+        ids = list(range(view.n_rows)) if ids is None else [operator.index(i) for i in ids]
+    except TypeError:
+        raise wrong from None
     if len(ids) != view.n_rows or len(set(ids)) != len(ids):
-        raise ValueError(f"ids must be {view.n_rows} distinct integers, one per row")
+        raise wrong
     parts = [f"{ENCODING}\n"] + [f"{row}({i}).\n" for i in ids]
     for name, kind in _wanted(schema, features):
         cells = _column_cells(view, name, kind)

@@ -21,6 +21,8 @@ import math
 import numbers
 import warnings
 from dataclasses import dataclass, field
+from decimal import Decimal
+from fractions import Fraction
 
 import numpy as np
 import pandas as pd
@@ -118,14 +120,17 @@ def frame_from_array(array: np.ndarray, names: list, categories=()) -> pd.DataFr
 
 def numbers_as_numbers(frame: pd.DataFrame, categories=()) -> pd.DataFrame:
     """``frame`` with each object column whose known cells are all numbers (not text, not
-    bools) as a numeric column, as an array's would be (:func:`frame_from_array`;
-    scikit-learn's ``set_output(transform="pandas")`` gives imputed numbers so), unless
-    named in ``categories`` (at predict: columns the model knows as categories)."""
+    bools; ``Decimal`` too) as a numeric column, as an array's would be
+    (:func:`frame_from_array`; scikit-learn's ``set_output(transform="pandas")`` gives
+    imputed numbers so), unless named in ``categories`` (at predict: columns the model
+    knows as categories)."""
     changed = {}
     for name, column in frame.items():
         # a column with no known cell says nothing of its kind (LIME kept none of it)
         if column.dtype == object and str(name) not in categories and column.notna().any():
             inferred = column.where(column.notna(), np.nan).infer_objects()  # pd.NA too
+            if inferred.dtype == object and _decimal_numbers(inferred):
+                inferred = inferred.astype(np.float64)  # Decimal, Fraction
             if (pd.api.types.is_numeric_dtype(inferred.dtype)
                     and not pd.api.types.is_bool_dtype(inferred.dtype)):
                 changed[name] = inferred
@@ -135,6 +140,19 @@ def numbers_as_numbers(frame: pd.DataFrame, categories=()) -> pd.DataFrame:
     for name, column in changed.items():
         frame[name] = column
     return frame
+
+
+def _decimal_numbers(column: pd.Series) -> bool:
+    """Whether the known cells of an object column are numbers pandas does not infer:
+    ``Decimal`` (database drivers give ``NUMERIC`` columns so) or ``Fraction``, maybe beside
+    ints and floats; not bools (an int beyond floats alone stays a category)."""
+    exotic = False
+    for value in column.dropna():
+        if (isinstance(value, bool | np.bool_)
+                or not isinstance(value, numbers.Real | Decimal)):
+            return False
+        exotic = exotic or isinstance(value, Decimal | Fraction)
+    return exotic
 
 
 def _numbers_from_text(column: pd.Series) -> pd.Series | None:
@@ -155,6 +173,12 @@ def _numbers_from_text(column: pd.Series) -> pd.Series | None:
     return column.map(numbers).astype(np.float64)
 
 
+#: What :func:`pandas.api.types.infer_dtype` calls an object column of dates, time spans,
+#: periods, intervals or complex numbers, refused as their dtypes are.
+_NOT_CATEGORIES = frozenset({"date", "datetime", "datetime64", "timedelta", "timedelta64",
+                             "period", "interval", "complex"})
+
+
 def check_column_types(frame: pd.DataFrame) -> None:
     """Refuse columns that are neither numbers nor categories (dates, complex numbers).
 
@@ -165,12 +189,17 @@ def check_column_types(frame: pd.DataFrame) -> None:
     if len(set(names)) != len(names):
         dupes = sorted({n for n in names if names.count(n) > 1})
         raise FoldInputError(f"duplicate column names {dupes}; make them unique")
-    for name, dtype in frame.dtypes.items():
+    for name, column in frame.items():
+        dtype, held = column.dtype, ""
+        if dtype == object:  # dates as objects (a column's .dt.date) are dates too
+            held = pd.api.types.infer_dtype(column, skipna=True)
         if (pd.api.types.is_complex_dtype(dtype) or dtype.kind in "mM"
-                or isinstance(dtype, pd.PeriodDtype | pd.IntervalDtype)):
+                or isinstance(dtype, pd.PeriodDtype | pd.IntervalDtype)
+                or held in _NOT_CATEGORIES):
             raise FoldInputError(
-                f"column {name!r} has dtype {dtype}, which FOLD cannot compare; convert it to "
-                "real numbers (e.g. days since a date) or to strings first")
+                f"column {name!r} has dtype {dtype}{f' ({held} values)' if held else ''}, "
+                "which FOLD cannot compare; convert it to real numbers (e.g. days since a "
+                "date) or to strings first")
 
 
 def column_kind(series: pd.Series) -> str:

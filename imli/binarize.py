@@ -13,7 +13,9 @@ from __future__ import annotations
 import math
 import warnings
 from dataclasses import dataclass
-from numbers import Integral
+from decimal import Decimal
+from fractions import Fraction
+from numbers import Integral, Real
 
 import numpy as np
 import pandas as pd
@@ -53,9 +55,9 @@ def frame_from_array(array: np.ndarray, names: list, categories=()) -> pd.DataFr
 def as_float64(frame: pd.DataFrame, categories=()) -> pd.DataFrame:
     """``frame`` with its numbers as numbers: extended-precision float columns
     (``np.longdouble``) as float64, and object columns whose known cells are all numbers
-    (not text, not bools) as numeric columns, as an array's would be (scikit-learn's
-    ``set_output(transform="pandas")`` gives imputed numbers so), unless named in
-    ``categories`` (at predict: columns the model knows as categories).
+    (not text, not bools; ``Decimal`` too) as numeric columns, as an array's would be
+    (scikit-learn's ``set_output(transform="pandas")`` gives imputed numbers so), unless
+    named in ``categories`` (at predict: columns the model knows as categories).
 
     pandas' hashing and numpy's ``isin`` have no long-double kernels, and thresholds are
     float64 anyway.
@@ -68,6 +70,8 @@ def as_float64(frame: pd.DataFrame, categories=()) -> pd.DataFrame:
         # a column with no known cell says nothing of its kind (LIME kept none of it)
         elif dtype == object and str(name) not in categories and column.notna().any():
             inferred = column.where(column.notna(), np.nan).infer_objects()  # pd.NA too
+            if inferred.dtype == object and _decimal_numbers(inferred):
+                inferred = inferred.astype(np.float64)  # Decimal, Fraction
             if (pd.api.types.is_numeric_dtype(inferred.dtype)
                     and not pd.api.types.is_bool_dtype(inferred.dtype)):
                 changed[name] = inferred
@@ -77,6 +81,18 @@ def as_float64(frame: pd.DataFrame, categories=()) -> pd.DataFrame:
     for name, column in changed.items():
         frame[name] = column
     return frame
+
+
+def _decimal_numbers(column: pd.Series) -> bool:
+    """Whether the known cells of an object column are numbers pandas does not infer:
+    ``Decimal`` (database drivers give ``NUMERIC`` columns so) or ``Fraction``, maybe beside
+    ints and floats; not bools (an int beyond floats alone stays a category)."""
+    exotic = False
+    for value in column.dropna():
+        if isinstance(value, bool | np.bool_) or not isinstance(value, Real | Decimal):
+            return False
+        exotic = exotic or isinstance(value, Decimal | Fraction)
+    return exotic
 
 
 def _warn_merged_integers(column: pd.Series, values: np.ndarray, name: str) -> None:
@@ -125,6 +141,12 @@ def refuse_bools(est: BaseEstimator) -> None:
                                         "instead.")
 
 
+#: What :func:`pandas.api.types.infer_dtype` calls an object column of dates, time spans,
+#: periods, intervals or complex numbers, refused as their dtypes are.
+_NOT_CATEGORIES = frozenset({"date", "datetime", "datetime64", "timedelta", "timedelta64",
+                             "period", "interval", "complex"})
+
+
 def check_column_types(frame: pd.DataFrame) -> None:
     """Refuse columns that are neither numbers nor categories (dates, complex numbers).
 
@@ -135,12 +157,17 @@ def check_column_types(frame: pd.DataFrame) -> None:
     if len(set(names)) != len(names):
         dupes = sorted({n for n in names if names.count(n) > 1})
         raise ValueError(f"duplicate column names {dupes}; make them unique")
-    for name, dtype in frame.dtypes.items():
+    for name, column in frame.items():
+        dtype, held = column.dtype, ""
+        if dtype == object:  # dates as objects (a column's .dt.date) are dates too
+            held = pd.api.types.infer_dtype(column, skipna=True)
         if (pd.api.types.is_complex_dtype(dtype) or dtype.kind in "mM"
-                or isinstance(dtype, pd.PeriodDtype | pd.IntervalDtype)):
+                or isinstance(dtype, pd.PeriodDtype | pd.IntervalDtype)
+                or held in _NOT_CATEGORIES):
             raise ValueError(
-                f"column {name!r} has dtype {dtype}, which IMLI cannot threshold; convert it "
-                "to real numbers (e.g. days since a date) or to strings first.")
+                f"column {name!r} has dtype {dtype}{f' ({held} values)' if held else ''}, "
+                "which IMLI cannot threshold; convert it to real numbers (e.g. days since a "
+                "date) or to strings first.")
 
 
 def check_columns(est: object, columns: object, reset: bool) -> None:

@@ -23,7 +23,7 @@ import numpy as np
 
 from .literals import literal_matrix
 from .rows import weigh
-from .strategies import Budget, Data, Setting, greedy, minibatch, run_query
+from .strategies import Budget, Data, Setting, best_of, greedy, minibatch, run_query
 
 __all__ = ["decision_list", "decision_set", "learn_term"]
 
@@ -60,13 +60,19 @@ def learn_term(
         Literal indices of the term; ``None`` if no term improves on predicting nothing.
     """
     data = Data.of(weigh(X, other, target))  # CNF form: the clause holds on "other"
-    if batch_size is None:
+    if batch_size is None or len(data.rows) <= batch_size:
+        # all distinct rows fit in one batch: the whole query is no larger than a batch's
         clauses, _ = run_query(setting, data, 1, budget)
+        if clauses is None:
+            clauses = greedy(setting, data, 1).clauses
     else:
         result = minibatch(setting, data, 1, budget, batch_size, n_passes, rng)
-        clauses = None if result is None else result.clauses
-    if clauses is None:
-        clauses = greedy(setting, data, 1).clauses
+        if result is None or not result.clauses:
+            # A batch takes whole distinct rows with all their copies: where rows repeat
+            # often, each batch holds a pattern or two and none learns a term (nothing
+            # polishes a list's terms). The greedy term on all rows, if it pays, is taken.
+            result = best_of(result, greedy(setting, data, 1))
+        clauses = result.clauses
     if not clauses:
         return None  # the CNF is "true": the term never fires
     return frozenset(setting.space.negate(j) for j in clauses[0])

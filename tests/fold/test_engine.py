@@ -272,3 +272,13 @@ def test_first_use_on_a_thread_that_ends_leaves_no_warning_at_exit():
                           timeout=120, cwd=Path(fold.__file__).parents[1])
     assert done.returncode == 0 and done.stdout.strip() == "[0, 0, 1, 1]", done.stderr
     assert "Prolog" not in done.stderr, done.stderr
+
+
+@pytest.mark.parametrize("ids", [[0.5, 1.5, 2.5], ["a", "b", "c"], [1, 1, 2], [0, 1]])
+def test_facts_refuse_ids_that_are_not_distinct_integers(ids):
+    # 2.5 was written as Id 2, and a text Id raised int()'s own error
+    X = pd.DataFrame({"a": [1.0, 2.0, 3.0] * 4})
+    clf = FOLDClassifier().fit(X, [0, 1, 1] * 4)
+    with pytest.raises(ValueError, match="ids must be 3 distinct integers, one per row"):
+        clf.facts(X.iloc[:3], ids=ids)
+    assert "'row'(7)." in clf.facts(X.iloc[:3], ids=np.array([5, 6, 7]))

@@ -1,6 +1,8 @@
 """FOLDClassifier as a scikit-learn estimator."""
 
 import warnings
+from decimal import Decimal
+from fractions import Fraction
 
 import numpy as np
 import pandas as pd
@@ -111,6 +113,10 @@ UNCOMPARABLE = {
     "period": pd.period_range("2024-01", periods=6, freq="M"),
     "interval": pd.interval_range(0, 6),
     "complex": np.arange(6) + 1j,
+    # as objects (a column's .dt.date), still dates
+    "date-objects": pd.Series(pd.date_range("2024-01-01", periods=6).date, dtype=object),
+    "timedelta-objects": pd.Series(
+        list(pd.to_timedelta(np.arange(6), unit="D").to_pytimedelta()), dtype=object),
 }
 
 
@@ -155,6 +161,21 @@ def test_categories_are_numbers_by_value(fitted, tmp_path):
     assert (run_swipl(clf, Xp, tmp_path) == python_decisions(clf, Xp)).all()
     float_codes = pd.DataFrame({"code": [1.0, 2.0, np.nan], "z": [0.0, 1.0, 2.0]})
     assert clf.predict(float_codes).tolist() == ["a", "b", "b"]
+
+
+@pytest.mark.parametrize("number", [Decimal, Fraction])
+def test_decimal_numbers_in_an_object_column_are_numbers(number, tmp_path):
+    # database drivers give NUMERIC columns as Decimal objects, which pandas leaves as
+    # object: they are compared as numbers, not as one category per value
+    values = [number(str(v)) for v in (1.5, 2.25, 3.5, 4.75)] * 5
+    X = pd.DataFrame({"price": pd.Series(values + [None], dtype=object)})
+    y = ["lo", "lo", "hi", "hi"] * 5 + ["lo"]
+    clf = FOLDClassifier(class_order=["hi", "lo"]).fit(X, y)
+    assert clf.schema_.kinds == ("numeric",)
+    assert str(clf.rules_) == "hi if price > 3\nlo otherwise"
+    assert clf.predict(X).tolist() == y
+    assert (run_swipl(clf, X, tmp_path) == python_decisions(clf, X)).all()
+    assert FOLDClassifier().fit(X.to_numpy(), y).schema_.kinds == ("numeric",)  # an array
 
 
 def test_an_integer_beyond_floats_in_a_numeric_column_is_a_clear_error():

@@ -1,6 +1,8 @@
 """Binarizer: threshold and category columns with their specs."""
 
 import warnings
+from decimal import Decimal
+from fractions import Fraction
 
 import numpy as np
 import pandas as pd
@@ -150,6 +152,19 @@ def test_integer_categories_match_equal_numbers_and_their_text():
                                                           False]
         assert b.transform(new.astype({"code": "category"})).iloc[:3].to_numpy().tolist() == [
             [True, False, False], [False, True, False], [False, False, False]]
+
+
+@pytest.mark.parametrize("number", [Decimal, Fraction])
+def test_decimal_numbers_in_an_object_column_are_numbers(number):
+    # database drivers give NUMERIC columns as Decimal objects, which pandas leaves as
+    # object: they are thresholded, not one category per value
+    values = [number(str(v)) for v in (1.5, 2.25, 3.5, 4.75)] * 3
+    X = pd.DataFrame({"price": pd.Series(values + [None], dtype=object)})
+    y = [0, 0, 1, 1] * 3 + [0]
+    assert all(s.is_threshold for s in Binarizer().fit(X).column_specs_)
+    clf = IMLIClassifier(n_clauses=1, batch_size=None).fit(X, y)
+    assert str(clf.rules_) == "(price > 3.0)"
+    assert clf.predict(pd.DataFrame({"price": [2.0, 4.0]})).tolist() == [0, 1]
 
 
 def test_text_categories_match_no_number():

@@ -233,7 +233,10 @@ def test_bad_input_messages():
     pd.to_timedelta(np.arange(6), unit="D"),
     pd.period_range("2024-01", periods=6, freq="M"),
     np.arange(6) + 1j,
-], ids=["datetime", "timedelta", "period", "complex"])
+    # as objects (a column's .dt.date), still dates
+    pd.Series(pd.date_range("2024-01-01", periods=6).date, dtype=object),
+    pd.Series(list(pd.to_timedelta(np.arange(6), unit="D").to_pytimedelta()), dtype=object),
+], ids=["datetime", "timedelta", "period", "complex", "date-objects", "timedelta-objects"])
 def test_uncomparable_columns_are_refused(values):
     # each date would be a category of its own; a complex number would lose a part
     y = [0, 1, 0, 1, 1, 0]
@@ -423,6 +426,21 @@ def test_a_list_tries_the_other_class_where_no_majority_term_pays():
     noise = rng.random(300) < 0.2
     clf = IMLIClassifier(n_clauses=2, mode="decision_list").fit(X, noise)
     assert str(clf.rules_) == "ALWAYS False"
+
+
+@pytest.mark.parametrize("mode", ["decision_list", "decision_set"])
+def test_a_list_learns_on_rows_that_repeat_more_than_a_batch_holds(mode):
+    # 81 distinct rows, about 60 copies each: a batch of 25 rows holds one pattern and
+    # learns no term, which left "ALWAYS no"
+    rng = np.random.default_rng(0)
+    X = pd.DataFrame({f"c{i}": rng.choice(["a", "b", "c"], 5000) for i in range(4)})
+    y = np.where((X.c0 == "a") & (X.c1 != "b"), "yes",
+                 np.where(X.c2 == "c", "maybe", "no"))
+    assert IMLIClassifier(n_clauses=3, mode=mode).fit(X, y).score(X, y) > 0.95
+    # as few distinct rows as a batch holds: one query on them all
+    a = rng.integers(0, 3, 300).astype(float)
+    clf = IMLIClassifier(n_clauses=3, mode=mode).fit(pd.DataFrame({"a": a}), a.astype(int))
+    assert clf.score(pd.DataFrame({"a": a}), a.astype(int)) == 1.0
 
 
 def test_an_array_at_predict_keeps_categories_that_read_as_numbers():
