@@ -102,7 +102,10 @@ def write_run(result: PipelineResult, out_dir: Path) -> dict[str, Path]:
     """Write every artefact of a run into ``out_dir`` (which :func:`prepare_out_dir` made).
 
     A previous run's files there that this run does not write (a learner or a kind of
-    black box it does not have) are removed once the new ones are in place.
+    black box it does not have) are removed once the new ones are in place. Every file is
+    rendered before the first is written; a write that fails or is stopped (Ctrl-C,
+    SIGTERM, ``--max-seconds``) removes this run's files and a previous run's, so the
+    directory never holds files of two runs that read as one.
 
     The report is first extended with its detail sections
     (:func:`explain.report_details.add_details`) unless they are already there; report.md
@@ -114,44 +117,43 @@ def write_run(result: PipelineResult, out_dir: Path) -> dict[str, Path]:
         Artefact name -> path.
     """
     out = Path(out_dir)
-    written: dict[str, Path] = {}
     if not all("rule_stats" in entry for entry in result.report["learners"].values()):
         add_details(result)
+    texts: dict[str, tuple[str, str]] = {}  # artefact -> (file name, text)
     for name, learner in result.learners.items():
-        path = out / ("imli.txt" if name == "imli" else "fold.pl")
-        atomic_write_text(path, learner.artifact_text)
-        written[name] = path
+        texts[name] = ("imli.txt" if name == "imli" else "fold.pl", learner.artifact_text)
     if "fold" in result.learners:
         # the held-out rows, each Id its row in the table (predictions.csv's `row`), so
         # plain swipl's answers can be set beside the run's
         test = result.views["fold"]["test"]
-        path = out / "fold_facts.pl"
-        atomic_write_text(path, result.learners["fold"].estimator.facts(test, ids=test.index))
-        written["fold_facts"] = path
-    path = out / "predictions.csv"
+        texts["fold_facts"] = ("fold_facts.pl",
+                               result.learners["fold"].estimator.facts(test, ids=test.index))
     # every text quoted: a label holding a lone CR would otherwise end a line for readers
-    atomic_write_text(path, predictions_frame(result).to_csv(
+    texts["predictions"] = ("predictions.csv", predictions_frame(result).to_csv(
         index=False, lineterminator="\n", quoting=csv.QUOTE_NONNUMERIC))
-    written["predictions"] = path
     with tempfile.TemporaryDirectory(dir=out, prefix=".black_box.") as tmp:
         saved = Path(result.black_box.save(Path(tmp)))
+        files = {key: name for key, (name, _) in texts.items()}
         if saved.exists():
-            final = out / saved.name
-            os.replace(saved, final)
-            written["black_box"] = final
-    reports = {"report_md": "report.md", "report_html": "report.html",
-               "report_json": "report.json"}
-    result.report["files"] = {**{k: p.name for k, p in written.items()}, **reports}
-    result.report["files"] = dict(sorted(result.report["files"].items()))
-    md = out / "report.md"
-    atomic_write_text(md, render_markdown(result.report))
-    written["report_md"] = md
-    page = out / "report.html"
-    atomic_write_text(page, render_html(result.report))
-    written["report_html"] = page
-    js = out / "report.json"
-    atomic_write_text(js, report_json_text(result.report))
-    written["report_json"] = js
+            files["black_box"] = saved.name
+        reports = {"report_md": "report.md", "report_html": "report.html",
+                   "report_json": "report.json"}
+        result.report["files"] = dict(sorted({**files, **reports}.items()))
+        texts["report_md"] = ("report.md", render_markdown(result.report))
+        texts["report_html"] = ("report.html", render_html(result.report))
+        texts["report_json"] = ("report.json", report_json_text(result.report))
+        written: dict[str, Path] = {}
+        try:
+            if saved.exists():
+                written["black_box"] = out / saved.name
+                os.replace(saved, written["black_box"])
+            for key, (name, text) in texts.items():  # report.json last
+                atomic_write_text(out / name, text)
+                written[key] = out / name
+        except BaseException:
+            for name in RUN_FILES + BLACK_BOX_FILES:
+                (out / name).unlink(missing_ok=True)
+            raise
     # A previous run's files that this run did not write (--force, other learners or
     # black box) would read as this run's.
     for name in RUN_FILES + BLACK_BOX_FILES:

@@ -478,3 +478,17 @@ def test_the_lime_explainer_is_made_once_per_run(monkeypatch):
     monkeypatch.setattr(explain.lime_runner, "make_explainer", counted)
     result = run_pipeline(load_dataset("iris"), RunConfig(lime=FAST_LIME, learners=("fold",)))
     assert result.explanations_test is not None and len(calls) == 1
+
+
+@pytest.mark.parametrize("mode", ["decision_list", "decision_set"])
+def test_decision_rules_name_the_classes(mode):
+    from explain.transform import BinaryColumn
+
+    data = load_dataset("breast_cancer")
+    median = data.X.iloc[:120].median()
+    X = (data.X.iloc[:120] > median).astype(int)
+    columns = [BinaryColumn(c, ">", float(median[c]), f"{c} > {median[c]}") for c in X]
+    learner = fit_learner("imli", X, np.asarray(data.y[:120]), {"mode": mode}, 0, columns,
+                          data.class_names)
+    lines = learner.rules_text.splitlines()
+    assert all(line.endswith((" malignant", " benign")) for line in lines), lines

@@ -3,7 +3,9 @@
 import base64
 import json
 import re
+import shutil
 from html.parser import HTMLParser
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -14,6 +16,7 @@ from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import OneHotEncoder
 
 from adapters import TableEncoder, from_frame, wrap_sklearn
+from explain import outputs
 from explain.compare import SweepConfig, run_compare
 from explain.lime_runner import LimeConfig
 from explain.outputs import prepare_out_dir, write_run
@@ -418,3 +421,21 @@ def test_counts_of_one_are_singular():
 
     assert [counted(n, "setting") for n in (0, 1, 2)] == ["0 settings", "1 setting",
                                                           "2 settings"]
+
+
+def test_a_write_stopped_midway_leaves_no_files_that_read_as_one_run(written, tmp_path,
+                                                                     monkeypatch):
+    out, result = written
+    previous = tmp_path / "previous"
+    shutil.copytree(out, previous)  # a previous run, written over as --force does
+    write = outputs.atomic_write_text
+
+    def stopped(path, text):
+        if Path(path).name == "report.md":
+            raise KeyboardInterrupt  # Ctrl-C, SIGTERM or --max-seconds while writing
+        write(path, text)
+
+    monkeypatch.setattr(outputs, "atomic_write_text", stopped)
+    with pytest.raises(KeyboardInterrupt):
+        write_run(result, previous)
+    assert sorted(p.name for p in previous.iterdir()) == []
