@@ -219,7 +219,7 @@ def _fold_rule(rule, X, scope, outcome, labels, toward, depth, bb_names, stats) 
     target = bb_names == label if toward else bb_names != label
     stats.append(_stat(text, kind, depth, predicts, covered, target))
     inside = scope & rule.body_covers(X)
-    for exception in rule.exceptions:
+    for exception in rule.printed_exceptions:  # in the order the rule prints them
         _fold_rule(exception, X, inside, outcome, labels, not toward, depth + 1, bb_names,
                    stats)
 

@@ -169,6 +169,21 @@ class Rule:
         """This rule plus, recursively, every exception rule."""
         return 1 + sum(e.n_rules for e in self.exceptions)
 
+    @property
+    def printed_exceptions(self) -> tuple:
+        """The exceptions in the order :meth:`__str__` prints them: the single category
+        tests of a feature that has several (printed as one set) moved up to the first."""
+        keys = [_category_key(e) for e in self.exceptions]
+        grouped = {k for k in keys if k is not None and keys.count(k) > 1}
+        order, done = [], set()
+        for i, key in enumerate(keys):
+            if key not in grouped:
+                order.append(i)
+            elif key not in done:
+                done.add(key)
+                order += [j for j, other in enumerate(keys) if other == key]
+        return tuple(self.exceptions[i] for i in order)
+
     def __str__(self) -> str:
         """The rule as a person reads it: ``body unless (exception or ...)``.
 
@@ -183,8 +198,7 @@ class Rule:
             return body
         # "(B unless (C))" among several: "A or B unless (C)" could read as (A or B) unless C
         parts = [(f"({e})" if e.exceptions and len(self.exceptions) > 1 else str(e),
-                  None if e.exceptions or len(e.literals) != 1
-                  else _category_test(e.literals[0], "=="))
+                  None if _category_key(e) is None else e.literals[0])
                  for e in self.exceptions]
         return f"{body} unless ({_joined(parts, ' or ', 'in')})"
 
@@ -192,6 +206,15 @@ class Rule:
 def _category_test(literal: Literal, relation: str) -> Literal | None:
     """``literal`` when it tests a category with ``relation``, else ``None``."""
     return literal if literal.relation == relation else None
+
+
+def _category_key(exception: Rule) -> str | None:
+    """The feature an exception tests when it is one category test (``c == a``) with no
+    exceptions of its own, the kind that prints in a set; else ``None``."""
+    if exception.exceptions or len(exception.literals) != 1:
+        return None
+    literal = _category_test(exception.literals[0], "==")
+    return None if literal is None else literal.feature
 
 
 def _joined(parts: list, joiner: str, word: str) -> str:

@@ -115,6 +115,19 @@ def test_fold_rules_exceptions_and_default():
     assert stats[0].text == "yes if age > 30" and stats[1].text == "unless city == x"
 
 
+def test_fold_exceptions_are_listed_as_the_rule_prints_them():
+    # "unless (city in {x, z} or age > 60)": the table had city == x, age > 60, city == z
+    exceptions = tuple(FoldRule((lit,)) for lit in (
+        FoldLiteral("city", "==", "x"), FoldLiteral("age", ">", 60.0),
+        FoldLiteral("city", "==", "z")))
+    rule = FoldRule((FoldLiteral("age", ">", 30.0),), exceptions=exceptions)
+    theory = Theory((ClassRules("yes", (rule,)),), default="no")
+    assert str(rule) == "age > 30 unless (city in {x, z} or age > 60)"
+    stats = fold_rule_stats(theory, FOLD_X, FOLD_BB, CLASSES)
+    assert [s.text for s in stats[1:4]] == ["unless city == x", "unless city == z",
+                                            "unless age > 60"]
+
+
 def test_labels_that_read_as_rule_text_are_quoted_as_in_the_rules():
     theory = Theory((ClassRules("no if a > 5", (FoldRule((FoldLiteral("age", ">", 30.0),)),)),),
                     default="yes otherwise")

@@ -66,6 +66,7 @@ def test_categories_of_one_feature_print_as_a_set():
     assert str(rule) == ("kind not in {p, '{q}'} and a > 0 unless "
                          "(city in {x, 'a, b'} or city == y and a > 1)")
     assert rule.n_literals == 7   # each category is still a literal
+    assert rule.printed_exceptions == (single[0], single[1], other)  # as the text shows
     # one test alone, or tests that a set would not join, print as before
     assert str(Rule(body[:2], single[:1])) == "kind != p and a > 0 unless (city == x)"
     assert str(Rule((Literal("kind", "==", "p"), Literal("kind", "==", "q")))) == \
