@@ -9,8 +9,9 @@ from typing import Protocol, runtime_checkable
 import numpy as np
 import pandas as pd
 
+from .columns import as_strings
 from .encoding import TableEncoder
-from .errors import InputError
+from .errors import InputError, listing, quoted
 
 SUM_TOLERANCE = 1e-3
 """How far a row of probabilities may sum from 1."""
@@ -267,6 +268,26 @@ def relabel_classes(black_box, codes, what="the target"):
     if codes == list(range(n_classes)):
         return black_box
     return RelabeledBlackBox(black_box, codes)
+
+
+def missing_words_note(name, known, given):
+    """A note when a model knows categories of column ``name`` (``known``) that reading the
+    table takes for missing values (``"?"``, ``"NA"``, ...), so are not among ``given``:
+    cells holding them reach the model as missing values, not as those categories.
+
+    Returns
+    -------
+    list of str
+        The note, or nothing.
+    """
+    words = [c for c in known
+             if c not in set(given) and pd.isna(as_strings(pd.Series([c]))[0])]
+    if not words:
+        return []
+    return [f"column {quoted(name)}: the model knows {listing(words, 5)} as categories, "
+            f"which reading the table takes for missing values: cells holding them reach "
+            f"the model as missing, so it may label those rows otherwise than on the "
+            f"original table"]
 
 
 def output_path(directory, filename):

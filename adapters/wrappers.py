@@ -8,7 +8,8 @@ import joblib
 import numpy as np
 import pandas as pd
 
-from .blackbox import EncodedBlackBox, output_path, relabel_classes, write_atomically
+from .blackbox import (EncodedBlackBox, missing_words_note, output_path, relabel_classes,
+                       write_atomically)
 from .errors import InputError, listing
 from .target import label_strings
 
@@ -108,7 +109,8 @@ class SklearnBlackBox(EncodedBlackBox):
 
         A pickle is code: loading it runs whatever it names. Load only files you wrote
         yourself (``joblib.load``, then :func:`wrap_sklearn`); to share a model, prefer
-        XGBoost's ``.ubj`` format.
+        XGBoost's ``.ubj`` format. An estimator that cannot be pickled (a lambda in a
+        ``FunctionTransformer``) is not saved: ``directory/black_box.txt`` says why.
 
         Parameters
         ----------
@@ -124,8 +126,11 @@ class SklearnBlackBox(EncodedBlackBox):
             joblib.dump(self.estimator, temporary)
             temporary.replace(path)
         except (pickle.PicklingError, TypeError, AttributeError) as err:
-            raise InputError(f"could not save the scikit-learn model with joblib: "
-                             f"{' '.join(str(err).split())}") from None
+            text = (f"black box: the scikit-learn {type(self.estimator).__name__}, not saved: "
+                    f"joblib could not pickle it ({' '.join(str(err).split())}); keep the "
+                    f"code that builds it.\n")
+            return write_atomically(output_path(directory, CALLABLE_FILE),
+                                    text.encode("utf-8"))
         finally:
             temporary.unlink(missing_ok=True)
         return path
@@ -320,6 +325,8 @@ def _check_category_types(estimator, encoder):
                     f"{type(example).__name__} values (e.g. {example!r}), but the dataset "
                     f"gives its categories as text ({str(example)!r}); {fix}")
             given = encoder.categories_[name]
+            for note in missing_words_note(name, known, given):
+                warnings.warn(note, UserWarning, stacklevel=3)
             unseen = [v for v in given if v not in set(known)]
             if not unseen:
                 continue

@@ -11,7 +11,7 @@ import numpy as np
 import pandas as pd
 import xgboost as xgb
 
-from .blackbox import EncodedBlackBox, output_path, write_atomically
+from .blackbox import EncodedBlackBox, missing_words_note, output_path, write_atomically
 from .errors import InputError, listing, quoted
 
 DEFAULT_PARAMS = {"n_estimators": 300, "max_depth": 4, "learning_rate": 0.1}
@@ -542,9 +542,12 @@ def _is_bool(encoder, i):
 def _recode(booster, encoder, order):
     """Per model column, the map from encoder codes to the model's stored codes.
 
-    Returns ``(recode, notes)``. Non-ASCII category strings are not stored faithfully by
-    XGBoost 3.1-3.2 (the byte array is cut at the character count), so such a column is
-    taken to use the encoder's codes when the number of categories agrees.
+    Returns ``(recode, notes)``. A data category the model does not store as written is
+    matched to the one it stores with spaces around it (``" Private"``: the table's reading
+    strips them). Non-ASCII category strings are not stored faithfully by XGBoost 3.1-3.2
+    (the byte array is cut at the character count): such a column's categories are
+    matched by their length and the start that is stored; when that does not pair them,
+    the data's sorted order is assumed if the stored starts agree with it, else refused.
     """
     recode, notes = {}, []
     stored = _stored_categories(booster)
@@ -562,16 +565,69 @@ def _recode(booster, encoder, order):
                 raise InputError(f"column {quoted(name)} has {len(ours)} categories in the "
                                  f"data but {count} in the model; give the data the model "
                                  f"was trained on")
+            cut = _cut_categories(booster, j)
+            codes = _match_cut_categories(cut, ours)
+            if codes is not None and codes != list(range(len(ours))):
+                recode[j] = np.array(codes, dtype=np.float64)
+            elif codes is None and not all(len(c) == length and c.startswith(start)
+                                           for c, (start, length) in zip(ours, cut)):
+                raise InputError(f"column {quoted(name)}: the model's non-ASCII categories "
+                                 f"are stored cut short (XGBoost 3.1-3.2) and are not the "
+                                 f"data's {listing(ours, 5)} in sorted order; train the "
+                                 f"model with its categories in sorted order")
+            how = ("matched to the data's by their length and the part that is stored"
+                   if codes is not None else "assuming the data's sorted order")
             notes.append(f"column {name!r}: non-ASCII categories stored in the model "
-                         f"cannot be read back; assuming the data's sorted order")
+                         f"cannot be read back; {how}")
         elif categories != ours:
             position = {c: k for k, c in enumerate(categories)}
-            recode[j] = np.array([position.get(c, np.nan) for c in ours], dtype=np.float64)
-            unseen = [c for c in ours if c not in position]
+            spaced = {}
+            for k, c in enumerate(categories):
+                spaced.setdefault(c.strip(), []).append(k)
+            codes = [position.get(c, spaced[c][0] if len(spaced.get(c, ())) == 1 else np.nan)
+                     for c in ours]
+            recode[j] = np.array(codes, dtype=np.float64)
+            stripped = [c for c in ours if c not in position and len(spaced.get(c, ())) == 1]
+            if stripped:
+                notes.append(f"column {quoted(name)}: the model stores "
+                             f"{listing([categories[spaced[c][0]] for c in stripped], 5)} "
+                             f"with spaces around them, which reading the table removed; "
+                             f"read as the same categories")
+            unseen = [c for c, code in zip(ours, codes) if np.isnan(code)]
             if unseen:
                 notes.append(f"column {quoted(name)}: the model never saw "
                              f"{listing(unseen, 5)}; it reads them as missing values")
+            notes += missing_words_note(name, categories, ours)
     return recode, notes
+
+
+def _cut_categories(booster, j):
+    """``(start, length)`` of each category of model column ``j`` whose strings XGBoost
+    stored cut short: the start that is stored, and the length in characters."""
+    model = json.loads(bytes(booster.save_raw(raw_format="json")))
+    entry = model["learner"]["gradient_booster"]["model"]["cats"]["enc"][j]
+    offsets = entry["offsets"]
+    # the bytes are the first (number of characters) bytes of the strings' UTF-8
+    text = bytes(v & 0xFF for v in entry["values"]).decode("utf-8", errors="ignore")
+    return [(text[a:b], b - a) for a, b in zip(offsets, offsets[1:])]
+
+
+def _match_cut_categories(cut, ours):
+    """The model's code of each of ``ours`` given the model's ``cut`` categories (see
+    :func:`_cut_categories`), or None when their starts and lengths do not pair them one
+    to one."""
+    candidates = [{i for i, c in enumerate(ours) if len(c) == length and c.startswith(start)}
+                  for start, length in cut]
+    codes = [None] * len(ours)
+    progress = True
+    while progress:
+        progress = False
+        for k, found in enumerate(candidates):
+            found -= {i for i, code in enumerate(codes) if code is not None}
+            if len(found) == 1 and k not in codes:
+                codes[found.pop()] = k
+                progress = True
+    return None if None in codes else codes
 
 
 def _stored_categories(booster):

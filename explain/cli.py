@@ -543,7 +543,16 @@ def _load_model(run: CliRun, dataset):
         labels = _model_class_labels(given, dataset, len(box.classes_),
                                      "--model-class" if run.model_classes else
                                      "the model file's class reading")
-        codes = [dict(dataset.source_labels)[label] for label in labels]
+        source = dict(dataset.source_labels)
+        codes = [source[label] if label in source else dataset.class_names.index(label)
+                 for label in labels]
+    elif names is None and len(box.classes_) == 2 < len(dataset.source_labels):
+        rest, positive = (dataset.class_names if len(dataset.class_names) == 2
+                          else ("not LABEL", "LABEL"))
+        raise InputError(f"the model gives 2 classes and target {dataset.target!r} has "
+                         f"{len(dataset.source_labels)} labels; for a model of one class "
+                         f"against the rest, give --positive and its classes in order, e.g. "
+                         f"--model-class {rest!r} --model-class {positive!r}")
     elif names is None:
         # Trained elsewhere: class i is the raw target's i-th label as LabelEncoder numbers
         # them; the dataset may have re-encoded them (the positive class as 1, one-vs-rest).
@@ -596,8 +605,12 @@ def _recorded_reading(box) -> list | None:
 
 
 def _model_class_labels(given, dataset, n_classes, what="--model-class") -> list[str]:
-    """The target labels ``given`` names, one per class of the model, in order."""
+    """The target labels ``given`` names, one per class of the model, in order; for a model
+    of two classes on a target explained one class against the rest, the dataset's two
+    class names (the rest, and the class)."""
     labels = [label for label, _ in dataset.source_labels]
+    if n_classes == len(dataset.class_names) == 2 < len(labels):
+        labels = list(dataset.class_names)
     named = [match_label(label, labels, dataset.target, what) for label in given]
     if len(named) != n_classes or sorted(named) != sorted(labels):
         raise InputError(f"{what} must name each of the target's labels "

@@ -304,6 +304,13 @@ def run_pipeline(
         if binary is not dataset:
             positive = dataset.class_names.index(binary.class_names[1])
             codes = [int(c == positive) for c in codes]
+        if len(black_box.classes_) == len(dataset.source_labels) > len(codes):
+            raise InputError(
+                f"the {black_box.kind} model gives {len(black_box.classes_)} classes, as "
+                f"many as the table's labels, which dataset {dataset.name!r} merges into "
+                f"{len(codes)}: read its classes as the dataset's with relabel_classes(box, "
+                f"[code for _, code in Dataset.source_labels]) (a scikit-learn model: "
+                f"wrap_sklearn(..., source_labels=Dataset.source_labels))")
         black_box = relabel_classes(black_box, codes, f"dataset {dataset.name!r}")
     dataset = binary
     train_idx, test_idx = (_checked_split(split, len(dataset.y)) if split is not None

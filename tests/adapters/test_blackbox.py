@@ -92,6 +92,19 @@ def test_sklearn_save_is_a_joblib_pickle(boxes, mixed, tmp_path):
     np.testing.assert_array_equal(again.predict_proba(ds.X), boxes["sklearn"].predict_proba(ds.X))
 
 
+def test_a_model_joblib_cannot_pickle_is_not_saved_and_says_why(tmp_path):
+    """A lambda in a FunctionTransformer made write_run fail after LIME and both fits,
+    with no report written."""
+    from sklearn.preprocessing import FunctionTransformer
+
+    X = pd.DataFrame({"x": np.arange(20.0)})
+    model = make_pipeline(FunctionTransformer(lambda X: 2 * X),
+                          LogisticRegression()).fit(X, np.arange(20) % 2)
+    path = wrap_sklearn(model, TableEncoder().fit(X)).save(tmp_path)
+    assert path.name == "black_box.txt" and not (tmp_path / "black_box.joblib").exists()
+    assert "Pipeline, not saved: joblib could not pickle it" in path.read_text()
+
+
 def test_callable_save_writes_a_note(boxes, tmp_path):
     path = boxes["callable"].save(tmp_path)
     assert path.name == "black_box.txt"
@@ -488,3 +501,22 @@ def test_a_box_with_noisy_answers_is_warned_of_not_refused(mixed):
     noisy = wrap_callable(lambda X: np.clip(rng.uniform(0.4, 0.6, len(X)), 0, 1), encoder)
     with pytest.warns(UserWarning, match="answers the same rows with other probabilities"):
         check_encoded_reading(noisy, encoder, ds.X)
+
+
+def test_a_category_the_table_reading_takes_for_missing_is_warned_of():
+    """UCI adult writes an unknown job as "?": the reading makes it missing, so a model
+    that learned "?" as a category answered otherwise than on its own rows, unsaid."""
+    rng = np.random.default_rng(0)
+    raw = pd.DataFrame({"work": rng.choice(["Private", "Gov", "?"], 300),
+                        "x": rng.normal(size=300)})
+    raw["t"] = np.where((raw["work"] == "?") ^ (raw["x"] > 0), "yes", "no")
+    ds = from_frame(raw, "t")
+    model = make_pipeline(
+        ColumnTransformer([("oh", OneHotEncoder(handle_unknown="ignore"), ["work"])],
+                          remainder="passthrough"),
+        LogisticRegression()).fit(raw[["work", "x"]], raw["t"])
+    with pytest.warns(UserWarning, match="column 'work': the model knows '\\?' as "
+                                         "categories, which reading the table takes for "
+                                         "missing values"):
+        wrap_sklearn(model, TableEncoder().fit(ds.X, ds.categorical),
+                     class_names=ds.class_names)

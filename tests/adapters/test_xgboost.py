@@ -435,3 +435,43 @@ def test_a_model_column_dropped_while_reading_the_table_is_named(tmp_path):
         with pytest.raises(InputError, match=r"the model reads columns the table's reading "
                                              r"dropped \(dropped column 'k': a single value"):
             restrict_to_model(from_frame(table, "y"), tmp_path / "m.ubj")
+
+
+def _user_model(tmp_path, categories, name="m.ubj"):
+    """A model of column ``c`` trained on pandas categories in the order ``categories``,
+    its predictions on its own rows, and those rows as the table's reading gives them."""
+    rng = np.random.default_rng(0)
+    df = pd.DataFrame({"x": rng.normal(size=300), "c": rng.choice(categories, 300)})
+    y = ((df.x + 2 * (df.c == categories[0])) > 1).astype(int)
+    theirs = df.astype({"c": pd.CategoricalDtype(categories)})
+    model = xgb.XGBClassifier(n_estimators=10, enable_categorical=True).fit(theirs, y)
+    model.save_model(tmp_path / name)
+    ds = from_frame(df.assign(y=y), "y")
+    return model.predict(theirs), ds, tmp_path / name
+
+
+def test_categories_stored_with_spaces_are_the_stripped_ones(tmp_path):
+    expected, ds, path = _user_model(tmp_path, [" Self", " Private", " Gov"])
+    assert ds.X["c"].iloc[0] == ds.X["c"].iloc[0].strip()  # the reading strips them
+    box = load_xgboost(path, TableEncoder().fit(ds.X, ds.categorical))
+    np.testing.assert_array_equal(box.predict(ds.X), expected)
+    assert box.info["notes"] == ["column 'c': the model stores ' Gov', ' Private', ' Self' "
+                                 "with spaces around them, which reading the table removed; "
+                                 "read as the same categories"]
+
+
+def test_non_ascii_categories_in_the_model_s_own_order_are_matched(tmp_path):
+    expected, ds, path = _user_model(tmp_path, ["zürich", "bern", "genève"])
+    box = load_xgboost(path, TableEncoder().fit(ds.X, ds.categorical))
+    np.testing.assert_array_equal(box.predict(ds.X), expected)
+    # too little is stored to pair them, and not in sorted order: refused
+    _, ds, path = _user_model(tmp_path, ["ö", "ä", "ü"], "short.ubj")
+    with pytest.raises(InputError, match="stored cut short .* not the data's 'ä', 'ö', 'ü' "
+                                         "in sorted order"):
+        load_xgboost(path, TableEncoder().fit(ds.X, ds.categorical))
+
+
+def test_a_category_the_table_reads_as_missing_is_noted(tmp_path):
+    _, ds, path = _user_model(tmp_path, ["?", "a", "b"])
+    box = load_xgboost(path, TableEncoder().fit(ds.X, ds.categorical))
+    assert any("the model knows '?' as categories" in n for n in box.info["notes"])

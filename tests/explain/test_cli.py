@@ -264,6 +264,28 @@ def test_model_class_gives_the_order_of_a_models_classes(own_models, tmp_path):
     assert ours.returncode == 2 and "names its classes" in ours.stderr
 
 
+def test_a_model_of_one_class_against_the_rest_is_read_on_the_whole_target(own_models,
+                                                                            tmp_path):
+    """A model of 'lo' against the rest could not be explained on the table's three labels:
+    the rest has no label of the target for --model-class to name."""
+    data = ("run", "--data", str(own_models / "three.csv"), "--target", "label", "--model",
+            str(own_models / "two.ubj"), "--learners", "fold", *FAST_LIME)
+    refused = run_cli(*data, "--out", str(tmp_path / "refused"))
+    assert refused.returncode == 2 and "Traceback" not in refused.stderr
+    assert "--model-class 'not LABEL' --model-class 'LABEL'" in refused.stderr
+    done = run_cli(*data, "--out", str(tmp_path / "run"), "--positive", "lo",
+                   "--model-class", "lo", "--model-class", "not lo")  # trained as 1 = not lo
+    assert done.returncode == 0, done.stderr
+    report = json.loads((tmp_path / "run" / "report.json").read_text())
+    assert report["black_box"]["accuracy_test"] >= 0.9  # a swapped class would be near 0
+    assert any("as --model-class gives them: 0 = 'lo', 1 = 'not lo'" in note
+               for note in report["dataset"]["notes"])
+    three = run_cli(*data[:5], "--model", str(own_models / "three.ubj"), "--learners", "fold",
+                    *FAST_LIME, "--out", str(tmp_path / "three"), "--positive", "lo",
+                    *[a for c in ("hi", "lo", "mid") for a in ("--model-class", c)])
+    assert three.returncode == 0, three.stderr
+
+
 def test_own_model_with_other_classes_is_one_line_exit_2(own_models, tmp_path):
     done = run_cli("run", "--data", str(own_models / "two.csv"), "--target", "label",
                    "--model", str(own_models / "three.ubj"), "--out", str(tmp_path / "o"),

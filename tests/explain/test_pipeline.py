@@ -120,6 +120,27 @@ def test_a_given_multiclass_black_box_is_merged_one_vs_rest():
         run_pipeline(ds, config, black_box=two)
 
 
+def test_a_model_of_the_tables_labels_on_a_merged_target_says_how_to_read_it():
+    """A model of the three labels 0, 1, 2 (so, classes_ 0 .. k-1) on a target merged to
+    one against the rest was refused as "not trained on this target"."""
+    from sklearn.linear_model import LogisticRegression
+
+    from adapters import TableEncoder, relabel_classes, wrap_sklearn
+
+    rng = np.random.default_rng(0)
+    df = pd.DataFrame({"x": rng.normal(size=300), "z": rng.normal(size=300)})
+    df["t"] = np.digitize(df.x, [-0.5, 0.5])
+    ds = from_frame(df, "t", positive=2)
+    box = wrap_sklearn(LogisticRegression().fit(df[["x", "z"]], df.t),
+                       TableEncoder().fit(ds.X, ds.categorical), class_names=ds.class_names)
+    config = RunConfig(lime=FAST_LIME, learners=("fold",))
+    with pytest.raises(InputError, match=r"3 classes, as many as the table's labels, which "
+                                         r"dataset 'frame' merges into 2: .*source_labels"):
+        run_pipeline(ds, config, black_box=box)
+    fixed = relabel_classes(box, [code for _, code in ds.source_labels])
+    assert run_pipeline(ds, config, black_box=fixed).report["black_box"]["accuracy_test"] > 0.9
+
+
 def test_a_black_box_reading_the_classes_the_other_way_is_flagged():
     from sklearn.linear_model import LogisticRegression
 
