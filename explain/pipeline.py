@@ -184,10 +184,10 @@ def _copies_note(X_train: pd.DataFrame, X_test: pd.DataFrame) -> list[str]:
 def _split(dataset: Dataset, test_size: float, random_state: int):
     n = len(dataset.y)
     _, counts = np.unique(dataset.y, return_counts=True)
-    if n < 10 or counts.min() < 2:
+    if n < 10 or counts.min() < 3:
         raise InputError(
             f"too few rows to hold out a test set ({n} rows, smallest class {counts.min()}): "
-            "need at least 10 rows and 2 of each class"
+            "need at least 10 rows and 3 of each class (2 to learn from, 1 to test on)"
         )
     idx = np.arange(n)
     fix = "need at least 10 training rows and 2 of each class: lower test_size (--test-size)"
@@ -204,6 +204,13 @@ def _split(dataset: Dataset, test_size: float, random_state: int):
     if len(train) < 10 or smallest < 2:
         raise InputError(f"test_size {test_size:g} leaves {len(train)} training rows "
                          f"(smallest class {smallest}); {fix}")
+    held = np.bincount(dataset.y[test], minlength=dataset.n_classes)
+    if held.min() == 0:  # stratifying rounds a class of a few rows down to none
+        absent = int(np.argmin(held))
+        raise InputError(f"test_size {test_size:g} holds out none of the "
+                         f"{int(np.sum(dataset.y == absent))} rows of class "
+                         f"{dataset.class_names[absent]!r}, so the test figures could not "
+                         f"measure it: raise test_size (--test-size)")
     return train, test
 
 

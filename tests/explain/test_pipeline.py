@@ -247,6 +247,21 @@ def test_a_test_set_leaving_too_few_training_rows_is_refused(test_size, words):
         run_pipeline(from_frame(df, "t"), RunConfig(lime=FAST_LIME, test_size=test_size))
 
 
+def test_a_test_set_without_a_row_of_a_class_is_refused():
+    # it ran: fidelity 1.000 on held-out rows of one class, and a note that the black box
+    # had "learned little of the target"
+    rng = np.random.default_rng(1)
+    df = pd.DataFrame({"x": rng.normal(size=2000)})
+    df.loc[:9, "x"] = 9.0  # a class the black box learns
+    df["t"] = np.where(df.index < 10, "yes", "no")
+    with pytest.raises(InputError, match="test_size 0.04 holds out none of the 10 rows of "
+                                         "class 'yes'.*--test-size"):
+        run_pipeline(from_frame(df, "t"), RunConfig(lime=FAST_LIME, test_size=0.04))
+    # with two rows, no test_size holds one out and leaves two to learn from
+    with pytest.raises(InputError, match=r"smallest class 2\): need at least 10 rows and 3 "):
+        run_pipeline(from_frame(df.iloc[8:], "t"), RunConfig(lime=FAST_LIME))
+
+
 @pytest.mark.parametrize("split, words", [
     ((np.arange(20), np.arange(15, 30)), r"share 5 row\(s\) \(e.g. 15\)"),
     ((np.arange(20), np.arange(290, 301)), r"test indices must be row positions 0 .. 299"),
