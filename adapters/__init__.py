@@ -14,7 +14,7 @@ from .encoding import TableEncoder
 from .errors import InputError
 from .target import rest_name
 from .wrappers import wrap_callable, wrap_sklearn
-from .xgboost_box import load_xgboost, restrict_to_model, train_xgboost
+from .xgboost_box import dropped_columns_read, load_xgboost, restrict_to_model, train_xgboost
 
 __all__ = [
     "BUNDLED",
@@ -22,6 +22,7 @@ __all__ = [
     "Dataset",
     "InputError",
     "TableEncoder",
+    "dropped_columns_read",
     "from_frame",
     "load_dataset",
     "load_xgboost",

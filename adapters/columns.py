@@ -98,13 +98,15 @@ def spaced_alike(series) -> str | None:
     return None if alike is None else ", ".join(quoted(v) for v in alike[:3])
 
 
-def clean_features(frame):
+def clean_features(frame, keep=()):
     """Type and clean every column of ``frame`` (the target already removed).
 
     Parameters
     ----------
     frame : pandas.DataFrame
         Feature columns with unique ``str`` names.
+    keep : collection of str, default=()
+        Columns kept although they are useless as features (a model reads them), noted.
 
     Returns
     -------
@@ -134,7 +136,9 @@ def clean_features(frame):
         kind, values, column_notes = _typed(name, frame[name])
         notes.extend(column_notes)
         reason = _reason_to_drop(name, kind, values)
-        if reason:
+        if reason and name in keep:
+            notes.append(f"kept column {quoted(name)}, as asked: {reason}")
+        elif reason:
             notes.append(f"dropped column {quoted(name)}: {reason}")
             continue
         if kind == "numeric":

@@ -31,7 +31,7 @@ ZERO_PADDED_ROWS = 10_000
 
 
 def from_frame(df, target, positive=None, name="frame", *, binary=False, missing=(),
-               drop=()):
+               drop=(), keep=()):
     """Clean a DataFrame into a :class:`Dataset`.
 
     Parameters
@@ -55,6 +55,10 @@ def from_frame(df, target, positive=None, name="frame", *, binary=False, missing
         and, when they are numbers, as numbers (``-999`` matches ``-999.0``).
     drop : str or sequence of str, default=()
         Columns to leave out (an ID, a leak of the target), each noted.
+    keep : str or sequence of str, default=()
+        Columns to keep although the reading would drop them as useless features (a single
+        value, no value, too many categories, an identifier), each noted: a model that
+        reads them cannot be explained without them.
 
     Returns
     -------
@@ -66,7 +70,8 @@ def from_frame(df, target, positive=None, name="frame", *, binary=False, missing
     ------
     InputError
         An empty table, duplicate column names, a missing target column, a target with one
-        class (or too many for the mode), or no usable feature column.
+        class (or too many for the mode), no usable feature column, or a column to drop or
+        keep that is not a feature column of the table (or both).
 
     Examples
     --------
@@ -93,9 +98,12 @@ def from_frame(df, target, positive=None, name="frame", *, binary=False, missing
         raise InputError(f"target column {quoted(target)} not found; columns are "
                          f"{listing(names)}")
     frame = df.set_axis(names, axis=1)
-    y, class_names, keep, notes, source_labels = encode_target(frame[target], target,
+    y, class_names, labelled, notes, source_labels = encode_target(frame[target], target,
                                                                positive, binary)
-    dropped = _columns_to_drop(drop, names, target)
+    dropped = _named_columns(drop, names, target, "drop")
+    kept = _named_columns(keep, names, target, "keep")
+    if both := [c for c in kept if c in dropped]:
+        raise InputError(f"cannot both drop and keep column {quoted(both[0])}")
     features = frame.drop(columns=[target, *dropped])
     notes += [f"dropped column {quoted(c)}, as asked" for c in dropped]
     if features.shape[1] == 0:
@@ -105,9 +113,9 @@ def from_frame(df, target, positive=None, name="frame", *, binary=False, missing
                          f"{quoted(target)}{but}")
     # the index counts the input table's rows (0 ..), so a row keeps its number when rows
     # without a label are dropped
-    features = features.set_axis(pd.RangeIndex(len(features)), axis=0).loc[keep]
+    features = features.set_axis(pd.RangeIndex(len(features)), axis=0).loc[labelled]
     features, missing_notes = _mark_missing(features, missing)
-    X, categorical, feature_notes = clean_features(features)
+    X, categorical, feature_notes = clean_features(features, kept)
     notes = notes + missing_notes + feature_notes
     if X.shape[1] == 0:
         raise InputError(f"no usable feature column is left: {'; '.join(feature_notes)}")
@@ -115,20 +123,20 @@ def from_frame(df, target, positive=None, name="frame", *, binary=False, missing
                    categorical=categorical, notes=tuple(notes), source_labels=source_labels)
 
 
-def _columns_to_drop(drop, names, target) -> list[str]:
-    """The columns of ``drop`` (one name, or several), each a column of the table other
-    than the target; an :class:`InputError` otherwise."""
-    drop = [drop] if isinstance(drop, str) else list(drop)
+def _named_columns(given, names, target, verb) -> list[str]:
+    """The columns ``given`` (one name, or several) to ``verb`` (drop, keep), each a column
+    of the table other than the target; an :class:`InputError` otherwise."""
+    given = [given] if isinstance(given, str) else list(given)
     found = []
-    for given in drop:
-        name = str(given)
+    for one in given:
+        name = str(one)
         if name not in names and name.strip() in names:
             name = name.strip()
         if name not in names:
-            raise InputError(f"cannot drop column {quoted(name)}: the table has no such "
+            raise InputError(f"cannot {verb} column {quoted(name)}: the table has no such "
                              f"column; columns are {listing(names)}")
         if name == target:
-            raise InputError(f"cannot drop column {quoted(name)}: it is the target")
+            raise InputError(f"cannot {verb} column {quoted(name)}: it is the target")
         found.append(name)
     return list(dict.fromkeys(found))
 
@@ -174,7 +182,8 @@ def _mark_missing(features, missing):
     return features, notes
 
 
-def load_dataset(source, target=None, positive=None, *, binary=False, missing=(), drop=()):
+def load_dataset(source, target=None, positive=None, *, binary=False, missing=(), drop=(),
+                 keep=()):
     """Load a bundled dataset by name, or a CSV file.
 
     Parameters
@@ -196,6 +205,8 @@ def load_dataset(source, target=None, positive=None, *, binary=False, missing=()
         Feature values that mean "missing" (see :func:`from_frame`).
     drop : str or sequence of str, default=()
         Columns to leave out (see :func:`from_frame`).
+    keep : str or sequence of str, default=()
+        Columns to keep although the reading would drop them (see :func:`from_frame`).
 
     Returns
     -------
@@ -218,7 +229,7 @@ def load_dataset(source, target=None, positive=None, *, binary=False, missing=()
             raise InputError(f"{quoted(source)} names both a bundled dataset and a file here; "
                              f"give ./{source} for the file, or run elsewhere for the "
                              "bundled dataset")
-        return _load_bundled(source, target, positive, binary, missing, drop)
+        return _load_bundled(source, target, positive, binary, missing, drop, keep)
     path = Path(source)
     if path.is_dir():
         raise InputError(f"{quoted(str(source))} is a directory; give the path of a CSV file")
@@ -231,7 +242,7 @@ def load_dataset(source, target=None, positive=None, *, binary=False, missing=()
                          f"give the path of a CSV file")
     frame, notes = read_csv(path, target)
     dataset = from_frame(frame, target, positive, name=path.stem, binary=binary,
-                         missing=missing, drop=drop)
+                         missing=missing, drop=drop, keep=keep)
     return _with_notes(dataset, notes)
 
 
@@ -492,7 +503,7 @@ def _check_unique(names):
                          f"every column has its own name")
 
 
-def _load_bundled(name, target, positive, binary, missing=(), drop=()):
+def _load_bundled(name, target, positive, binary, missing=(), drop=(), keep=()):
     """One of scikit-learn's bundled tables, target values as class-name strings."""
     from sklearn import datasets as sk
 
@@ -517,7 +528,7 @@ def _load_bundled(name, target, positive, binary, missing=(), drop=()):
     frame = bunch.frame.copy()
     frame["target"] = np.asarray(class_names, dtype=object)[bunch.target.to_numpy()]
     dataset = from_frame(frame, "target", positive, name=name, binary=binary, missing=missing,
-                         drop=drop)
+                         drop=drop, keep=keep)
     # scikit-learn numbers the classes in target_names' order, not in sorted order
     codes = dict(dataset.source_labels)
     dataset = replace(dataset, source_labels=tuple((c, codes[c]) for c in class_names))

@@ -427,7 +427,8 @@ def _fitted_columns(estimator, encoder):
         extra = sorted(set(encoder.feature_names_) - set(fitted))
         parts = ([f"it reads {listing(missing, 10)}, which the data does not have (a column "
                   f"that reading the table dropped, such as an identifier, is named in "
-                  f"Dataset.notes)"] if missing else [])
+                  f"Dataset.notes; keep= in load_dataset or from_frame keeps it)"]
+                 if missing else [])
         parts += [f"it does not know {listing(extra, 10)}"] if extra else []
         raise InputError(f"the estimator was fitted on other columns: {'; '.join(parts)}; "
                          f"wrap it with the encoder of the data it was fitted on")

@@ -369,7 +369,8 @@ def restrict_to_model(dataset, path):
     ------
     InputError
         The model reads a column that reading the table dropped (a single value, an
-        identifier), naming it and why.
+        identifier), naming it and why; :func:`dropped_columns_read` names them, to keep
+        (``keep=`` of :func:`adapters.load_dataset`).
     """
     booster = _read_booster(path)
     names = booster.feature_names
@@ -383,7 +384,8 @@ def restrict_to_model(dataset, path):
                if note.startswith(f"dropped column {quoted(n)}:")]
     if dropped:
         raise InputError(f"the model reads columns the table's reading dropped "
-                         f"({'; '.join(dropped)}); a model cannot be explained without them")
+                         f"({'; '.join(dropped)}); a model cannot be explained without "
+                         f"them: keep them (keep= in load_dataset or from_frame)")
     if absent or len(names) >= len(columns):
         return dataset
     keep = {by_name[n] for n in names}
@@ -394,6 +396,35 @@ def restrict_to_model(dataset, path):
     return replace(dataset, X=dataset.X[kept],
                    categorical=tuple(c for c in dataset.categorical if c in kept),
                    notes=dataset.notes + (note,))
+
+
+def dropped_columns_read(dataset, path) -> list[str]:
+    """The columns that the saved model at ``path`` reads and that reading the table
+    dropped as useless features (a single value, no value, an identifier...): a model
+    cannot be explained without them, so they are to be kept (``keep=`` of
+    :func:`adapters.load_dataset`).
+
+    Parameters
+    ----------
+    dataset : Dataset
+    path : path-like
+        A model file, as for :func:`load_xgboost`.
+
+    Returns
+    -------
+    list of str
+        Column names, in the model's order.
+    """
+    names = _read_booster(path).feature_names or []
+    found = []
+    for name in names:  # as the table writes it, or as xgboost_names wrote it
+        for column in dict.fromkeys([name, _XGBOOST_UNESCAPE.sub(
+                lambda m: chr(int(m.group(1), 16)), name)]):
+            if any(note.startswith(f"dropped column {quoted(column)}: ")
+                   for note in dataset.notes):
+                found.append(column)
+                break
+    return found
 
 
 def _name_index(names, columns, ours=False) -> dict:
@@ -439,6 +470,7 @@ def xgboost_names(names) -> list[str]:
 
 
 _XGBOOST_ESCAPES = str.maketrans({c: f"%{ord(c):02X}" for c in "%[]<"})
+_XGBOOST_UNESCAPE = re.compile("%(" + "|".join(f"{ord(c):02X}" for c in "%[]<") + ")")
 
 
 def category_frame(Z, encoder):

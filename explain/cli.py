@@ -26,8 +26,8 @@ from rich.markup import escape
 from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
-from adapters import (BUNDLED, InputError, TableEncoder, load_dataset, load_xgboost,
-                      relabel_classes, restrict_to_model)
+from adapters import (BUNDLED, InputError, TableEncoder, dropped_columns_read, load_dataset,
+                      load_xgboost, relabel_classes, restrict_to_model)
 from adapters.errors import listing
 from adapters.target import match_label
 from adapters.xgboost_box import STOP_TRAINING, TrainingStopped
@@ -430,9 +430,27 @@ def execute(run: CliRun, console: Console) -> Path:
         raise
 
 
+def _read_table(run: CliRun, positive=None):
+    """The run's table (its ``--positive`` unless ``positive`` is given); with ``--model``,
+    the columns the model reads are kept though the reading would drop them (a single
+    value, an identifier...), as the model cannot be explained without them."""
+    def read(keep=()):
+        return load_dataset(run.data, target=run.target,
+                            positive=run.positive if positive is None else positive,
+                            missing=run.missing, drop=run.drop, keep=keep)
+
+    dataset = read()
+    if run.model is None or not (wanted := dropped_columns_read(dataset, run.model)):
+        return dataset
+    dataset = read(keep=wanted)
+    return replace(dataset, notes=dataset.notes + (
+        f"the model reads {listing(wanted, 10)}, which reading the table would drop as "
+        f"{'a feature' if len(wanted) == 1 else 'features'}: kept, as the model cannot be "
+        f"explained without {'it' if len(wanted) == 1 else 'them'}",))
+
+
 def _execute(run: CliRun, console: Console, out: Path) -> Path:
-    dataset = load_dataset(run.data, target=run.target, positive=run.positive,
-                           missing=run.missing, drop=run.drop)
+    dataset = _read_table(run)
     black_box = None
     if run.model is not None:
         black_box, dataset = _load_model(run, dataset)
@@ -565,9 +583,7 @@ def _load_model(run: CliRun, dataset):
         # Trained here: the file names its classes, perhaps one class against the rest.
         rest = len(names) == 2 and names[0].startswith(f"not {names[1]}")
         if rest and run.positive is None and names[1] in dict(dataset.source_labels):
-            dataset = restrict_to_model(load_dataset(run.data, target=run.target,
-                                                     positive=names[1], missing=run.missing,
-                                                     drop=run.drop), run.model)
+            dataset = restrict_to_model(_read_table(run, positive=names[1]), run.model)
         if sorted(names) != sorted(dataset.class_names):
             hint = f"; run with --positive {names[1]!r}" if rest else ""
             raise InputError(f"the model's classes {listing(names)} are not the target's "

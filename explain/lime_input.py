@@ -10,6 +10,7 @@ a row is never kept in that row's transformed data (see :mod:`explain.transform`
 from __future__ import annotations
 
 import hashlib
+import warnings
 
 import numpy as np
 import pandas as pd
@@ -49,7 +50,8 @@ class LimeInput:
             for j in self.categorical_indices
         }
         Z = encoder.transform(X_train)
-        with np.errstate(all="ignore"):
+        with np.errstate(all="ignore"), warnings.catch_warnings():
+            warnings.simplefilter("ignore", RuntimeWarning)  # a column of no value (kept)
             medians = np.nanmedian(np.where(np.isfinite(Z), Z, np.nan), axis=0)
         self._fill = np.where(np.isnan(medians), 0.0, medians)
         for j, n in self._n_categories.items():

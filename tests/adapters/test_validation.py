@@ -244,6 +244,31 @@ def test_a_column_that_cannot_be_dropped_is_refused_in_one_line(drop, words):
     assert words in _raises(_frame(x=[1.0, 2.0, 3.0, 4.0]), drop=drop)
 
 
+def test_keep_keeps_columns_the_reading_would_drop():
+    # a model that reads them cannot be explained without them
+    n = 240
+    frame = pd.DataFrame({"k": 7.0, "e": np.nan, "store": [f"s{i}" for i in range(n)],
+                          "x": np.arange(n) % 5.0, "t": ["a", "b"] * (n // 2)})
+    assert list(from_frame(frame, "t").X.columns) == ["x"]
+    ds = from_frame(frame, "t", keep=["k", "e", "store"])
+    assert list(ds.X.columns) == ["k", "e", "store", "x"] and ds.categorical == ("store",)
+    assert ds.X["k"].eq(7.0).all() and ds.X["e"].isna().all()
+    assert ds.notes[1:] == (
+        "kept column 'k', as asked: a single value ('7')",
+        "kept column 'e', as asked: no values (all missing)",
+        "kept column 'store', as asked: 240 distinct values, more than 100 categories (an "
+        "identifier or free text?)")
+
+
+@pytest.mark.parametrize("keep, drop, words", [
+    (["nope"], [], "cannot keep column 'nope': the table has no such column; columns are"),
+    (["t"], [], "cannot keep column 't': it is the target"),
+    (["x"], ["x"], "cannot both drop and keep column 'x'"),
+])
+def test_a_column_that_cannot_be_kept_is_refused_in_one_line(keep, drop, words):
+    assert words in _raises(_frame(x=[1.0, 2.0, 3.0, 4.0]), keep=keep, drop=drop)
+
+
 def test_small_distinct_categorical_kept():
     ds = from_frame(_frame(c=["a", "b", "c", "d"], x=[1.0, 2.0, 1.0, 2.0]), "t")
     assert ds.categorical == ("c",)

@@ -6,9 +6,10 @@ import pandas as pd
 import pytest
 import xgboost as xgb
 
-from adapters import (InputError, TableEncoder, from_frame, load_dataset, load_xgboost,
-                      restrict_to_model, train_xgboost)
-from adapters.xgboost_box import MODEL_FILE, XGBoostBlackBox, _stored_categories
+from adapters import (InputError, TableEncoder, dropped_columns_read, from_frame,
+                      load_dataset, load_xgboost, restrict_to_model, train_xgboost)
+from adapters.xgboost_box import (MODEL_FILE, XGBoostBlackBox, _stored_categories,
+                                  xgboost_names)
 
 from .conftest import mixed_frame
 
@@ -429,12 +430,28 @@ def test_a_model_column_dropped_while_reading_the_table_is_named(tmp_path):
     rng = np.random.default_rng(0)
     frame = pd.DataFrame({"a": rng.normal(size=100), "k": 7.0, "z": rng.normal(size=100),
                           "y": rng.integers(0, 2, 100)})
-    xgb.XGBClassifier(n_estimators=2).fit(frame[["a", "k"]], frame.y).save_model(
-        tmp_path / "m.ubj")
+    model = xgb.XGBClassifier(n_estimators=2).fit(frame[["a", "k"]], frame.y)
+    model.save_model(tmp_path / "m.ubj")
     for table in (frame, frame[["a", "k", "y"]]):
         with pytest.raises(InputError, match=r"the model reads columns the table's reading "
                                              r"dropped \(dropped column 'k': a single value"):
             restrict_to_model(from_frame(table, "y"), tmp_path / "m.ubj")
+    # named, to keep: then the model is explained on them
+    assert dropped_columns_read(from_frame(frame, "y"), tmp_path / "m.ubj") == ["k"]
+    kept = restrict_to_model(from_frame(frame, "y", keep=["k"]), tmp_path / "m.ubj")
+    assert list(kept.X.columns) == ["a", "k"]
+    box = load_xgboost(tmp_path / "m.ubj", TableEncoder().fit(kept.X, kept.categorical))
+    np.testing.assert_array_equal(box.predict(kept.X), model.predict(frame[["a", "k"]]))
+
+
+def test_dropped_columns_read_match_names_written_for_xgboost(tmp_path):
+    rng = np.random.default_rng(0)
+    frame = pd.DataFrame({"a": rng.normal(size=60), "dose[mg]": 5.0, "y": [0, 1] * 30})
+    X = frame[["a", "dose[mg]"]].set_axis(xgboost_names(["a", "dose[mg]"]), axis=1)
+    xgb.XGBClassifier(n_estimators=2).fit(X, frame.y).save_model(tmp_path / "m.ubj")
+    assert dropped_columns_read(from_frame(frame, "y"), tmp_path / "m.ubj") == ["dose[mg]"]
+    assert dropped_columns_read(from_frame(frame, "y", keep="dose[mg]"),
+                                tmp_path / "m.ubj") == []
 
 
 def _user_model(tmp_path, categories, name="m.ubj"):

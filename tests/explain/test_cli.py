@@ -286,6 +286,32 @@ def test_a_model_of_one_class_against_the_rest_is_read_on_the_whole_target(own_m
     assert three.returncode == 0, three.stderr
 
 
+def test_a_model_that_reads_a_constant_column_is_explained_with_it(tmp_path):
+    # digits' blank pixels: "the model reads columns the table's reading dropped", with no
+    # way out
+    import xgboost as xgb
+
+    rng = np.random.default_rng(0)
+    frame = pd.DataFrame({"x": rng.normal(size=200), "blank": 0.0, "z": rng.normal(size=200)})
+    frame["label"] = np.where(frame.x + 0.3 * frame.z > 0, "yes", "no")
+    frame.to_csv(tmp_path / "t.csv", index=False)
+    model = xgb.XGBClassifier(n_estimators=10).fit(frame[["x", "blank", "z"]],
+                                                    frame.label == "yes")
+    model.save_model(tmp_path / "m.ubj")
+    out = tmp_path / "run"
+    done = run_cli("run", "--data", str(tmp_path / "t.csv"), "--target", "label", "--model",
+                   str(tmp_path / "m.ubj"), "--out", str(out), "--learners", "fold",
+                   *FAST_LIME)
+    assert done.returncode == 0, done.stderr
+    report = json.loads((out / "report.json").read_text())
+    assert report["dataset"]["numeric"] == ["x", "blank", "z"]
+    assert ("the model reads 'blank', which reading the table would drop as a feature: "
+            "kept, as the model cannot be explained without it") in report["dataset"]["notes"]
+    rows = pd.read_csv(out / "predictions.csv").sort_values("row")
+    expected = np.where(model.predict(frame[["x", "blank", "z"]]) == 1, "yes", "no")
+    assert (rows["black_box"].to_numpy() == expected[rows["row"]]).all()
+
+
 def test_own_model_with_other_classes_is_one_line_exit_2(own_models, tmp_path):
     done = run_cli("run", "--data", str(own_models / "two.csv"), "--target", "label",
                    "--model", str(own_models / "three.ubj"), "--out", str(tmp_path / "o"),
