@@ -366,10 +366,15 @@ class IMLIClassifier(ClassifierMixin, BaseEstimator):
         errors = int((self.predict(X) != np.asarray(y).ravel()).sum())
         self.objective_ = float(self.rule_size_ + self.data_fidelity * errors)
         if self.timed_out_:
+            # the learning stage stops at its share of the limit, so a fit may end well
+            # before the limit
+            staged = (f" (learning stops at {1 - POLISH_SHARE:.0%} of it, the polish has "
+                      f"the rest)" if self._staged() else "")
             warnings.warn(
-                f"time_limit={self.time_limit}s reached after {self.n_queries_} MaxSAT "
-                f"queries; returning the best rule found so far ({self.rule_size_} "
-                "literals), not proven optimal.",
+                f"time_limit={self.time_limit}s{staged} cut the search short after "
+                f"{self.n_queries_} MaxSAT queries; returning the best rule found so far "
+                f"({self.rule_size_} literal{'' if self.rule_size_ == 1 else 's'}), not "
+                f"proven optimal.",
                 TimeLimitWarning,
                 stacklevel=2,
             )
@@ -381,14 +386,19 @@ class IMLIClassifier(ClassifierMixin, BaseEstimator):
             return self.mode
         return "joint" if self.batch_size is None else "iterative"
 
+    def _staged(self) -> bool:
+        """Whether learning leaves a share of the time limit to the polish on all rows
+        (mini-batch and clause-by-clause learning of a CNF or DNF)."""
+        return (self.polish and self.mode not in ("decision_list", "decision_set")
+                and not (self._resolved_mode() == "joint" and self.batch_size is None))
+
     def _fit_normal(self, Xb, codes, space, setting, budget, rng):
         positive = codes == 1
         labels = positive if self.rule_type == "CNF" else ~positive
         data = Data.of(merge_rows(Xb, labels))
         mode, k = self._resolved_mode(), self.n_clauses
         exact = mode == "joint" and self.batch_size is None
-        # mini-batch learning leaves a share of the time limit to the polish on all rows
-        stage = budget.share(1 - POLISH_SHARE) if self.polish and not exact else budget
+        stage = budget.share(1 - POLISH_SHARE) if self._staged() else budget
         if mode == "iterative":
             result = iterative(setting, data, k, stage, self.batch_size, self.n_passes, rng)
         elif exact:
