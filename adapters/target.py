@@ -12,6 +12,9 @@ from .errors import InputError, listing, quoted
 
 MAX_CLASSES = 50
 
+#: A target of more classes than digits, all numbers, may be a quantity; the run says so.
+MANY_NUMBERED = 11
+
 
 def label_strings(series):
     """Target values as strings; integral numbers print without ``.0``.
@@ -99,8 +102,13 @@ def encode_target(series, target, positive=None, binary=False):
         notes.append(f"target {quoted(target)}: labels that differ only in the spaces around "
                      f"them are one class ({alike})")
     if not keep.all():
+        raw = series.to_numpy(dtype=object, na_value=np.nan)
+        words = pd.unique(np.asarray([str(w).strip() for w in raw[~keep & ~pd.isna(raw)]
+                                      if str(w).strip()], dtype=object))
+        written = (f" (written {', '.join(quoted(w) for w in words[:3])}"
+                   f"{', ...' if len(words) > 3 else ''})" if len(words) else "")
         notes.append(f"dropped {int((~keep).sum())} rows with a missing value in target "
-                     f"{quoted(target)}")
+                     f"{quoted(target)}{written}")
     labels = labels[keep]
     labels, merged = _merge_equal_numbers(labels)
     if merged:
@@ -166,6 +174,11 @@ def encode_target(series, target, positive=None, binary=False):
     index = {c: i for i, c in enumerate(classes)}
     y = np.array([index[c] for c in labels], dtype=np.int64)
     notes.append(f"multi-class target with {len(classes)} classes")
+    if len(classes) >= MANY_NUMBERED and pd.to_numeric(pd.Series(classes),
+                                                       errors="coerce").notna().all():
+        notes.append(f"target {quoted(target)}: its {len(classes)} labels are all numbers, "
+                     f"each read as a class of its own, with no order; if it is a quantity, "
+                     f"give a class column made from it as the target")
     return y, tuple(classes), keep, notes, tuple(index.items())
 
 

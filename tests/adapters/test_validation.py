@@ -50,6 +50,19 @@ def test_missing_target_values_dropped_and_counted():
     assert len(ds.X) == 3 and ds.X["x"].tolist() == [1.0, 3.0, 5.0]
     assert "dropped 2 rows with a missing value in target 't'" in ds.notes
     assert ds.X.index.tolist() == [0, 2, 4]   # rows keep their numbers in the input table
+    # the words read as missing are named, as for a feature
+    df["t"] = ["a", "?", "b", " NA ", "a"]
+    assert "dropped 2 rows with a missing value in target 't' (written '?', 'NA')" in \
+        from_frame(df, "t").notes
+
+
+@pytest.mark.parametrize("n_classes, said", [(10, False), (11, True)])
+def test_a_target_of_many_numbers_is_noted_as_maybe_a_quantity(n_classes, said):
+    df = pd.DataFrame({"x": np.arange(66.0) % 7, "t": np.arange(66) % n_classes})
+    note = (f"target 't': its {n_classes} labels are all numbers, each read as a class of its "
+            f"own, with no order; if it is a quantity, give a class column made from it as "
+            f"the target")
+    assert (note in from_frame(df, "t").notes) == said
 
 
 def test_all_target_values_missing():
