@@ -52,9 +52,9 @@ class BlackBox(Protocol):
 def check_probabilities(P, n_rows, n_classes, source="the black box"):
     """Check a model's class probabilities; return them as float64 ``(n_rows, n_classes)``.
 
-    A 1-D output of length ``n_rows`` is accepted when ``n_classes == 2`` and read as the
-    probability of class 1 (``[1 - p, p]``), as XGBoost's binary objective and many
-    hand-written models return it.
+    A 1-D output of length ``n_rows`` (or one column, as a Keras sigmoid output) is
+    accepted when ``n_classes == 2`` and read as the probability of class 1
+    (``[1 - p, p]``), as XGBoost's binary objective and many hand-written models return it.
 
     Parameters
     ----------
@@ -79,14 +79,16 @@ def check_probabilities(P, n_rows, n_classes, source="the black box"):
     --------
     >>> check_probabilities([0.25, 1.0], 2, 2).tolist()
     [[0.75, 0.25], [0.0, 1.0]]
+    >>> check_probabilities([[0.25], [1.0]], 2, 2).tolist()
+    [[0.75, 0.25], [0.0, 1.0]]
     """
     try:
         P = np.asarray(P, dtype=np.float64)
     except (TypeError, ValueError):
         raise InputError(f"{source} returned non-numeric output; it must return class "
                          f"probabilities") from None
-    if P.ndim == 1 and n_classes == 2 and len(P) == n_rows:
-        P = np.column_stack([1.0 - P, P])
+    if P.shape in ((n_rows,), (n_rows, 1)) and n_classes == 2:
+        P = np.column_stack([1.0 - P.ravel(), P.ravel()])
     if P.shape != (n_rows, n_classes):
         raise InputError(f"{source} returned an array of shape {P.shape} for {n_rows} rows; "
                          f"expected ({n_rows}, {n_classes}), one probability per class")

@@ -351,8 +351,8 @@ def wrap_callable(fn, encoder, kind="callable", *, n_classes=2):
     fn : callable
         ``fn(X)`` with ``X`` a DataFrame of the dataset's columns (numeric as float64,
         categorical as ``str``, NaN for missing) returns an ``(n, n_classes)`` array of
-        probabilities, column ``j`` for label ``j``; for two classes a 1-D array of
-        P(class 1) is accepted too.
+        probabilities, column ``j`` for label ``j``; for two classes P(class 1) alone, as
+        a 1-D array or one column (a Keras sigmoid output), is accepted too.
     encoder : TableEncoder
         Fitted on the dataset's features.
     kind : str, default="callable"

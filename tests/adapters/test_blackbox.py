@@ -211,7 +211,7 @@ def test_callable_errors(mixed):
 @pytest.mark.parametrize("output, match", [
     (lambda n: np.full((n, 3), 1 / 3), r"shape \(\d+, 3\).*expected"),
     (lambda n: np.full(n + 1, 0.5), "shape"),
-    (lambda n: np.full((n, 1), 0.5), "shape"),
+    (lambda n: np.full((n + 1, 1), 0.5), "shape"),
     (lambda n: np.where(np.arange(n) == 0, np.nan, 0.5), "NaN or infinite.* for 1 of"),
     (lambda n: np.full((n, 2), np.inf), "NaN or infinite"),
     (lambda n: np.full(n, 1.5), "outside"),
@@ -240,6 +240,15 @@ def test_one_dimensional_output_only_for_two_classes(mixed):
 def test_check_probabilities_tolerance():
     P = check_probabilities([[0.5, 0.5004], [1.0 + 1e-12, -1e-12]], 2, 2)
     assert P.min() == 0.0 and P.max() == 1.0
+
+
+def test_one_column_of_probabilities_is_that_of_class_1(mixed):
+    # a Keras sigmoid gives shape (n, 1); it was refused, while 1-D was read so
+    ds, encoder, _ = mixed
+    column = wrap_callable(lambda X: _rule(X)[:, None], encoder)
+    np.testing.assert_allclose(column.predict_proba(ds.X)[:, 1], _rule(ds.X))
+    with pytest.raises(InputError, match=r"shape \(3, 1\) for 3 rows; expected \(3, 3\)"):
+        check_probabilities([[0.5]] * 3, 3, 3)  # with three classes it says nothing
 
 
 def test_relabel_classes_renumbers_and_merges(mixed):
