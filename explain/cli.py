@@ -211,8 +211,8 @@ def _parser() -> argparse.ArgumentParser:
                          f"(default {sweep.imli_time_limit:g})")
     for p in (run, demo):
         p.add_argument("--compare-views", action="store_true",
-                       help="also refit both learners on the other training views (LIME rows "
-                       "only; full rows only, no LIME): two more fits each, no more LIME")
+                       help="also refit both learners on the two training views --train-view "
+                       "did not pick (of lime+raw, lime, raw): two more fits each, no more LIME")
     for p in (run, demo, compare):
         p.add_argument("--out", required=True, type=_path, help="the output directory")
         p.add_argument("--force", action="store_true", help="overwrite a previous run in --out")
@@ -245,7 +245,9 @@ def _parser() -> argparse.ArgumentParser:
                        help="batched (this project's, default) or reference (stock lime, "
                        "one row at a time)")
         p.add_argument("--lime-mode", choices=("fast", "exact"), default=None,
-                       help="the batched engine's local fits (default fast)")
+                       help="how the batched engine samples each neighbourhood: exact draws "
+                       "lime's own random numbers, fast the same distribution faster "
+                       "(default fast)")
         p.add_argument("--lime-pool-rows", type=number_arg(int, 1), default=None,
                        help="rows (by id) sharing one LIME seed, so one neighbourhood in "
                        f"the batched engine; 1 = one per row (default {LimeConfig.pool_rows})")

@@ -17,7 +17,8 @@ neighbourhood. Two engines (``LimeConfig.engine``):
     :class:`explain.lime_batch.BatchedLime`: lime's algorithm on lime's own fitted
     ``LimeTabularExplainer``, vectorized over a batch of rows with one black-box call per
     batch. ``mode="exact"`` reproduces ``explain_instance`` (same features, order, weights
-    to ~1e-15) when rows have more samples than features; with as few samples as
+    to ~1e-15) when rows have more samples than features and ``fix_zero_width_bins`` is
+    False (the default, True, samples a single-value bin at its value); with as few samples as
     features or fewer (which the run warns of), lime's local fits are ill-conditioned
     and features whose weights tie to rounding may come in another order, or another
     feature be chosen. ``mode="fast"`` samples the same distribution with faster
@@ -173,8 +174,10 @@ class LimeConfig:
             raise ValueError(f"LimeConfig.n_jobs must be a non-zero int (-1: every core), "
                              f"got {self.n_jobs!r}")
         if self.categories == "one-hot" and self.engine == "reference":
-            raise ValueError("LimeConfig.categories='one-hot' needs the batched engine "
-                             "(stock lime explains each categorical column as one feature)")
+            raise ValueError("LimeConfig.categories='one-hot' (--lime-categories one-hot) "
+                             "needs the batched engine, not engine='reference' "
+                             "(--lime-engine reference): stock lime explains each "
+                             "categorical column as one feature")
         if self.kernel_width is not None and not self.kernel_width > 0:
             raise ValueError(f"LimeConfig.kernel_width must be positive, "
                              f"got {self.kernel_width!r}")
