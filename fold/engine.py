@@ -157,7 +157,10 @@ class PrologEngine:
                     raise PrologEngineError("SWI-Prolog could not start an engine for "
                                             "this thread")
                 _thread_engine.owner = _EngineOwner(self._destroy_engine)
-            return self._call_attached(module, name, inputs, n_outputs)
+            # Texts read out of Prolog (PL_get_chars) sit in the thread's string buffers,
+            # which only a foreign predicate's return frees: an embedding must free them.
+            with core.PL_STRINGS_MARK():
+                return self._call_attached(module, name, inputs, n_outputs)
 
     def _call_attached(self, module: str, name: str, inputs: list, n_outputs: int) -> list:
         """:meth:`_call` on a thread with a Prolog engine, under the lock."""
