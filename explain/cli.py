@@ -134,11 +134,13 @@ def number_arg(kind, low=None, high=None, inclusive=True, nonzero=False):
     return parse
 
 
-_POSITIVE = number_arg(float, 0, inclusive=False)
+#: FOLD's mdl_weight: positive, and finite once a stacked training view multiplies it by
+#: its copies per row (weights far below the bound already leave an empty program).
+_POSITIVE = number_arg(float, 0, 1e9, inclusive=False)
 
 
 def _mdl_weight(text: str):
-    """An argparse type: a positive weight, or ``none`` (plain FOLD: ``"none"``)."""
+    """An argparse type: a positive weight below 1e9, or ``none`` (plain FOLD: ``"none"``)."""
     return "none" if text.strip().lower() == "none" else _POSITIVE(text)
 
 
@@ -742,20 +744,21 @@ def _stopped(err: BaseException, run: CliRun) -> int:
         seen = seen.__context__ or seen.__cause__
     if seen is None:
         raise err
+    # only LIME's batches are cached: the black box and the fits are redone on a rerun
+    cached = run.cache_dir is not None and run.config.train_view != "raw"
+    kept = "finished LIME batches are kept in the cache (the fits are redone)"
     if isinstance(seen, Terminated):
-        print("terminated (SIGTERM)" + ("; finished LIME batches are kept in the cache"
-                                        if run.cache_dir is not None else ""),
-              file=sys.stderr)
+        print("terminated (SIGTERM)" + (f"; {kept}" if cached else ""), file=sys.stderr)
         return 143
     if isinstance(seen, RunTimeout):
-        resume = ("finished LIME batches are kept in the cache, so running it again resumes"
-                  if run.cache_dir is not None else "without a cache (--no-cache) nothing "
-                  "was kept")
+        resume = (f"{kept}, so running it again resumes LIME" if cached else
+                  "without a cache (--no-cache) nothing was kept" if run.cache_dir is None
+                  else "nothing was kept (a run without LIME caches nothing)")
         print(f"error: the run took longer than --max-seconds {run.max_seconds:g}; {resume}",
               file=sys.stderr)
         return 3
-    resume = ("finished LIME batches are kept in the cache; run the same command again "
-              "to resume" if run.cache_dir is not None else "nothing was kept "
-              "(--no-cache)")
+    resume = (f"{kept}; run the same command again to resume LIME" if cached else
+              "nothing was kept (--no-cache)" if run.cache_dir is None else
+              "nothing was kept (a run without LIME caches nothing)")
     print(f"interrupted: {resume}", file=sys.stderr)
     return 130

@@ -249,9 +249,11 @@ def _tradeoff(report: dict) -> str:
     return "".join(parts) + (
         '<p class="note">Each point is one learner fitted on the run\'s training rows with '
         "one setting (IMLI: data_fidelity λ and clauses k; FOLD: mdl_weight). "
-        "A point is on the Pareto front when no other setting of that learner is smaller "
-        "and at least as faithful, or as small and more faithful (settings that tie are "
-        "all on it): ★ in the table. In the plot, stars mark this run's own settings.</p>"
+        "A point is on the Pareto front when no other swept setting of that learner is "
+        "smaller and at least as faithful, or as small and more faithful (settings that tie "
+        "are all on it): ★ in the table. In the plot, stars mark this run's own settings, "
+        "which the front does not count: with a grid that leaves them out, they may beat "
+        "it.</p>"
     )
 
 

@@ -387,8 +387,9 @@ def _sweep(sweep: dict | None) -> list[str]:
         return []
     out = ["", "## Fidelity vs rule size (sweep)", "",
            "Each learner refitted on the run's training rows, one setting at a time; "
-           "★ marks the Pareto front (no other setting is smaller and at least as faithful, "
-           "or as small and more faithful; settings that tie are all on it)."]
+           "★ marks the Pareto front of the swept settings (no other swept setting is "
+           "smaller and at least as faithful, or as small and more faithful; settings that "
+           "tie are all on it; the run's own setting, above, is not counted unless swept)."]
     for name in learner_order(sweep):
         points = sweep["learners"][name]
         rows = [[setting_text(p), p["fidelity_test"],

@@ -72,7 +72,7 @@ def tradeoff_plot(sweep: dict, run_learners: dict | None = None) -> str:
                 fx, fy = zip(*front)
                 ax.step(fx, fy, where="post", color=colour, linewidth=1.6)
                 ax.scatter(fx, fy, color=colour, marker=marker, s=46, edgecolor="black",
-                           linewidth=0.6, label=f"{label}: Pareto front", zorder=3)
+                           linewidth=0.6, label=f"{label}: Pareto front of the sweep", zorder=3)
             if run_learners and name in run_learners:
                 entry = run_learners[name]
                 ax.scatter([entry["rule_size"]], [entry["fidelity_test"]], marker="*",

@@ -512,7 +512,7 @@ def test_compare_views_without_lime_is_a_usage_error(capsys):
     ("--max-seconds", "1e400"), ("--learners", "foo"), ("--fold-mdl-weight", "0"),
     ("--max-seconds", "1e12"), ("--data-fidelity", "1e-7"), ("--data-fidelity", "1e19"),
     ("--time-limit", "1e10"),
-    ("--fold-mdl-weight", "nothing"),
+    ("--fold-mdl-weight", "nothing"), ("--fold-mdl-weight", "1e308"),
 ])
 def test_out_of_range_options_are_usage_errors(option, value, capsys):
     from explain.cli import parse_args
@@ -611,6 +611,7 @@ def test_fold_size_option(value, expected):
 @pytest.mark.parametrize("option, value", [
     ("--sweep-data-fidelity", "1,1e-7"), ("--sweep-data-fidelity", "1e19"),
     ("--sweep-clauses", "0"), ("--sweep-mdl-weight", "-1"), ("--sweep-time-limit", "1e10"),
+    ("--sweep-mdl-weight", "1,1e308"),
 ])
 def test_out_of_range_sweep_options_are_usage_errors(option, value, capsys):
     from explain.cli import parse_args
@@ -682,3 +683,20 @@ def test_lime_categories_one_hot(mixed_csv, tmp_path):
                       "reference", *FAST_LIME)
     assert refused.returncode == 2 and "Traceback" not in refused.stderr
     assert "needs the batched engine" in refused.stderr.strip().splitlines()[-1]
+
+
+@pytest.mark.parametrize("view, cache, said", [
+    ("lime+raw", True, "finished LIME batches are kept in the cache (the fits are redone), "
+                       "so running it again resumes LIME"),
+    ("raw", True, "nothing was kept (a run without LIME caches nothing)"),
+    ("raw", False, "without a cache (--no-cache) nothing was kept"),
+])
+def test_a_stop_says_what_a_rerun_resumes(view, cache, said, tmp_path, capsys):
+    # it promised that a rerun resumes, though only LIME is cached (and a raw run has none)
+    from explain.cli import RunTimeout, _stopped, parse_args
+
+    run = parse_args(["run", "--data", "iris", "--out", str(tmp_path / "o"),
+                      "--train-view", view, "--max-seconds", "5",
+                      *([] if cache else ["--no-cache"])])
+    assert _stopped(RunTimeout(), run) == 3
+    assert capsys.readouterr().err.strip().endswith(said)
