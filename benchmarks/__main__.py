@@ -16,7 +16,7 @@ from typing import Callable
 
 import numpy as np
 
-from benchmarks.datasets import NAMES, SPECS, DatasetError, load
+from benchmarks.datasets import NAMES, SPECS, DatasetError, is_available, load
 
 
 def _add_fetch(subparsers: argparse._SubParsersAction) -> None:
@@ -137,9 +137,12 @@ def _run(args: argparse.Namespace) -> int:
                   f"{', '.join(SPECS[name].class_names)}", file=sys.stderr)
             return 2
         positive[name] = cls
-    for folder, what in ((args.out, "--out"), (None if args.no_cache else args.cache_dir,
-                                                 "--cache-dir"), (args.data_dir, "--data-dir")):
-        problem = _unusable_folder(folder)
+    # the dataset folder is written only to fetch a dataset that is not in it yet
+    fetching = any(not is_available(name, args.data_dir) for name in datasets)
+    for folder, what, write in ((args.out, "--out", True),
+                                (None if args.no_cache else args.cache_dir, "--cache-dir", True),
+                                (args.data_dir, "--data-dir", fetching)):
+        problem = _unusable_folder(folder, write)
         if problem:
             print(f"error: {what} {str(folder)!r} {problem}", file=sys.stderr)
             return 2
@@ -171,12 +174,15 @@ def _run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _unusable_folder(folder: Path | None) -> str | None:
-    """Why ``folder`` cannot hold the files of a run (created when missing), or None."""
+def _unusable_folder(folder: Path | None, write: bool = True) -> str | None:
+    """Why ``folder`` cannot hold the files of a run (created when missing), or None;
+    with ``write`` False, only that it is not a file."""
     if folder is None:
         return None
     if folder.exists() and not folder.is_dir():
         return "is a file, not a folder"
+    if not write:
+        return None
     try:
         folder.mkdir(parents=True, exist_ok=True)
     except OSError as err:

