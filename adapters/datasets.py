@@ -241,9 +241,15 @@ def load_dataset(source, target=None, positive=None, *, binary=False, missing=()
         raise InputError(f"{quoted(str(source))} is not a file but a device or socket; "
                          f"give the path of a CSV file")
     frame, notes = read_csv(path, target)
-    dataset = from_frame(frame, target, positive, name=path.stem, binary=binary,
+    dataset = from_frame(frame, target, positive, name=_text(path.stem), binary=binary,
                          missing=missing, drop=drop, keep=keep)
-    return _with_notes(dataset, notes)
+    return _with_notes(dataset, [_text(note) for note in notes])
+
+
+def _text(name: str) -> str:
+    """``name`` with the bytes of a file name that are not UTF-8 (which Python reads as
+    surrogate escapes, and no report can write) as U+FFFD."""
+    return name.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
 
 
 def read_csv(path, target=None):

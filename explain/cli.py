@@ -35,7 +35,7 @@ from explain.compare import SweepConfig, run_compare, view_comparison
 from explain.learners import IMLI_DEFAULTS, LEARNERS
 from explain.lime_parallel import DASK_EXTRA_HINT
 from explain.lime_runner import CATEGORY_VIEWS, DISCRETIZERS, LimeConfig
-from explain.outputs import prepare_out_dir, write_run
+from explain.outputs import RUN_FILES, prepare_out_dir, write_run
 from explain.pipeline import (MIN_POSITIVE_ROWS, MIN_POSITIVE_SHARE, TRAIN_VIEWS, RunConfig,
                               binarize_target, run_pipeline)
 from explain.report_md import (LEARNER_COLUMNS, baseline_note, behind_baseline, fmt,
@@ -471,6 +471,10 @@ def _execute(run: CliRun, console: Console, out: Path) -> Path:
                                   cache_dir=run.cache_dir, progress=progress)
             if run.views:
                 result.report["filtering"] = view_comparison(result)
+    if not run.force and any((out / name).exists() for name in RUN_FILES):
+        # --out held no run when this one began: another run into it ended meanwhile
+        raise InputError(f"another run wrote its report to {out} while this one ran; run "
+                         "again with another --out, or with --force to replace it")
     written = write_run(result, out)
     console.print(_summary_table(result.report))
     for note in _notes_after_the_run(result.report, (*said, *warned)):
@@ -712,6 +716,12 @@ def run_stops(seconds: float | None):
 
 def main(argv: list[str] | None = None) -> int:
     """Entry point of ``python -m explain``; returns the process exit code."""
+    for stream in (sys.stdout, sys.stderr):
+        if stream is not None and hasattr(stream, "reconfigure"):
+            # an output whose encoding lacks a character printed (the table's dash, a
+            # name, in a Latin-1 locale or a file on Windows) shows it as "?", not a
+            # traceback
+            stream.reconfigure(errors="replace")
     console = Console(stderr=False)
     run = parse_args(sys.argv[1:] if argv is None else argv)
     # Warnings (an IMLI time limit reached, say) are notes for the user, not source lines.

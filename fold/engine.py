@@ -15,6 +15,8 @@ string, one character per row, from one query.
 
 from __future__ import annotations
 
+import os
+import sys
 import threading
 import time
 from ctypes import byref, c_char_p, c_int
@@ -36,10 +38,16 @@ if threading.current_thread() is threading.main_thread():
     # Loading pyswip starts SWI-Prolog on the loading thread, which stays Prolog's main
     # thread: started from a thread that ends before the process (a server's first
     # request), SWI-Prolog warned at exit that it could not stop its threads.
+    # pyswip encodes sys.argv as UTF-8 when it loads: an argument of bytes that are not
+    # UTF-8 (a Latin-1 file name, read as surrogate escapes) would stop the import.
+    argv = sys.argv
+    sys.argv = [os.fsencode(arg).decode("utf-8", "replace") for arg in argv]
     try:
         import pyswip.core  # noqa: F401
     except (ImportError, OSError):  # pragma: no cover - said when the engine is made
         pass
+    finally:
+        sys.argv = argv
 
 
 @dataclass(frozen=True)

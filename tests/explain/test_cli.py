@@ -1,5 +1,6 @@
 """The command line, run as a user runs it: a subprocess, exit codes, files written."""
 
+import io
 import json
 import os
 import subprocess
@@ -12,7 +13,11 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from explain.cli import _notes_after_the_run, _warnings_shown
+from rich.console import Console
+
+from adapters import InputError
+from explain import cli
+from explain.cli import _notes_after_the_run, _warnings_shown, execute, parse_args
 
 ROOT = Path(__file__).resolve().parents[2]
 FAST_LIME = ["--num-samples", "200", "--n-jobs", "1", "--no-cache"]
@@ -454,6 +459,43 @@ def test_a_stop_during_real_training_ends_it_after_the_current_round():
                           early_stopping_rounds=None)
     assert time.monotonic() - started < 10
     assert not STOP_TRAINING.is_set()  # a later training is not stopped
+
+
+def test_a_run_into_out_that_another_run_filled_meanwhile_is_refused(tmp_path, monkeypatch):
+    out = tmp_path / "run"
+    run = parse_args(["run", "--data", "iris", "--out", str(out), "--no-cache"])
+
+    def other_run_ends(*args, **kwargs):  # while this one runs
+        (out / "report.json").write_text("{}")
+        return object()
+
+    monkeypatch.setattr(cli, "run_pipeline", other_run_ends)
+    with pytest.raises(InputError, match="another run wrote its report to .* while this one"):
+        execute(run, Console(file=io.StringIO()))
+    assert (out / "report.json").read_text() == "{}"
+
+
+def test_arguments_of_bytes_that_are_not_utf8_are_read(mixed_csv, tmp_path):
+    """A Latin-1 file name in --data and --out: pyswip, loading, encodes every argument."""
+    data = os.fsencode(tmp_path / "caf") + b"\xe9.csv"
+    out = os.fsencode(tmp_path / "out") + b"\xe9"
+    Path(os.fsdecode(data)).write_bytes(mixed_csv.read_bytes())
+    done = subprocess.run([sys.executable, "-m", "explain", "run", "--data", data, "--target",
+                           "target", "--out", out, *FAST], capture_output=True, cwd=ROOT,
+                          timeout=600)
+    assert done.returncode == 0, done.stderr.decode(errors="replace")
+    report = json.loads(Path(os.fsdecode(out), "report.json").read_text(encoding="utf-8"))
+    assert report["dataset"]["name"] == "caf\ufffd"
+
+
+def test_an_output_that_cannot_encode_a_character_shows_it_as_a_question_mark(mixed_csv,
+                                                                             tmp_path):
+    done = subprocess.run([sys.executable, "-m", "explain", "run", "--data", str(mixed_csv),
+                           "--target", "target", "--out", str(tmp_path / "run"), *FAST],
+                          capture_output=True, text=True, cwd=ROOT, timeout=600,
+                          env={**os.environ, "PYTHONIOENCODING": "ascii"})
+    assert done.returncode == 0, done.stderr
+    assert "Fidelity to the black box ? mixed" in done.stdout
 
 
 def test_a_failed_run_removes_only_the_empty_directories_it_made(tmp_path):
