@@ -14,7 +14,9 @@ import json
 import math
 import os
 import signal
+import stat
 import sys
+import tempfile
 import time
 import warnings
 from contextlib import contextmanager
@@ -454,6 +456,24 @@ def _read_table(run: CliRun, positive=None):
 
 
 def _execute(run: CliRun, console: Console, out: Path) -> Path:
+    if run.model is None or run.data in BUNDLED or not _is_pipe(Path(run.data)):
+        return _explain(run, console, out)
+    # with --model the table may be read again (another class reading, a kept column),
+    # and a pipe (`--data <(zcat t.csv.gz)`) gives its rows once
+    with tempfile.TemporaryDirectory() as folder:
+        copy = Path(folder) / Path(run.data).name
+        copy.write_bytes(Path(run.data).read_bytes())
+        return _explain(replace(run, data=str(copy)), console, out)
+
+
+def _is_pipe(path: Path) -> bool:
+    try:
+        return stat.S_ISFIFO(path.stat().st_mode)
+    except OSError:
+        return False
+
+
+def _explain(run: CliRun, console: Console, out: Path) -> Path:
     dataset = _read_table(run)
     black_box = None
     if run.model is not None:

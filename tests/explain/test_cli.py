@@ -5,6 +5,7 @@ import json
 import os
 import subprocess
 import sys
+import threading
 import time
 import warnings
 from pathlib import Path
@@ -315,6 +316,24 @@ def test_a_model_that_reads_a_constant_column_is_explained_with_it(tmp_path):
     rows = pd.read_csv(out / "predictions.csv").sort_values("row")
     expected = np.where(model.predict(frame[["x", "blank", "z"]]) == 1, "yes", "no")
     assert (rows["black_box"].to_numpy() == expected[rows["row"]]).all()
+    # from a pipe, which gives its rows once: the table is read twice here
+    pipe = tmp_path / "pipe"
+    os.mkfifo(pipe)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "explain", "run", "--data", str(pipe), "--target", "label",
+         "--model", str(tmp_path / "m.ubj"), "--out", str(tmp_path / "piped"), "--learners",
+         "fold", *FAST_LIME], cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        text=True)
+    text = (tmp_path / "t.csv").read_text()
+    # a thread writes, so that a run that never opens the pipe cannot hang the test
+    threading.Thread(target=lambda: Path(pipe).write_text(text), daemon=True).start()
+    try:
+        _, err = proc.communicate(timeout=240)
+    finally:
+        proc.kill()
+    assert proc.returncode == 0, err
+    assert (tmp_path / "piped" / "predictions.csv").read_text() == \
+        (out / "predictions.csv").read_text()
 
 
 def test_own_model_with_other_classes_is_one_line_exit_2(own_models, tmp_path):
