@@ -282,8 +282,8 @@ def missing_words_note(name, known, given):
     list of str
         The note, or nothing.
     """
-    words = [c for c in known
-             if c not in set(given) and pd.isna(as_strings(pd.Series([c]))[0])]
+    given = set(given)
+    words = [c for c in known if c not in given and pd.isna(as_strings(pd.Series([c]))[0])]
     if not words:
         return []
     return [f"column {quoted(name)}: the model knows {listing(words, 5)} as categories, "

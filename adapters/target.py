@@ -102,11 +102,9 @@ def encode_target(series, target, positive=None, binary=False):
         notes.append(f"target {quoted(target)}: labels that differ only in the spaces around "
                      f"them are one class ({alike})")
     if not keep.all():
-        raw = series.to_numpy(dtype=object, na_value=np.nan)
-        words = pd.unique(np.asarray([str(w).strip() for w in raw[~keep & ~pd.isna(raw)]
-                                      if str(w).strip()], dtype=object))
+        words = list(dict.fromkeys(_words_read_as_missing(series, keep)))
         written = (f" (written {', '.join(quoted(w) for w in words[:3])}"
-                   f"{', ...' if len(words) > 3 else ''})" if len(words) else "")
+                   f"{', ...' if len(words) > 3 else ''})" if words else "")
         notes.append(f"dropped {int((~keep).sum())} rows with a missing value in target "
                      f"{quoted(target)}{written}")
     labels = labels[keep]
@@ -333,11 +331,17 @@ def match_label(given, classes, target, what="positive class"):
                      f"{quoted(target)}; its values are {listing(classes, 10)}")
 
 
+def _words_read_as_missing(series, keep) -> list[str]:
+    """The labels read as missing that are words such as ``NA`` or ``?`` (not empty
+    cells), one per such row."""
+    raw = series.to_numpy(dtype=object, na_value=None)[~keep]
+    return [str(w).strip() for w in raw if w is not None and str(w).strip()]
+
+
 def _missing_words(series, labels, keep) -> str:
     """How many rows' labels were read as missing because of a word such as ``NA`` or
     ``?`` (not an empty cell), for an error that would otherwise hide them."""
-    raw = series.to_numpy(dtype=object, na_value=None)[~keep]
-    words = [str(w).strip() for w in raw if w is not None and str(w).strip()]
+    words = _words_read_as_missing(series, keep)
     if not words:
         return ""
     shown = ", ".join(quoted(w) for w in dict.fromkeys(words))
