@@ -361,7 +361,8 @@ def evaluate_peer(peer, X_train: pd.DataFrame, bb_train, X_test: pd.DataFrame, b
     dict
         The keys of the pipeline's learner report: ``fidelity_test``, ``fidelity_test_lime``
         (or absent), ``fidelity_train``, ``accuracy_test``, ``precision_test``,
-        ``recall_test``, ``f1_test``, ``rule_size``, ``n_rules``, ``fit_seconds``, ``rules``.
+        ``recall_test``, ``f1_test``, ``rule_size``, ``n_rules``, ``fit_seconds``, ``rules``,
+        and ``test_predictions`` (the peer's labels of ``X_test``).
     """
     started = time.perf_counter()
     peer.fit(X_train, np.asarray(bb_train), categorical)
@@ -379,6 +380,7 @@ def evaluate_peer(peer, X_train: pd.DataFrame, bb_train, X_test: pd.DataFrame, b
         "n_rules": int(peer.n_rules_),
         "fit_seconds": fit_seconds,
         "rules": peer.rules_text_,
+        "test_predictions": np.asarray(test_pred),
     }
     if X_test_lime is not None and peer.unknown_aware:
         lime_pred = peer.predict(X_test_lime)

@@ -224,6 +224,9 @@ def run_fold(dataset, split, config: BenchConfig, log: Log = _stderr, tag: str =
                           cache_dir=config.cache_dir, progress=_lime_progress(log, tag))
     report = result.report
     methods = {name: report["learners"][name] for name in OURS}
+    for name in OURS:
+        methods[name]["disagree_rows"] = _disagreeing(
+            result.predictions[name]["test"], result.labels["bb_test"], test_idx)
     log(f"{tag} pipeline {time.perf_counter() - started:.1f}s (LIME "
         f"{report['lime']['seconds']:.1f}s) " + _brief(methods))
 
@@ -244,6 +247,8 @@ def run_fold(dataset, split, config: BenchConfig, log: Log = _stderr, tag: str =
             make_peer(name, config.random_state), X_train, labels["bb_train"], X_test,
             labels["bb_test"], labels["y_test"], dataset.categorical,
             X_test_lime=result.views["fold"]["test_lime"])
+        methods[name]["disagree_rows"] = _disagreeing(
+            methods[name].pop("test_predictions"), labels["bb_test"], test_idx)
         log(f"{tag} {name} {time.perf_counter() - begun:.1f}s " + _brief({name: methods[name]}))
     return {
         "train_rows": int(len(train_idx)),
@@ -254,6 +259,13 @@ def run_fold(dataset, split, config: BenchConfig, log: Log = _stderr, tag: str =
         "methods": methods,
         "seconds": time.perf_counter() - started,
     }
+
+
+def _disagreeing(predicted, bb_test, test_idx) -> list[int]:
+    """The dataset rows among a fold's test rows where ``predicted`` is not the black box's
+    label (pooled over the folds, every row is tested once: the paired tests of
+    :func:`benchmarks.tables.verdicts`)."""
+    return [int(i) for i in test_idx[np.asarray(predicted) != np.asarray(bb_test)]]
 
 
 def _brief(methods: dict) -> str:
@@ -309,6 +321,8 @@ def summarize(folds: list[dict]) -> dict:
         flags = [bool(e["optimal"]) for e in entries if e.get("optimal") is not None]
         if flags:
             summary["optimal"] = {"optimal": sum(flags), "of": len(flags)}
+        if all("disagree_rows" in e for e in entries):
+            summary["disagree_rows"] = sorted(r for e in entries for r in e["disagree_rows"])
         methods[name] = summary
     bb = [f["black_box"]["accuracy_test"] for f in ok]
     return {

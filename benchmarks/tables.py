@@ -8,11 +8,13 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import NamedTuple
 
 from benchmarks.fetch import DatasetError
+from explain.metrics import discordant_test
 
-__all__ = ["METHODS", "render", "render_header", "render_dataset", "render_summary", "targets",
-           "verdicts", "load_results"]
+__all__ = ["METHODS", "Verdict", "render", "render_header", "render_dataset", "render_summary",
+           "targets", "verdicts", "paired_rows", "load_results"]
 
 # (key in the results, label in the table)
 METHODS = (
@@ -163,28 +165,53 @@ def _fid(m: dict) -> float:
     return round(m["fidelity_test"]["mean"], 12)
 
 
-def verdicts(methods: dict) -> list[tuple[str, str, str, bool, str]]:
-    """The issue's targets on raw-test fidelity (mean) and literals (median), as
-    ``(target, ours, theirs, met, why)``; ``why`` says what a missed target lacks.
+class Verdict(NamedTuple):
+    """One target checked: what it compares, whether it is met, and the held-out rows."""
+
+    target: str
+    ours: str
+    theirs: str
+    met: bool
+    why: str  # what a missed target lacks
+    rows: str  # the paired test on the pooled held-out rows ("" without row data)
+
+
+def verdicts(methods: dict) -> list[Verdict]:
+    """The issue's targets on raw-test fidelity (mean) and literals (median).
 
     Best of ours vs the best peer: fidelity ≥ and literals ≤. FOLD vs FOLD-R++ and IMLI vs
-    RIPPER: fidelity ≥ and strictly fewer literals.
+    RIPPER: fidelity ≥ and strictly fewer literals. Each verdict also says, from the
+    held-out rows pooled over the folds, how many each disagrees with the black box on and
+    whether the difference is more than chance (:func:`paired_rows`).
     """
     have = {k: m for k, m in methods.items() if "fidelity_test" in m and "rule_size" in m}
-    out = []
+    pairs = []
     ours = [k for k in OURS if k in have]
     peers = [k for k in PEERS if k in have]
     if ours and peers:
         best = max(ours, key=lambda k: (_fid(have[k]), -have[k]["rule_size"]))
         # the best peer; among equal fidelity the one with fewer literals
         rival = max(peers, key=lambda k: (_fid(have[k]), -have[k]["rule_size"]))
-        out.append(("best of ours vs best peer", _who(best, have), _who(rival, have),
-                    *_compare(have[best], have[rival], strict=False)))
+        pairs.append(("best of ours vs best peer", best, rival, False))
     for ours_key, peer_key in (("fold", "foldrpp"), ("imli", "ripper")):
         if ours_key in have and peer_key in have:
-            out.append((f"{_label(ours_key)} vs {_label(peer_key)}", _who(ours_key, have),
-                        _who(peer_key, have), *_compare(have[ours_key], have[peer_key])))
-    return out
+            pairs.append((f"{_label(ours_key)} vs {_label(peer_key)}", ours_key, peer_key, True))
+    return [Verdict(target, _who(a, have), _who(b, have),
+                    *_compare(have[a], have[b], strict=strict), paired_rows(have[a], have[b]))
+            for target, a, b, strict in pairs]
+
+
+def paired_rows(a: dict, b: dict) -> str:
+    """``a``'s and ``b``'s held-out rows disagreeing with the black box, pooled over the
+    folds, and the exact McNemar test's p-value on the rows where only one of them
+    disagrees: ``"68 vs 67 rows, p = 1.00"``; ``""`` when a summary has no rows."""
+    if "disagree_rows" not in a or "disagree_rows" not in b:
+        return ""
+    wrong_a, wrong_b = set(a["disagree_rows"]), set(b["disagree_rows"])
+    test = discordant_test(len(wrong_b - wrong_a), len(wrong_a - wrong_b))
+    p = test["p_value"]
+    return (f"{len(wrong_a)} vs {len(wrong_b)} rows, "
+            + ("p < 0.001" if p < 0.001 else f"p = {p:.3f}" if p < 0.05 else f"p = {p:.2f}"))
 
 
 def _compare(a: dict, b: dict, strict: bool = True) -> tuple[bool, str]:
@@ -209,10 +236,11 @@ def _compare(a: dict, b: dict, strict: bool = True) -> tuple[bool, str]:
 def targets(methods: dict) -> str:
     """The line under a dataset's table saying which targets (:func:`verdicts`) are met."""
     parts = []
-    for target, ours, theirs, met, why in verdicts(methods):
+    for target, ours, theirs, met, why, rows in verdicts(methods):
         if target.startswith("best"):
             target = f"best of ours ({ours}) vs best peer ({theirs})"
-        parts.append(f"{target}: {'met' if met else f'not met ({why})'}")
+        parts.append(f"{target}: {'met' if met else f'not met ({why})'}"
+                     + (f" [{rows}]" if rows else ""))
     return ("Targets (raw-test fidelity ≥, literals ≤ / <): " + "; ".join(parts) + "."
             if parts else "")
 
@@ -222,15 +250,24 @@ def render_summary(results: list[dict]) -> str:
     compares."""
     rows, met = [], 0
     for result in results:
-        for target, ours, theirs, ok, why in verdicts(result["summary"]["methods"]):
+        for target, ours, theirs, ok, why, held_out in verdicts(result["summary"]["methods"]):
             met += ok
             rows.append(f"| {result['dataset']['name']} | {target} | {ours} | {theirs} | "
-                        f"{'met' if ok else f'**not met**: {why}'} |")
+                        f"{'met' if ok else f'**not met**: {why}'} | {held_out or DASH} |")
     if not rows:
         return ""
     return "\n".join([
-        f"### Targets at a glance ({met} of {len(rows)} met)", "",
-        "| dataset | target | ours | peer | |", "|---|---|---|---|---|", *rows])
+        f"### Targets at a glance ({met} of {len(rows)} met)", "", PAIRED_NOTE, "",
+        "| dataset | target | ours | peer | | held-out rows disagreeing (ours vs peer) |",
+        "|---|---|---|---|---|---|", *rows])
+
+
+#: What the summary's last column says.
+PAIRED_NOTE = (
+    "Last column: the held-out rows (each row of the dataset is held out once over the "
+    "folds) on which ours and the peer disagree with the black box, and the exact McNemar "
+    "test of the rows on which only one of them does: a p-value of 0.05 or more means the "
+    "folds' rows do not show either to be more faithful.")
 
 
 def _label(key: str) -> str:

@@ -41,7 +41,8 @@ from explain.outputs import RUN_FILES, prepare_out_dir, write_run
 from explain.pipeline import (MIN_POSITIVE_ROWS, MIN_POSITIVE_SHARE, TRAIN_VIEWS, RunConfig,
                               binarize_target, run_pipeline)
 from explain.report_md import (LEARNER_COLUMNS, baseline_note, behind_baseline, fmt,
-                                learner_rows, optimal_cell, setting_text, visible)
+                                learner_rows, optimal_cell, paired_note, setting_text,
+                                visible)
 from fold import FoldInputError
 
 DEMO_DATASET = "breast_cancer"
@@ -497,6 +498,8 @@ def _explain(run: CliRun, console: Console, out: Path) -> Path:
                          "again with another --out, or with --force to replace it")
     written = write_run(result, out)
     console.print(_summary_table(result.report))
+    if note := paired_note(result.report.get("agreement", {})):
+        console.print(escape(note))
     for note in _notes_after_the_run(result.report, (*said, *warned)):
         console.print(f"[dim]note:[/dim] {escape(visible(note))}")
     if "sweep" in result.report:

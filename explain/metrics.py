@@ -1,10 +1,21 @@
-"""Fidelity of a surrogate to the black box, and its accuracy against the ground truth."""
+"""Fidelity of a surrogate to the black box, and its accuracy against the ground truth.
+
+A fidelity measured on a few hundred held-out rows is an estimate: :func:`agreement_interval`
+gives its Wilson score interval, and :func:`paired_comparison` says whether two surrogates
+measured on the *same* rows differ by more than chance (the exact McNemar test: only the
+rows where exactly one of them agrees with the reference tell them apart).
+"""
 
 from __future__ import annotations
 
 import numpy as np
+from scipy.stats import binomtest
 
-__all__ = ["agreement_scores"]
+__all__ = ["agreement_scores", "agreement_interval", "paired_comparison", "discordant_test",
+           "CONFIDENCE"]
+
+#: Confidence level of the intervals in the reports.
+CONFIDENCE = 0.95
 
 
 def agreement_scores(predicted: np.ndarray, reference: np.ndarray, positive=1) -> dict:
@@ -47,3 +58,69 @@ def agreement_scores(predicted: np.ndarray, reference: np.ndarray, positive=1) -
         "f1": 2 * tp / (n_pred + n_ref) if n_pred + n_ref else None,
         "rows": n,
     }
+
+
+def agreement_interval(agreeing: int, rows: int, confidence: float = CONFIDENCE) -> list | None:
+    """Wilson score interval of an agreement of ``agreeing`` rows out of ``rows``.
+
+    Unlike the normal approximation it stays inside [0, 1] and is not of zero width at a
+    fidelity of 1.0 (a surrogate faithful on all 40 held-out rows is, at 95 %, at least
+    0.91 faithful, not exactly 1).
+
+    Parameters
+    ----------
+    agreeing, rows : int
+        Rows with equal labels, and rows compared (``0 <= agreeing <= rows``).
+    confidence : float, default=0.95
+
+    Returns
+    -------
+    list of two floats or None
+        ``[low, high]``; None when there is no row.
+
+    Examples
+    --------
+    >>> [round(v, 3) for v in agreement_interval(40, 40)]
+    [0.912, 1.0]
+    """
+    if rows <= 0:
+        return None
+    ci = binomtest(int(agreeing), int(rows)).proportion_ci(confidence, method="wilson")
+    return [float(ci.low), float(ci.high)]
+
+
+def paired_comparison(a_predicted, b_predicted, reference) -> dict:
+    """Whether surrogates ``a`` and ``b`` agree with ``reference`` equally often on the
+    same rows: the exact (binomial) McNemar test.
+
+    Rows where both agree, or both disagree, say nothing about which is more faithful;
+    of the ``a_only + b_only`` rows where just one agrees, each is ``a``'s with probability
+    1/2 if the two are equally faithful.
+
+    Parameters
+    ----------
+    a_predicted, b_predicted, reference : array-like of shape (n_rows,)
+
+    Returns
+    -------
+    dict
+        ``a_only`` (rows where only ``a`` agrees with ``reference``), ``b_only``, and
+        ``p_value``: two-sided, 1.0 when no row tells them apart.
+
+    Examples
+    --------
+    >>> paired_comparison([1, 1, 0, 0], [1, 0, 1, 0], [1, 1, 1, 1])
+    {'a_only': 1, 'b_only': 1, 'p_value': 1.0}
+    """
+    a, b, ref = (np.asarray(v) for v in (a_predicted, b_predicted, reference))
+    if not a.shape == b.shape == ref.shape:
+        raise ValueError(f"the labels differ in shape: {a.shape}, {b.shape}, {ref.shape}")
+    a_right, b_right = a == ref, b == ref
+    return discordant_test(int(np.sum(a_right & ~b_right)), int(np.sum(b_right & ~a_right)))
+
+
+def discordant_test(a_only: int, b_only: int) -> dict:
+    """:func:`paired_comparison` from its counts of discordant rows."""
+    n = a_only + b_only
+    p_value = 1.0 if n == 0 else float(binomtest(a_only, n, 0.5).pvalue)
+    return {"a_only": int(a_only), "b_only": int(b_only), "p_value": min(1.0, p_value)}

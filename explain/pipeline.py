@@ -22,7 +22,7 @@ from adapters.blackbox import check_encoded_reading
 from explain.learners import LEARNERS, FittedLearner, check_params, fit_learner
 from explain.lime_input import LimeInput
 from explain.lime_runner import Explanations, LimeConfig, explain_rows
-from explain.metrics import agreement_scores
+from explain.metrics import agreement_interval, agreement_scores, paired_comparison
 from explain.transform import (Negations, binary_columns, binary_view, negation_mask,
                                selection_mask, table_view)
 from explain.versions import environment
@@ -575,6 +575,7 @@ def learner_report(learner: FittedLearner, predicted: dict, bb_train, bb_test,
     vs_bb = agreement_scores(predicted["test"], bb_test)
     entry = {
         "fidelity_test": vs_bb["agreement"],
+        "fidelity_test_ci": _interval(predicted["test"], bb_test),
         "fidelity_train": agreement_scores(predicted["train_raw"], bb_train)["agreement"],
         "accuracy_test": agreement_scores(predicted["test"], y_test)["agreement"],
         "precision_test": vs_bb["precision"],
@@ -588,15 +589,27 @@ def learner_report(learner: FittedLearner, predicted: dict, bb_train, bb_test,
     for part, labels in (("test_lime", bb_test), ("train_lime", bb_train)):
         if part in predicted:
             entry[f"fidelity_{part}"] = agreement_scores(predicted[part], labels)["agreement"]
+    if "test_lime" in predicted:
+        entry["fidelity_test_lime_ci"] = _interval(predicted["test_lime"], bb_test)
     entry.update(learner.extra)
     return entry
+
+
+def _interval(predicted: np.ndarray, reference: np.ndarray) -> list | None:
+    """The Wilson interval of ``predicted``'s agreement with ``reference``."""
+    return agreement_interval(int(np.sum(predicted == reference)), len(reference))
 
 
 def _surrogate_agreement(predictions, bb_test) -> dict:
     imli_pred, fold_pred = predictions["imli"]["test"], predictions["fold"]["test"]
     same = imli_pred == fold_pred
+    paired = paired_comparison(imli_pred, fold_pred, bb_test)
     return {
         "imli_vs_fold_test": float(np.mean(same)),
         "both_faithful_test": float(np.mean(same & (imli_pred == bb_test))),
         "disagreements_test": int(np.sum(~same)),
+        # where they disagree, exactly one of them is faithful: the exact McNemar test
+        "only_imli_faithful_test": paired["a_only"],
+        "only_fold_faithful_test": paired["b_only"],
+        "fidelity_difference_p": paired["p_value"],
     }

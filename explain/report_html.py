@@ -18,7 +18,7 @@ from explain.report_md import (FEATURES_SHOWN, FIDELITY_NOTE, LEARNER_COLUMNS, V
                                empty_rules_note, example_table, examples_caption,
                                features_caption, fmt, learner_order, learner_rows,
                                missing_selections_note, no_lime_note, optimal_cell,
-                               setting_text, view_rows, visible)
+                               paired_note, setting_text, view_rows, visible)
 from explain.report_plots import LEARNER_STYLE, features_plot, filtering_plot, tradeoff_plot
 
 __all__ = ["render_html", "SECTIONS"]
@@ -208,6 +208,8 @@ def _agreement(report: dict) -> str:
         f"of the test rows ({counted(ag['disagreements_test'], 'disagreement')}); both match "
         f"the black box on <b>{fmt(ag['both_faithful_test'])}</b>.</p>"
     )
+    if note := paired_note(ag):
+        text += f"<p>{_e(note)}</p>"
     examples = ag.get("examples", [])
     if not examples:
         return text

@@ -15,12 +15,13 @@ import unicodedata
 from imli.predicates import format_value
 
 __all__ = ["render_markdown", "learner_rows", "learner_order", "view_rows", "fmt", "value_cell",
-           "no_lime_note", "examples_caption", "visible", "FIDELITY_NOTE",
+           "no_lime_note", "examples_caption", "visible", "paired_note", "FIDELITY_NOTE",
            "VIEW_LABELS", "VIEW_KEYS"]
 
 #: (report key, column title) of the learners table, in order.
 LEARNER_COLUMNS = (
     ("fidelity_test", "fidelity (raw test)"),
+    ("fidelity_test_ci", "95% interval (raw test)"),
     ("fidelity_test_lime", "fidelity (LIME test)"),
     ("fidelity_train", "fidelity (train)"),
     ("accuracy_test", "accuracy (test)"),
@@ -105,6 +106,8 @@ def fmt(value) -> str:
         return "yes" if value else "no"
     if isinstance(value, float):
         return f"{value:.3f}"
+    if isinstance(value, (list, tuple)) and len(value) == 2:  # an interval
+        return f"{fmt(value[0])}–{fmt(value[1])}"
     return str(value)
 
 
@@ -175,6 +178,26 @@ def behind_baseline(report: dict) -> list[str]:
             if (report["learners"][name].get("fidelity_test") or 0.0) <= baseline]
 
 
+def paired_note(agreement: dict) -> str | None:
+    """Which surrogate the test rows show to be more faithful, if either: the rows where
+    they disagree (exactly one of them matches the black box there) put to the exact
+    McNemar test; ``None`` for reports without it."""
+    p = agreement.get("fidelity_difference_p")
+    if p is None:
+        return None
+    imli, fold = agreement["only_imli_faithful_test"], agreement["only_fold_faithful_test"]
+    if imli + fold == 0:
+        return "They give the same class on every test row, so the rows cannot tell them apart."
+    text = (f"Where they disagree, IMLI matches the black box on {counted(imli, 'row')} and "
+            f"FOLD on {counted(fold, 'row')}")
+    shown = "p < 0.001" if p < 0.001 else f"p = {p:.2g}" if p < 0.05 else f"p = {p:.2f}"
+    if p < 0.05:
+        more = "IMLI" if imli > fold else "FOLD"
+        return f"{text}: {more} is the more faithful (exact McNemar test, {shown})."
+    return (f"{text}: the test rows do not show either to be more faithful (exact McNemar "
+            f"test, {shown}).")
+
+
 def learner_order(section: dict) -> list[str]:
     """The learners of a report section (``report`` or ``report["sweep"]``...): IMLI, FOLD, others.
 
@@ -205,7 +228,8 @@ FIDELITY_NOTE = (
     "held-out rows, each keeping only its top LIME features (the LIME-FOLD protocol); "
     "train: on the training rows as they are, which the learners learned from (in full, "
     "as LIME views, or both: see the training view; a train fidelity far above the raw "
-    "test one is overfitting). Precision, recall and F1 take the black box's labels as "
+    "test one is overfitting). The 95% interval is the Wilson score interval of the raw-test "
+    "fidelity: the fidelities the held-out rows are consistent with. Precision, recall and F1 take the black box's labels as "
     "the truth; accuracy compares with the true labels. Rules: IMLI's clauses, terms or "
     "list entries, FOLD's clauses with its exceptions; literals: the conditions they test. "
     "predictions.csv holds every row's labels these figures come from. Optimal: "
@@ -288,6 +312,8 @@ def render_markdown(report: dict) -> str:
             f"({counted(ag['disagreements_test'], 'disagreement')}); both match the black box "
             f"on {fmt(ag['both_faithful_test'])}.",
         ]
+        if note := paired_note(ag):
+            out += ["", note]
         out += _examples(ag)
     for name in learner_order(report):
         entry = report["learners"][name]

@@ -1,5 +1,6 @@
 """Benchmark runner pieces that need no pipeline run: folds, summaries, tables, the CLI."""
 import json
+import math
 import os
 import subprocess
 from pathlib import Path
@@ -286,6 +287,15 @@ def test_run_dataset_end_to_end_on_iris(tmp_path):
     assert methods["tree3"]["fidelity_test"]["mean"] == 1.0  # setosa is separable
     fold = result["folds"][0]
     assert fold["train_rows"] + fold["test_rows"] == 150
+    for name in ("imli", "fold", "tree3"):  # the targets' paired test needs their rows
+        pooled = []
+        for one in result["folds"]:
+            entry = one["methods"][name]
+            assert len(entry["disagree_rows"]) == round((1 - entry["fidelity_test"])
+                                                        * one["test_rows"])
+            pooled += entry["disagree_rows"]
+        assert methods[name]["disagree_rows"] == sorted(set(pooled))  # each row tested once
+        assert set(pooled) <= set(range(150))
     assert any(line.startswith("[iris fold 2/2] tree3") for line in lines)
     assert "### iris" in tables.render_dataset(result)
 
@@ -355,3 +365,31 @@ def test_a_read_only_dataset_folder_holding_the_datasets_is_accepted(result, tmp
     # heart is fetched into it
     assert main(argv + ["--datasets", "heart"]) == 2
     assert capsys.readouterr().err.strip().endswith(f"--data-dir {str(data)!r} is not writable")
+
+
+def test_targets_pool_each_methods_held_out_rows_and_test_them_paired(result):
+    folds = json.loads(json.dumps(result["folds"]))
+    # fold 0 tests rows 0-39, fold 1 rows 40-79: FOLD is wrong on 3 + 2, FOLD-R++ on 4 + 10,
+    # two of FOLD-R++'s wrong rows are FOLD's too
+    wrong = {("fold", 0): [1, 2, 3], ("fold", 1): [41, 42],
+             ("foldrpp", 0): [1, 2, 5, 6], ("foldrpp", 1): list(range(50, 60))}
+    for (name, k), rows in wrong.items():
+        folds[k]["methods"][name]["disagree_rows"] = rows
+    summary = summarize(folds)
+    assert summary["methods"]["fold"]["disagree_rows"] == [1, 2, 3, 41, 42]
+    assert "disagree_rows" not in summary["methods"]["imli"]  # no fold gave its rows
+    fold, foldrpp = summary["methods"]["fold"], summary["methods"]["foldrpp"]
+    # only FOLD right on 12 rows, only FOLD-R++ on 3: two-sided exact binomial
+    p = 2 * sum(math.comb(15, k) for k in range(4)) / 2 ** 15
+    assert 0.001 < p < 0.05  # shown to three decimals
+    assert tables.paired_rows(fold, foldrpp) == f"5 vs 14 rows, p = {p:.3f}"
+    assert tables.paired_rows(foldrpp, fold) == f"14 vs 5 rows, p = {p:.3f}"
+    assert tables.paired_rows(fold, fold) == "5 vs 5 rows, p = 1.00"
+    assert tables.paired_rows(fold, summary["methods"]["imli"]) == ""
+    line = tables.targets(summary["methods"])
+    assert f"FOLD vs FOLD-R++: met [5 vs 14 rows, p = {p:.3f}]" in line
+    assert "IMLI vs RIPPER: met;" not in line and line.endswith("IMLI vs RIPPER: met.")
+    text = tables.render_summary([{**result, "folds": folds, "summary": summary}])
+    assert f"| met | 5 vs 14 rows, p = {p:.3f} |" in text
+    assert "| met | – |" in text  # IMLI vs RIPPER: no rows to pool
+    assert tables.PAIRED_NOTE in text

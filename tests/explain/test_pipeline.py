@@ -528,3 +528,25 @@ def test_decision_rules_name_the_classes(mode):
                           data.class_names)
     lines = learner.rules_text.splitlines()
     assert all(line.endswith((" malignant", " benign")) for line in lines), lines
+
+
+def test_fidelity_intervals_and_the_paired_test_follow_the_predictions(breast_cancer_run):
+    from explain.metrics import agreement_interval, paired_comparison
+
+    result = breast_cancer_run
+    report, bb_test = result.report, result.labels["bb_test"]
+    for name in ("imli", "fold"):
+        entry, predicted = report["learners"][name], result.predictions[name]
+        for part, key in (("test", "fidelity_test_ci"), ("test_lime", "fidelity_test_lime_ci")):
+            agreeing = int(np.sum(predicted[part] == bb_test))
+            assert entry[key] == agreement_interval(agreeing, len(bb_test))
+        low, high = entry["fidelity_test_ci"]
+        assert low < entry["fidelity_test"] < high or entry["fidelity_test"] == high == 1.0
+    ag = report["agreement"]
+    paired = paired_comparison(result.predictions["imli"]["test"],
+                               result.predictions["fold"]["test"], bb_test)
+    assert (ag["only_imli_faithful_test"], ag["only_fold_faithful_test"],
+            ag["fidelity_difference_p"]) == (paired["a_only"], paired["b_only"],
+                                             paired["p_value"])
+    # two binary surrogates that disagree on a row: exactly one of them is the black box's
+    assert ag["only_imli_faithful_test"] + ag["only_fold_faithful_test"] == ag["disagreements_test"]

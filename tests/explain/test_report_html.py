@@ -23,8 +23,8 @@ from explain.outputs import prepare_out_dir, write_run
 from explain.pipeline import RunConfig
 from explain.report_html import SECTIONS, render_html
 from explain.report_md import (baseline_note, complement_legend, example_table,
-                               examples_caption, features_caption, render_markdown, value_cell,
-                               visible)
+                               examples_caption, features_caption, paired_note, render_markdown,
+                               value_cell, visible)
 
 HOSTILE_NAME = "<script>alert(1)</script>"
 HOSTILE_VALUE = "<img src=x onerror=alert(2)>"
@@ -212,6 +212,46 @@ def test_every_fidelity_and_accuracy_follows_from_predictions_csv(written):
     majority = train.black_box.value_counts().idxmax()
     assert box["majority_label"] == majority
     assert np.isclose((test.black_box == majority).mean(), box["majority_fidelity_test"])
+
+
+def test_intervals_and_the_paired_test_follow_from_predictions_csv(written):
+    from scipy.stats import binomtest
+
+    out, _ = written
+    rows = pd.read_csv(out / "predictions.csv", keep_default_na=False)
+    test = rows[rows.part == "test"]
+    report = json.loads((out / "report.json").read_text())
+    for name, entry in report["learners"].items():
+        for key, column in (("fidelity_test_ci", name), ("fidelity_test_lime_ci", f"{name}_lime")):
+            agreeing = int((test[column] == test.black_box).sum())
+            ci = binomtest(agreeing, len(test)).proportion_ci(0.95, method="wilson")
+            assert entry[key] == pytest.approx([ci.low, ci.high]), (name, key)
+    imli_right, fold_right = test.imli == test.black_box, test.fold == test.black_box
+    ag = report["agreement"]
+    only_imli, only_fold = int((imli_right & ~fold_right).sum()), int((fold_right & ~imli_right).sum())
+    assert (ag["only_imli_faithful_test"], ag["only_fold_faithful_test"]) == (only_imli, only_fold)
+    assert ag["fidelity_difference_p"] == pytest.approx(
+        binomtest(only_imli, only_imli + only_fold).pvalue)
+    note = paired_note(ag)
+    assert note.startswith(f"Where they disagree, IMLI matches the black box on {only_imli} row")
+    assert note in (out / "report.md").read_text(encoding="utf-8").replace("\\", "")
+    assert note in " ".join(Page((out / "report.html").read_text(encoding="utf-8")).text)
+    low, high = report["learners"]["fold"]["fidelity_test_ci"]
+    assert f"{low:.3f}–{high:.3f}" in (out / "report.md").read_text(encoding="utf-8")
+
+
+def test_the_paired_note_says_which_is_more_faithful_only_when_the_rows_show_it():
+    ag = {"only_imli_faithful_test": 12, "only_fold_faithful_test": 1,
+          "fidelity_difference_p": 0.0034}
+    assert paired_note(ag).endswith("IMLI is the more faithful (exact McNemar test, p = 0.0034).")
+    ag.update(only_imli_faithful_test=1, only_fold_faithful_test=12)
+    assert "FOLD is the more faithful" in paired_note(ag)
+    ag.update(only_imli_faithful_test=3, only_fold_faithful_test=1, fidelity_difference_p=0.6)
+    assert paired_note(ag).endswith("do not show either to be more faithful (exact McNemar "
+                                    "test, p = 0.60).")
+    ag.update(only_imli_faithful_test=0, only_fold_faithful_test=0, fidelity_difference_p=1.0)
+    assert "same class on every test row" in paired_note(ag)
+    assert paired_note({"imli_vs_fold_test": 1.0}) is None  # a report from before the test
 
 
 def test_the_constant_answer_is_shown_and_learners_no_better_are_named(written):
