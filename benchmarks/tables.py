@@ -12,6 +12,7 @@ from typing import NamedTuple
 
 from benchmarks.fetch import DatasetError
 from explain.metrics import discordant_test
+from explain.report_md import p_text
 
 __all__ = ["METHODS", "Verdict", "render", "render_header", "render_dataset", "render_summary",
            "targets", "verdicts", "paired_rows", "load_results"]
@@ -209,9 +210,7 @@ def paired_rows(a: dict, b: dict) -> str:
         return ""
     wrong_a, wrong_b = set(a["disagree_rows"]), set(b["disagree_rows"])
     test = discordant_test(len(wrong_b - wrong_a), len(wrong_a - wrong_b))
-    p = test["p_value"]
-    return (f"{len(wrong_a)} vs {len(wrong_b)} rows, "
-            + ("p < 0.001" if p < 0.001 else f"p = {p:.3f}" if p < 0.05 else f"p = {p:.2f}"))
+    return f"{len(wrong_a)} vs {len(wrong_b)} rows, {p_text(test['p_value'])}"
 
 
 def _compare(a: dict, b: dict, strict: bool = True) -> tuple[bool, str]:

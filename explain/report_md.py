@@ -15,7 +15,7 @@ import unicodedata
 from imli.predicates import format_value
 
 __all__ = ["render_markdown", "learner_rows", "learner_order", "view_rows", "fmt", "value_cell",
-           "no_lime_note", "examples_caption", "visible", "paired_note", "FIDELITY_NOTE",
+           "no_lime_note", "examples_caption", "visible", "paired_note", "p_text", "FIDELITY_NOTE",
            "VIEW_LABELS", "VIEW_KEYS"]
 
 #: (report key, column title) of the learners table, in order.
@@ -190,12 +190,16 @@ def paired_note(agreement: dict) -> str | None:
         return "They give the same class on every test row, so the rows cannot tell them apart."
     text = (f"Where they disagree, IMLI matches the black box on {counted(imli, 'row')} and "
             f"FOLD on {counted(fold, 'row')}")
-    shown = "p < 0.001" if p < 0.001 else f"p = {p:.2g}" if p < 0.05 else f"p = {p:.2f}"
     if p < 0.05:
         more = "IMLI" if imli > fold else "FOLD"
-        return f"{text}: {more} is the more faithful (exact McNemar test, {shown})."
+        return f"{text}: {more} is the more faithful (exact McNemar test, {p_text(p)})."
     return (f"{text}: the test rows do not show either to be more faithful (exact McNemar "
-            f"test, {shown}).")
+            f"test, {p_text(p)}).")
+
+
+def p_text(p: float) -> str:
+    """A p-value as the reports print it: ``p < 0.001``, ``p = 0.0034``, ``p = 0.60``."""
+    return "p < 0.001" if p < 0.001 else f"p = {p:.2g}" if p < 0.05 else f"p = {p:.2f}"
 
 
 def learner_order(section: dict) -> list[str]:
