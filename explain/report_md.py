@@ -198,8 +198,9 @@ def paired_note(agreement: dict) -> str | None:
 
 
 def p_text(p: float) -> str:
-    """A p-value as the reports print it: ``p < 0.001``, ``p = 0.0034``, ``p = 0.60``."""
-    return "p < 0.001" if p < 0.001 else f"p = {p:.2g}" if p < 0.05 else f"p = {p:.2f}"
+    """A p-value as the reports print it: ``p < 0.001``, ``p = 0.003``, ``p = 0.050`` (just
+    above 0.05, not rounded onto it), ``p = 0.60``."""
+    return "p < 0.001" if p < 0.001 else f"p = {p:.3f}" if p < 0.1 else f"p = {p:.2f}"
 
 
 def learner_order(section: dict) -> list[str]:

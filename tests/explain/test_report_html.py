@@ -23,8 +23,8 @@ from explain.outputs import prepare_out_dir, write_run
 from explain.pipeline import RunConfig
 from explain.report_html import SECTIONS, render_html
 from explain.report_md import (baseline_note, complement_legend, example_table,
-                               examples_caption, features_caption, paired_note, render_markdown,
-                               value_cell, visible)
+                               examples_caption, features_caption, p_text, paired_note,
+                               render_markdown, value_cell, visible)
 
 HOSTILE_NAME = "<script>alert(1)</script>"
 HOSTILE_VALUE = "<img src=x onerror=alert(2)>"
@@ -243,7 +243,7 @@ def test_intervals_and_the_paired_test_follow_from_predictions_csv(written):
 def test_the_paired_note_says_which_is_more_faithful_only_when_the_rows_show_it():
     ag = {"only_imli_faithful_test": 12, "only_fold_faithful_test": 1,
           "fidelity_difference_p": 0.0034}
-    assert paired_note(ag).endswith("IMLI is the more faithful (exact McNemar test, p = 0.0034).")
+    assert paired_note(ag).endswith("IMLI is the more faithful (exact McNemar test, p = 0.003).")
     ag.update(only_imli_faithful_test=1, only_fold_faithful_test=12)
     assert "FOLD is the more faithful" in paired_note(ag)
     ag.update(only_imli_faithful_test=3, only_fold_faithful_test=1, fidelity_difference_p=0.6)
@@ -251,6 +251,7 @@ def test_the_paired_note_says_which_is_more_faithful_only_when_the_rows_show_it(
                                     "test, p = 0.60).")
     ag.update(only_imli_faithful_test=0, only_fold_faithful_test=0, fidelity_difference_p=1.0)
     assert "same class on every test row" in paired_note(ag)
+    assert p_text(0.0502) == "p = 0.050" and p_text(0.0004) == "p < 0.001"
     assert paired_note({"imli_vs_fold_test": 1.0}) is None  # a report from before the test
 
 
