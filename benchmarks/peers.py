@@ -359,7 +359,7 @@ def evaluate_peer(peer, X_train: pd.DataFrame, bb_train, X_test: pd.DataFrame, b
     Returns
     -------
     dict
-        The keys of the pipeline's learner report: ``fidelity_test``, ``fidelity_test_lime``
+        The scores of the pipeline's learner report: ``fidelity_test``, ``fidelity_test_lime``
         (or absent), ``fidelity_train``, ``accuracy_test``, ``precision_test``,
         ``recall_test``, ``f1_test``, ``rule_size``, ``n_rules``, ``fit_seconds``, ``rules``,
         and ``test_predictions`` (the peer's labels of ``X_test``).

@@ -298,7 +298,9 @@ def summarize(folds: list[dict]) -> dict:
     -------
     dict
         ``methods`` -> name -> ``{key: {"mean", "std"}}`` for scores, ``{key: median}`` for
-        sizes, ``optimal`` (folds where IMLI proved its rule optimal, when reported);
+        sizes, ``optimal`` (folds where IMLI proved its rule optimal, when reported),
+        ``disagree_rows`` (the held-out rows where it disagrees with the black box, over
+        all folds, when every fold kept them);
         ``black_box_accuracy`` ``{"mean", "std"}``; ``lime_seconds`` (total);
         ``folds_ok``; ``errors``.
     """

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 from benchmarks.fetch import DatasetError
-from explain.metrics import discordant_test
+from explain.metrics import SIGNIFICANCE, discordant_test
 from explain.report_md import p_text
 
 __all__ = ["METHODS", "Verdict", "render", "render_header", "render_dataset", "render_summary",
@@ -239,7 +239,7 @@ def targets(methods: dict) -> str:
         if target.startswith("best"):
             target = f"best of ours ({ours}) vs best peer ({theirs})"
         parts.append(f"{target}: {'met' if met else f'not met ({why})'}"
-                     + (f" [{rows}]" if rows else ""))
+                     + (f" [held-out rows disagreeing: {rows}]" if rows else ""))
     return ("Targets (raw-test fidelity ≥, literals ≤ / <): " + "; ".join(parts) + "."
             if parts else "")
 
@@ -247,26 +247,31 @@ def targets(methods: dict) -> str:
 def render_summary(results: list[dict]) -> str:
     """One line per dataset: each target, met or not (and why not), with the numbers it
     compares."""
-    rows, met = [], 0
-    for result in results:
-        for target, ours, theirs, ok, why, held_out in verdicts(result["summary"]["methods"]):
-            met += ok
-            rows.append(f"| {result['dataset']['name']} | {target} | {ours} | {theirs} | "
-                        f"{'met' if ok else f'**not met**: {why}'} | {held_out or DASH} |")
-    if not rows:
+    found = [(result["dataset"]["name"], v) for result in results
+             for v in verdicts(result["summary"]["methods"])]
+    if not found:
         return ""
-    return "\n".join([
-        f"### Targets at a glance ({met} of {len(rows)} met)", "", PAIRED_NOTE, "",
-        "| dataset | target | ours | peer | | held-out rows disagreeing (ours vs peer) |",
-        "|---|---|---|---|---|---|", *rows])
+    paired = any(v.rows for _, v in found)  # results saved before the rows were kept: none
+    rows = [f"| {name} | {v.target} | {v.ours} | {v.theirs} | "
+            f"{'met' if v.met else f'**not met**: {v.why}'} |"
+            + (f" {v.rows or DASH} |" if paired else "") for name, v in found]
+    header = ["| dataset | target | ours | peer | |", "|---|---|---|---|---|"]
+    if paired:
+        header = ["| dataset | target | ours | peer | | held-out rows disagreeing (ours vs "
+                  "peer) |", "|---|---|---|---|---|---|"]
+    met = sum(v.met for _, v in found)
+    return "\n".join([f"### Targets at a glance ({met} of {len(rows)} met)", "",
+                      *([PAIRED_NOTE, ""] if paired else []), *header, *rows])
 
 
 #: What the summary's last column says.
 PAIRED_NOTE = (
     "Last column: the held-out rows (each row of the dataset is held out once over the "
-    "folds) on which ours and the peer disagree with the black box, and the exact McNemar "
-    "test of the rows on which only one of them does: a p-value of 0.05 or more means the "
-    "folds' rows do not show either to be more faithful.")
+    "folds that ran) on which ours and the peer disagree with the black box, and the exact "
+    "McNemar test of the rows on which only one of them does: a p-value of "
+    f"{SIGNIFICANCE:g} or more means that these rows do not show either to be more "
+    "faithful. In \"best of ours vs best peer\" both sides are the most faithful of their "
+    "kind on these same rows, so its p-value is a little optimistic.")
 
 
 def _label(key: str) -> str:

@@ -12,10 +12,12 @@ import numpy as np
 from scipy.stats import binomtest
 
 __all__ = ["agreement_scores", "agreement_interval", "paired_comparison", "discordant_test",
-           "CONFIDENCE"]
+           "CONFIDENCE", "SIGNIFICANCE"]
 
+#: A paired test's p-value below this says the two surrogates differ in fidelity.
+SIGNIFICANCE = 0.05
 #: Confidence level of the intervals in the reports.
-CONFIDENCE = 0.95
+CONFIDENCE = 1 - SIGNIFICANCE
 
 
 def agreement_scores(predicted: np.ndarray, reference: np.ndarray, positive=1) -> dict:
@@ -64,8 +66,8 @@ def agreement_interval(agreeing: int, rows: int, confidence: float = CONFIDENCE)
     """Wilson score interval of an agreement of ``agreeing`` rows out of ``rows``.
 
     Unlike the normal approximation it stays inside [0, 1] and is not of zero width at a
-    fidelity of 1.0 (a surrogate faithful on all 40 held-out rows is, at 95 %, at least
-    0.91 faithful, not exactly 1).
+    fidelity of 1.0: a surrogate faithful on all 40 held-out rows has the 95% interval
+    0.912–1, not the single point 1.
 
     Parameters
     ----------

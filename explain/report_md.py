@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 import unicodedata
 
+from explain.metrics import SIGNIFICANCE
 from imli.predicates import format_value
 
 __all__ = ["render_markdown", "learner_rows", "learner_order", "view_rows", "fmt", "value_cell",
@@ -23,6 +24,7 @@ LEARNER_COLUMNS = (
     ("fidelity_test", "fidelity (raw test)"),
     ("fidelity_test_ci", "95% interval (raw test)"),
     ("fidelity_test_lime", "fidelity (LIME test)"),
+    ("fidelity_test_lime_ci", "95% interval (LIME test)"),
     ("fidelity_train", "fidelity (train)"),
     ("accuracy_test", "accuracy (test)"),
     ("precision_test", "precision vs BB"),
@@ -187,20 +189,34 @@ def paired_note(agreement: dict) -> str | None:
         return None
     imli, fold = agreement["only_imli_faithful_test"], agreement["only_fold_faithful_test"]
     if imli + fold == 0:
-        return "They give the same class on every test row, so the rows cannot tell them apart."
-    text = (f"Where they disagree, IMLI matches the black box on {counted(imli, 'row')} and "
-            f"FOLD on {counted(fold, 'row')}")
-    if p < 0.05:
+        return ("IMLI and FOLD give the same class on every test row, so these rows cannot "
+                "tell their fidelity apart.")
+    text = (f"Where IMLI and FOLD disagree, IMLI matches the black box on {_rows(imli)} and "
+            f"FOLD on {_rows(fold)}")
+    if p < SIGNIFICANCE:
         more = "IMLI" if imli > fold else "FOLD"
         return f"{text}: {more} is the more faithful (exact McNemar test, {p_text(p)})."
     return (f"{text}: the test rows do not show either to be more faithful (exact McNemar "
             f"test, {p_text(p)}).")
 
 
+def _rows(n: int) -> str:
+    return counted(n, "row") if n else "none"
+
+
 def p_text(p: float) -> str:
-    """A p-value as the reports print it: ``p < 0.001``, ``p = 0.003``, ``p = 0.050`` (just
-    above 0.05, not rounded onto it), ``p = 0.60``."""
-    return "p < 0.001" if p < 0.001 else f"p = {p:.3f}" if p < 0.1 else f"p = {p:.2f}"
+    """A p-value as the reports print it: ``p < 0.001``, ``p = 0.0034``, ``p = 0.60``; to as
+    many digits as it takes to show on which side of :data:`~explain.metrics.SIGNIFICANCE`
+    it is (``p = 0.0498``, not ``0.050``)."""
+    if p < 0.001:
+        return "p < 0.001"
+    if p >= 0.1:
+        return f"p = {p:.2f}"
+    for digits in range(2, 18):
+        text = f"{p:#.{digits}g}"
+        if (float(text) < SIGNIFICANCE) == (p < SIGNIFICANCE):
+            break
+    return f"p = {text}"
 
 
 def learner_order(section: dict) -> list[str]:
@@ -233,7 +249,7 @@ FIDELITY_NOTE = (
     "held-out rows, each keeping only its top LIME features (the LIME-FOLD protocol); "
     "train: on the training rows as they are, which the learners learned from (in full, "
     "as LIME views, or both: see the training view; a train fidelity far above the raw "
-    "test one is overfitting). The 95% interval is the Wilson score interval of the raw-test "
+    "test one is overfitting). A 95% interval is the Wilson score interval of a test "
     "fidelity: the fidelities the held-out rows are consistent with. Precision, recall and F1 take the black box's labels as "
     "the truth; accuracy compares with the true labels. Rules: IMLI's clauses, terms or "
     "list entries, FOLD's clauses with its exceptions; literals: the conditions they test. "

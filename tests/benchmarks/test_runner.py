@@ -126,6 +126,8 @@ def test_targets_line(result):
 def test_summary_lists_every_target(result):
     text = tables.render_summary([result])
     assert text.startswith("### Targets at a glance (3 of 3 met)")
+    # results saved before the held-out rows were kept: no empty column, no note of it
+    assert "held-out rows" not in text and text.splitlines()[2].count("|") == 6
     assert "| toy | FOLD vs FOLD-R++ | FOLD " in text
     worse = json.loads(json.dumps(result))
     worse["summary"]["methods"]["imli"]["rule_size"] = 99.0
@@ -381,15 +383,15 @@ def test_targets_pool_each_methods_held_out_rows_and_test_them_paired(result):
     fold, foldrpp = summary["methods"]["fold"], summary["methods"]["foldrpp"]
     # only FOLD right on 12 rows, only FOLD-R++ on 3: two-sided exact binomial
     p = 2 * sum(math.comb(15, k) for k in range(4)) / 2 ** 15
-    assert 0.001 < p < 0.05  # shown to three decimals
-    assert tables.paired_rows(fold, foldrpp) == f"5 vs 14 rows, p = {p:.3f}"
-    assert tables.paired_rows(foldrpp, fold) == f"14 vs 5 rows, p = {p:.3f}"
+    assert 0.001 < p < 0.05  # shown to two significant digits
+    assert tables.paired_rows(fold, foldrpp) == f"5 vs 14 rows, p = {p:.2g}"
+    assert tables.paired_rows(foldrpp, fold) == f"14 vs 5 rows, p = {p:.2g}"
     assert tables.paired_rows(fold, fold) == "5 vs 5 rows, p = 1.00"
     assert tables.paired_rows(fold, summary["methods"]["imli"]) == ""
     line = tables.targets(summary["methods"])
-    assert f"FOLD vs FOLD-R++: met [5 vs 14 rows, p = {p:.3f}]" in line
+    assert f"FOLD vs FOLD-R++: met [held-out rows disagreeing: 5 vs 14 rows, p = {p:.2g}]" in line
     assert "IMLI vs RIPPER: met;" not in line and line.endswith("IMLI vs RIPPER: met.")
     text = tables.render_summary([{**result, "folds": folds, "summary": summary}])
-    assert f"| met | 5 vs 14 rows, p = {p:.3f} |" in text
+    assert f"| met | 5 vs 14 rows, p = {p:.2g} |" in text
     assert "| met | – |" in text  # IMLI vs RIPPER: no rows to pool
     assert tables.PAIRED_NOTE in text

@@ -233,25 +233,34 @@ def test_intervals_and_the_paired_test_follow_from_predictions_csv(written):
     assert ag["fidelity_difference_p"] == pytest.approx(
         binomtest(only_imli, only_imli + only_fold).pvalue)
     note = paired_note(ag)
-    assert note.startswith(f"Where they disagree, IMLI matches the black box on {only_imli} row")
+    assert note.startswith(f"Where IMLI and FOLD disagree, IMLI matches the black box on "
+                           f"{only_imli} row" if only_imli else "Where IMLI and FOLD disagree, "
+                           "IMLI matches the black box on none")
     assert note in (out / "report.md").read_text(encoding="utf-8").replace("\\", "")
     assert note in " ".join(Page((out / "report.html").read_text(encoding="utf-8")).text)
-    low, high = report["learners"]["fold"]["fidelity_test_ci"]
-    assert f"{low:.3f}–{high:.3f}" in (out / "report.md").read_text(encoding="utf-8")
+    markdown = (out / "report.md").read_text(encoding="utf-8")
+    for key in ("fidelity_test_ci", "fidelity_test_lime_ci"):
+        low, high = report["learners"]["fold"][key]
+        assert f"{low:.3f}–{high:.3f}" in markdown
 
 
 def test_the_paired_note_says_which_is_more_faithful_only_when_the_rows_show_it():
     ag = {"only_imli_faithful_test": 12, "only_fold_faithful_test": 1,
           "fidelity_difference_p": 0.0034}
-    assert paired_note(ag).endswith("IMLI is the more faithful (exact McNemar test, p = 0.003).")
+    assert paired_note(ag).endswith("IMLI is the more faithful (exact McNemar test, p = 0.0034).")
     ag.update(only_imli_faithful_test=1, only_fold_faithful_test=12)
     assert "FOLD is the more faithful" in paired_note(ag)
     ag.update(only_imli_faithful_test=3, only_fold_faithful_test=1, fidelity_difference_p=0.6)
     assert paired_note(ag).endswith("do not show either to be more faithful (exact McNemar "
                                     "test, p = 0.60).")
     ag.update(only_imli_faithful_test=0, only_fold_faithful_test=0, fidelity_difference_p=1.0)
-    assert "same class on every test row" in paired_note(ag)
-    assert p_text(0.0502) == "p = 0.050" and p_text(0.0004) == "p < 0.001"
+    assert paired_note(ag).startswith("IMLI and FOLD give the same class on every test row")
+    assert p_text(0.0004) == "p < 0.001" and p_text(0.6) == "p = 0.60"
+    # as many digits as show the side of 0.05 a p-value is on
+    assert (p_text(0.0498), p_text(0.0502), p_text(0.05)) == ("p = 0.0498", "p = 0.050",
+                                                              "p = 0.050")
+    ag.update(only_imli_faithful_test=2, only_fold_faithful_test=0, fidelity_difference_p=0.5)
+    assert "IMLI matches the black box on 2 rows and FOLD on none:" in paired_note(ag)
     assert paired_note({"imli_vs_fold_test": 1.0}) is None  # a report from before the test
 
 
