@@ -172,9 +172,9 @@ def _rule_card(name: str, entry: dict) -> str:
         decides = _Markup(f'<span class="kind">{_e(_DECIDES.get(stat["kind"], "→"))}</span> '
                           f"{_e(stat['predicts'])}")
         rows.append([text, decides, stat["covered"], fmt(stat["coverage"]),
-                     _precision_cell(stat["precision"])])
-    table = _table(["rule", "decides", "rows", "coverage", "precision vs BB"], rows,
-                   numeric={2, 3}, css="rules") if rows else ""
+                     _precision_cell(stat["precision"]), fmt(stat.get("precision_ci"))])
+    table = _table(["rule", "decides", "rows", "coverage", "precision vs BB", "95% interval"],
+                   rows, numeric={2, 3}, css="rules") if rows else ""
     size = f"{entry['n_rules']} rules, {entry['rule_size']} literals"
     legend = "".join(f'<p class="note">{_e(text.replace("`", ""))}</p>'
                      for text in (complement_legend(name, entry["rules"]),
@@ -195,7 +195,8 @@ def _rules(report: dict) -> str:
         "<b>rows</b> it decides (a CNF clause decides the rows on which it fails; an exception "
         "the rows it takes away from its rule's class; a row that several rules decide counts "
         "for each), their share, and the fraction of them the black box gives the same class "
-        "(<b>precision vs BB</b>).</p>"
+        "(<b>precision vs BB</b>), with its 95% interval (wide where a rule decides few "
+        "rows).</p>"
     )
 
 

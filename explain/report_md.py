@@ -360,12 +360,15 @@ def _rule_stats(stats: list[dict]) -> list[str]:
     if not stats:
         return []
     rows = [[Code("\u2003" * int(st["depth"]) + visible(st["text"])), st["kind"], st["predicts"],
-             st["covered"], st["coverage"], st["precision"]] for st in stats]
+             st["covered"], st["coverage"], st["precision"], st.get("precision_ci")]
+            for st in stats]
     return ["", "Each rule on the test rows: the rows it decides (a CNF clause: the rows on "
             "which it fails; an exception: the rows it takes from its rule's class; a row "
             "that several rules decide counts for each), their share, and the fraction the "
-            "black box gives the same class.", ""] + _table(
-        ["rule", "kind", "decides", "rows", "coverage", "precision vs BB"], rows)
+            "black box gives the same class, with its 95% interval (wide where a rule "
+            "decides few rows).", ""] + _table(
+        ["rule", "kind", "decides", "rows", "coverage", "precision vs BB", "95% interval"],
+        rows)
 
 
 #: Rows of the "Features LIME selected" table, the most selected first.

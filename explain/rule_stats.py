@@ -35,6 +35,7 @@ from dataclasses import asdict, dataclass
 
 import numpy as np
 
+from explain.metrics import agreement_interval
 from imli import CNF, DNF, DecisionList, DecisionSet
 from imli.predicates import readable
 
@@ -63,6 +64,9 @@ class RuleStat:
     precision : float or None
         Fraction of the covered rows on which the black box gives ``predicts``; ``None``
         when the part covers no row.
+    precision_ci : list of two floats or None
+        Its 95% Wilson interval (:func:`explain.metrics.agreement_interval`): a part that
+        decides a few rows has a wide one.
     """
 
     text: str
@@ -72,6 +76,7 @@ class RuleStat:
     covered: int
     coverage: float
     precision: float | None
+    precision_ci: list | None = None
 
     def to_dict(self) -> dict:
         """The stat as JSON-ready values."""
@@ -83,9 +88,9 @@ def _stat(text, kind, depth, predicts, covered: np.ndarray, target: np.ndarray) 
     covered = np.asarray(covered, dtype=bool)
     n = int(covered.sum())
     total = covered.shape[0]
-    precision = float(np.mean(target[covered])) if n else None
+    agreeing = int(np.sum(target[covered]))
     return RuleStat(str(text), kind, depth, str(predicts), n, n / total if total else 0.0,
-                    precision)
+                    agreeing / n if n else None, agreement_interval(agreeing, n))
 
 
 def _class_name(label, class_names) -> str:

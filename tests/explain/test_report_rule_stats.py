@@ -79,6 +79,18 @@ def test_a_part_covering_no_row_has_no_precision():
     rule = DNF((Clause((A, A.negate()), "AND"),))
     stats = imli_rule_stats(rule, X, BB, CLASSES)
     assert stats[1].covered == 0 and stats[1].precision is None
+    assert stats[1].precision_ci is None
+
+
+def test_precision_comes_with_the_wilson_interval_of_its_rows():
+    from explain.metrics import agreement_interval
+
+    stats = imli_rule_stats(CNF((Clause((A, B)), Clause((C.negate(),)))), X, BB, CLASSES)
+    # the rule: 2 of 3 rows right; clause 1: 1 of 1; clause 2: 1 of 2
+    assert [s.precision_ci for s in stats] == [agreement_interval(2, 3),
+                                               agreement_interval(1, 1),
+                                               agreement_interval(1, 2)]
+    assert stats[1].precision_ci[0] < 0.25  # one row right says little
 
 
 def _theory():
