@@ -242,6 +242,11 @@ def test_intervals_and_the_paired_test_follow_from_predictions_csv(written):
     for key in ("fidelity_test_ci", "fidelity_test_lime_ci"):
         low, high = report["learners"]["fold"][key]
         assert f"{low:.3f}–{high:.3f}" in markdown
+    # each rule's precision too, in both reports
+    assert "| precision vs BB | 95% interval |" in markdown
+    page = " ".join(Page((out / "report.html").read_text(encoding="utf-8")).text)
+    low, high = report["learners"]["imli"]["rule_stats"][0]["precision_ci"]
+    assert f"{low:.3f}–{high:.3f}" in markdown and f"{low:.3f}–{high:.3f}" in page
 
 
 def test_the_paired_note_says_which_is_more_faithful_only_when_the_rows_show_it():
