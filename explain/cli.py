@@ -40,9 +40,9 @@ from explain.lime_runner import CATEGORY_VIEWS, DISCRETIZERS, LimeConfig
 from explain.outputs import RUN_FILES, prepare_out_dir, write_run
 from explain.pipeline import (MIN_POSITIVE_ROWS, MIN_POSITIVE_SHARE, TRAIN_VIEWS, RunConfig,
                               binarize_target, run_pipeline)
-from explain.report_md import (LEARNER_COLUMNS, baseline_note, behind_baseline, fmt,
-                                learner_rows, optimal_cell, paired_note, setting_text,
-                                visible)
+from explain.report_md import (LEARNER_COLUMNS, VS_RUN_NOTE, baseline_note, behind_baseline,
+                                fmt, learner_rows, optimal_cell, paired_note, setting_text,
+                                visible, vs_run_cell)
 from fold import FoldInputError
 
 DEMO_DATASET = "breast_cancer"
@@ -410,13 +410,14 @@ def _summary_table(report: dict) -> Table:
 
 def _pareto_table(report: dict) -> Table:
     table = Table(title="Pareto fronts of the sweep (fidelity vs literals)")
-    for title in ("learner", "setting", "fidelity (raw test)", "literals", "optimal"):
+    for title in ("learner", "setting", "fidelity (raw test)", "literals", "optimal",
+                  "vs this run"):
         table.add_column(title, justify="left" if title in ("learner", "setting") else "right")
     for name, points in report["sweep"]["learners"].items():
         for p in sorted(points, key=lambda p: p["rule_size"]):
             if p["pareto"]:
                 table.add_row(name, setting_text(p), fmt(p["fidelity_test"]),
-                              str(p["rule_size"]), optimal_cell(p))
+                              str(p["rule_size"]), optimal_cell(p), vs_run_cell(p))
     return table
 
 
@@ -504,6 +505,7 @@ def _explain(run: CliRun, console: Console, out: Path) -> Path:
         console.print(f"[dim]note:[/dim] {escape(visible(note))}")
     if "sweep" in result.report:
         console.print(_pareto_table(result.report))
+        console.print(escape(VS_RUN_NOTE))
     return written["report_json"]
 
 

@@ -16,6 +16,7 @@ from typing import Callable
 
 from adapters import BlackBox, Dataset
 from explain.learners import fit_learner
+from explain.metrics import paired_comparison
 from explain.pipeline import (TRAIN_VIEWS, PipelineResult, RunConfig, learner_report,
                               run_pipeline, training_labels, training_view, view_predictions)
 from explain.report_details import add_details
@@ -25,7 +26,7 @@ __all__ = ["SweepConfig", "sweep", "pareto_front", "refit", "view_comparison", "
 
 #: Metrics kept for each training view in the view comparison.
 VIEW_KEYS = ("fidelity_test", "fidelity_test_lime", "accuracy_test", "f1_test", "n_rules",
-             "rule_size", "fit_seconds", "optimal", "timed_out")
+             "rule_size", "fit_seconds", "optimal", "timed_out", "vs_run_test")
 
 
 @dataclass(frozen=True)
@@ -90,7 +91,11 @@ def refit(result: PipelineResult, name: str, view: str, params: dict | None = No
     Returns
     -------
     dict
-        The learner's report entry, as in ``result.report["learners"]``.
+        The learner's report entry, as in ``result.report["learners"]``, and
+        ``vs_run_test``: on the same held-out rows, against the run's own fit of the
+        learner, ``only_refit_faithful`` (rows where only the refit agrees with the black
+        box), ``only_run_faithful`` and the exact McNemar test's ``p_value``
+        (:func:`~explain.metrics.paired_comparison`).
     """
     report, labels = result.report, result.labels
     if params is None:
@@ -104,8 +109,15 @@ def refit(result: PipelineResult, name: str, view: str, params: dict | None = No
             name, X, y, params, report["parameters"]["random_state"], result.columns,
             tuple(report["dataset"]["class_names"]), distinct_rows=len(labels["bb_train"]),
         )
-    return learner_report(learner, view_predictions(learner, result.views[name]),
-                          labels["bb_train"], labels["bb_test"], labels["y_test"])
+    predicted = view_predictions(learner, result.views[name])
+    entry = learner_report(learner, predicted, labels["bb_train"], labels["bb_test"],
+                           labels["y_test"])
+    paired = paired_comparison(predicted["test"], result.predictions[name]["test"],
+                               labels["bb_test"])
+    entry["vs_run_test"] = {"only_refit_faithful": paired["a_only"],
+                            "only_run_faithful": paired["b_only"],
+                            "p_value": paired["p_value"]}
+    return entry
 
 
 def _point(result: PipelineResult, name: str, params: dict, view: str) -> dict:

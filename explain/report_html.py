@@ -14,11 +14,12 @@ import json
 from html import escape
 
 from explain.report_md import (FEATURES_SHOWN, FIDELITY_NOTE, LEARNER_COLUMNS, VIEW_KEYS,
-                               VIEW_LABELS, baseline_note, cached, complement_legend, counted,
-                               empty_rules_note, example_table, examples_caption,
-                               features_caption, fmt, learner_order, learner_rows,
-                               missing_selections_note, no_lime_note, optimal_cell,
-                               paired_note, setting_text, view_rows, visible)
+                               VIEW_LABELS, VS_RUN_NOTE, baseline_note, cached,
+                               complement_legend, counted, empty_rules_note, example_table,
+                               examples_caption, features_caption, fmt, learner_order,
+                               learner_rows, missing_selections_note, no_lime_note,
+                               optimal_cell, paired_note, setting_text, view_rows, visible,
+                               vs_run_cell)
 from explain.report_plots import LEARNER_STYLE, features_plot, filtering_plot, tradeoff_plot
 
 __all__ = ["render_html", "SECTIONS"]
@@ -220,6 +221,10 @@ def _agreement(report: dict) -> str:
         _table(header, rows, numeric=set(range(5, len(header))))
 
 
+def _sentence(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
 def _tradeoff(report: dict) -> str:
     if "sweep" not in report:
         return ('<p class="note">No sweep in this run: <code>python -m explain compare</code> '
@@ -240,12 +245,12 @@ def _tradeoff(report: dict) -> str:
         rows = [
             [setting_text(p), fmt(p["fidelity_test"]),
              fmt(p.get("fidelity_test_lime")), fmt(p["accuracy_test"]), p["n_rules"],
-             p["rule_size"], fmt(p["fit_seconds"]), optimal_cell(p),
+             p["rule_size"], fmt(p["fit_seconds"]), optimal_cell(p), vs_run_cell(p),
              "★" if p["pareto"] else ""]
             for p in points
         ]
         header = ["setting", "fidelity (raw)", "fidelity (LIME)", "accuracy", "rules",
-                  "literals", "fit s", "optimal", "Pareto"]
+                  "literals", "fit s", "optimal", "vs this run", "Pareto"]
         title = f"{_learner_title(name)}: {counted(len(points), 'setting')}"
         parts.append(f"<details><summary>{_e(title)}"
                      f"</summary>{_table(header, rows, numeric=set(range(1, 7)))}</details>")
@@ -256,7 +261,7 @@ def _tradeoff(report: dict) -> str:
         "smaller and at least as faithful, or as small and more faithful (settings that tie "
         "are all on it): ★ in the table. In the plot, stars mark this run's own settings, "
         "which the front does not count: with a grid that leaves them out, they may beat "
-        "it.</p>"
+        f"it. {_e(_sentence(VS_RUN_NOTE))}</p>"
     )
 
 
@@ -303,7 +308,7 @@ def _filtering(report: dict) -> str:
         '<p class="note">The same learners with the same settings, black box and split, '
         "trained on each view of the training rows: each row keeping only its top LIME "
         "features (the LIME-FOLD transformed dataset), those rows together with the same "
-        "rows in full, or the full rows without LIME.</p>"
+        f"rows in full, or the full rows without LIME. {_e(_sentence(VS_RUN_NOTE))}</p>"
     )
 
 

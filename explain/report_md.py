@@ -16,7 +16,8 @@ from explain.metrics import SIGNIFICANCE
 from imli.predicates import format_value
 
 __all__ = ["render_markdown", "learner_rows", "learner_order", "view_rows", "fmt", "value_cell",
-           "no_lime_note", "examples_caption", "visible", "paired_note", "p_text", "FIDELITY_NOTE",
+           "no_lime_note", "examples_caption", "visible", "paired_note", "p_text", "vs_run_cell",
+           "FIDELITY_NOTE", "VS_RUN_NOTE",
            "VIEW_LABELS", "VIEW_KEYS"]
 
 #: (report key, column title) of the learners table, in order.
@@ -217,6 +218,26 @@ def p_text(p: float) -> str:
         if (float(text) < SIGNIFICANCE) == (p < SIGNIFICANCE):
             break
     return f"p = {text}"
+
+
+def vs_run_cell(point: dict) -> str:
+    """A refit's held-out rows against the run's own fit: how many more rows it disagrees
+    with the black box on (``-2``: fewer), and the exact McNemar p-value:
+    ``+3 (p = 0.25)``; ``same`` when both give every row the same class."""
+    vs = point.get("vs_run_test")
+    if vs is None:
+        return "–"
+    refit, run = vs["only_refit_faithful"], vs["only_run_faithful"]
+    if refit == run == 0:
+        return "same"
+    return f"{run - refit:+d} ({p_text(vs['p_value'])})"
+
+
+#: What the "vs this run" column says (the sweep and the training-view tables).
+VS_RUN_NOTE = ("vs this run: how many more held-out rows (in full) the refit disagrees with "
+               "the black box on than the run's own fit (negative: fewer; same: every row gets the "
+               "same class), with the exact McNemar test's p-value; a smaller refit with p "
+               "of 0.05 or more is not shown to be less faithful.")
 
 
 def learner_order(section: dict) -> list[str]:
@@ -444,12 +465,12 @@ def _sweep(sweep: dict | None) -> list[str]:
         points = sweep["learners"][name]
         rows = [[setting_text(p), p["fidelity_test"],
                  p.get("fidelity_test_lime"), p["accuracy_test"], p["n_rules"],
-                 p["rule_size"], p["fit_seconds"], optimal_cell(p),
+                 p["rule_size"], p["fit_seconds"], optimal_cell(p), vs_run_cell(p),
                  "★" if p["pareto"] else ""] for p in points]
         out += ["", f"### {name}", ""] + _table(
             ["setting", "fidelity (raw test)", "fidelity (LIME test)", "accuracy", "rules",
-             "literals", "fit s", "optimal", "Pareto"], rows)
-    return out
+             "literals", "fit s", "optimal", "vs this run", "Pareto"], rows)
+    return out + ["", VS_RUN_NOTE]
 
 
 def _features(report: dict) -> list[str]:
@@ -472,7 +493,8 @@ def _features(report: dict) -> list[str]:
 #: (key, title) of the training-view comparison's columns.
 VIEW_KEYS = (("fidelity_test", "fidelity (raw test)"), ("fidelity_test_lime", "fidelity (LIME test)"),
              ("accuracy_test", "accuracy"), ("f1_test", "F1 vs BB"), ("n_rules", "rules"),
-             ("rule_size", "literals"), ("fit_seconds", "fit s"), ("optimal", "optimal"))
+             ("rule_size", "literals"), ("fit_seconds", "fit s"), ("optimal", "optimal"),
+             ("vs_run_test", "vs this run"))
 
 
 def view_rows(filtering: dict) -> list[list]:
@@ -484,8 +506,11 @@ def view_rows(filtering: dict) -> list[list]:
             label = VIEW_LABELS.get(view, view)
             if view == filtering["run_view"]:
                 label += " (this run)"
-            rows.append([name, label] + [optimal_cell(views[view]) if k == "optimal"
-                                         else views[view].get(k) for k, _ in VIEW_KEYS])
+            cells = {"optimal": optimal_cell(views[view]),
+                     "vs_run_test": "–" if view == filtering["run_view"]
+                     else vs_run_cell(views[view])}
+            rows.append([name, label] + [cells[k] if k in cells else views[view].get(k)
+                                         for k, _ in VIEW_KEYS])
     return rows
 
 
@@ -504,4 +529,5 @@ def _filtering(filtering: dict | None) -> list[str]:
     return ["", "## The effect of LIME filtering", "",
             "The same learners, settings, black box and split, trained on each view of the "
             "training rows.", ""] + ([note, ""] if note else []) + _table(
-        ["learner", "trained on"] + [t for _, t in VIEW_KEYS], view_rows(filtering))
+        ["learner", "trained on"] + [t for _, t in VIEW_KEYS], view_rows(filtering)) + [
+        "", VS_RUN_NOTE]

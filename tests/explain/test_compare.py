@@ -106,6 +106,43 @@ def test_refitting_on_the_run_view_gives_the_run_rules(compared):
                                                             entry["rule_size"])
 
 
+def test_each_refit_is_tested_against_the_runs_own_fit_on_the_same_rows(compared):
+    from explain.metrics import discordant_test
+    from explain.report_md import vs_run_cell
+
+    result, _ = compared
+    report, bb_test = result.report, result.labels["bb_test"]
+    view = report["parameters"]["train_view"]
+    same = refit(result, "fold", view)  # the run's own setting: the same labels
+    assert same["vs_run_test"] == {"only_refit_faithful": 0, "only_run_faithful": 0,
+                                   "p_value": 1.0}
+    assert vs_run_cell(same) == "same"
+    points = [p for name in ("imli", "fold") for p in report["sweep"]["learners"][name]]
+    points += [v for name in ("imli", "fold")
+               for k, v in report["filtering"]["learners"][name].items() if k != view]
+    assert all("vs_run_test" in p for p in points)
+    for name in ("imli", "fold"):
+        run = report["learners"][name]
+        for p in report["sweep"]["learners"][name]:
+            vs = p["vs_run_test"]
+            more_wrong = vs["only_run_faithful"] - vs["only_refit_faithful"]
+            assert more_wrong == round((run["fidelity_test"] - p["fidelity_test"]) * len(bb_test))
+            assert vs["p_value"] == discordant_test(vs["only_refit_faithful"],
+                                                    vs["only_run_faithful"])["p_value"]
+    assert any(p["vs_run_test"]["only_refit_faithful"] + p["vs_run_test"]["only_run_faithful"]
+               for p in points)  # some refit labels some row otherwise
+
+
+def test_vs_run_cells():
+    from explain.report_md import vs_run_cell
+
+    assert vs_run_cell({}) == "–"
+    assert vs_run_cell({"vs_run_test": {"only_refit_faithful": 1, "only_run_faithful": 4,
+                                        "p_value": 0.375}}) == "+3 (p = 0.38)"
+    assert vs_run_cell({"vs_run_test": {"only_refit_faithful": 9, "only_run_faithful": 0,
+                                        "p_value": 0.0039}}) == "-9 (p = 0.0039)"
+
+
 @pytest.mark.parametrize("view", ["raw", "lime"])
 def test_a_refit_on_another_view_equals_a_run_on_it(compared, view):
     # the benchmarks' ablations are refits; they used to be whole runs (LIME twice)
