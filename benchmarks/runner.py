@@ -32,6 +32,7 @@ from sklearn.model_selection import StratifiedKFold
 from benchmarks.datasets import BenchDataset, DatasetError, load
 from benchmarks.machine import environment
 from benchmarks.peers import PEERS, evaluate_peer, make_peer
+from explain.metrics import discordant_test
 
 __all__ = ["BenchConfig", "QUICK_DATASETS", "DEFAULT_DATASETS", "RESULTS_DIR", "LIME_CACHE_DIR",
            "OURS", "ABLATION", "to_project_dataset", "choose_positive", "fold_splits", "run_fold", "run_dataset",
@@ -300,7 +301,8 @@ def summarize(folds: list[dict]) -> dict:
         ``methods`` -> name -> ``{key: {"mean", "std"}}`` for scores, ``{key: median}`` for
         sizes, ``optimal`` (folds where IMLI proved its rule optimal, when reported),
         ``disagree_rows`` (the held-out rows where it disagrees with the black box, over
-        all folds, when every fold kept them);
+        all folds, when every fold kept them), ``vs_run_test`` (a refit's paired test
+        against the default view, its counts summed over the folds);
         ``black_box_accuracy`` ``{"mean", "std"}``; ``lime_seconds`` (total);
         ``folds_ok``; ``errors``.
     """
@@ -325,6 +327,12 @@ def summarize(folds: list[dict]) -> dict:
             summary["optimal"] = {"optimal": sum(flags), "of": len(flags)}
         if all("disagree_rows" in e for e in entries):
             summary["disagree_rows"] = sorted(r for e in entries for r in e["disagree_rows"])
+        if all("vs_run_test" in e for e in entries):  # a refit, tested on each fold's rows
+            pooled = discordant_test(*(sum(e["vs_run_test"][k] for e in entries)
+                                       for k in ("only_refit_faithful", "only_run_faithful")))
+            summary["vs_run_test"] = {"only_refit_faithful": pooled["a_only"],
+                                      "only_run_faithful": pooled["b_only"],
+                                      "p_value": pooled["p_value"]}
         methods[name] = summary
     bb = [f["black_box"]["accuracy_test"] for f in ok]
     return {

@@ -286,6 +286,8 @@ def test_run_dataset_end_to_end_on_iris(tmp_path):
         # same fold's views, LIME-filtered test rows included
         for variant in ("", "_nolime", "_limeonly"):
             assert "fidelity_test_lime" in methods[name + variant]
+            # the ablations, tested against the default view on the same rows
+            assert ("vs_run_test" in methods[name + variant]) == bool(variant)
     assert methods["tree3"]["fidelity_test"]["mean"] == 1.0  # setosa is separable
     fold = result["folds"][0]
     assert fold["train_rows"] + fold["test_rows"] == 150
@@ -367,6 +369,26 @@ def test_a_read_only_dataset_folder_holding_the_datasets_is_accepted(result, tmp
     # heart is fetched into it
     assert main(argv + ["--datasets", "heart"]) == 2
     assert capsys.readouterr().err.strip().endswith(f"--data-dir {str(data)!r} is not writable")
+
+
+def test_refits_are_tested_against_the_default_view_pooled_over_the_folds(result):
+    folds = json.loads(json.dumps(result["folds"]))
+    for k, (refit, run) in enumerate([(2, 7), (1, 3)]):
+        folds[k]["methods"]["imli_nolime"]["vs_run_test"] = {
+            "only_refit_faithful": refit, "only_run_faithful": run, "p_value": 1.0}
+    summary = summarize(folds)
+    pooled = summary["methods"]["imli_nolime"]["vs_run_test"]
+    p = 2 * sum(math.comb(13, k) for k in range(4)) / 2 ** 13  # 3 of 13 discordant rows
+    assert pooled == {"only_refit_faithful": 3, "only_run_faithful": 10,
+                      "p_value": pytest.approx(p)}
+    text = tables.render_dataset({**result, "folds": folds, "summary": summary})
+    rows = {line.split(" | ")[0][2:]: line for line in text.splitlines()
+            if line.startswith("| ")}
+    assert rows["method"].endswith(f"| {tables.VS_DEFAULT} |")
+    assert rows["IMLI, no LIME (ablation)"].endswith(f"| +7 (p = {p:.3f}) |")
+    assert rows["IMLI (ours)"].endswith("| – |") and tables.VS_DEFAULT_NOTE in text
+    # results saved before: no such column
+    assert tables.VS_DEFAULT not in tables.render_dataset(result)
 
 
 def test_targets_pool_each_methods_held_out_rows_and_test_them_paired(result):
