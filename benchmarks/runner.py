@@ -328,11 +328,10 @@ def summarize(folds: list[dict]) -> dict:
         if all("disagree_rows" in e for e in entries):
             summary["disagree_rows"] = sorted(r for e in entries for r in e["disagree_rows"])
         if all("vs_run_test" in e for e in entries):  # a refit, tested on each fold's rows
-            pooled = discordant_test(*(sum(e["vs_run_test"][k] for e in entries)
-                                       for k in ("only_refit_faithful", "only_run_faithful")))
-            summary["vs_run_test"] = {"only_refit_faithful": pooled["a_only"],
-                                      "only_run_faithful": pooled["b_only"],
-                                      "p_value": pooled["p_value"]}
+            from explain.compare import vs_run  # the pipeline: only when there are refits
+            summary["vs_run_test"] = vs_run(discordant_test(
+                *(sum(e["vs_run_test"][k] for e in entries)
+                  for k in ("only_refit_faithful", "only_run_faithful"))))
         methods[name] = summary
     bb = [f["black_box"]["accuracy_test"] for f in ok]
     return {

@@ -22,7 +22,8 @@ from explain.pipeline import (TRAIN_VIEWS, PipelineResult, RunConfig, learner_re
 from explain.report_details import add_details
 from imli import TimeLimitWarning
 
-__all__ = ["SweepConfig", "sweep", "pareto_front", "refit", "view_comparison", "run_compare"]
+__all__ = ["SweepConfig", "sweep", "pareto_front", "refit", "vs_run", "view_comparison",
+           "run_compare"]
 
 #: Metrics kept for each training view in the view comparison.
 VIEW_KEYS = ("fidelity_test", "fidelity_test_lime", "accuracy_test", "f1_test", "n_rules",
@@ -112,12 +113,16 @@ def refit(result: PipelineResult, name: str, view: str, params: dict | None = No
     predicted = view_predictions(learner, result.views[name])
     entry = learner_report(learner, predicted, labels["bb_train"], labels["bb_test"],
                            labels["y_test"])
-    paired = paired_comparison(predicted["test"], result.predictions[name]["test"],
-                               labels["bb_test"])
-    entry["vs_run_test"] = {"only_refit_faithful": paired["a_only"],
-                            "only_run_faithful": paired["b_only"],
-                            "p_value": paired["p_value"]}
+    entry["vs_run_test"] = vs_run(paired_comparison(
+        predicted["test"], result.predictions[name]["test"], labels["bb_test"]))
     return entry
+
+
+def vs_run(paired: dict) -> dict:
+    """A refit's ``vs_run_test`` from its paired test against the run's fit (the refit as
+    ``a``: :func:`~explain.metrics.paired_comparison`, :func:`~explain.metrics.discordant_test`)."""
+    return {"only_refit_faithful": paired["a_only"], "only_run_faithful": paired["b_only"],
+            "p_value": paired["p_value"]}
 
 
 def _point(result: PipelineResult, name: str, params: dict, view: str) -> dict:
