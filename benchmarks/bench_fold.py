@@ -5,6 +5,7 @@ Run from the repository root::
     .venv/bin/python -m benchmarks.bench_fold [--repeats 3] [--datasets breast_cancer adult]
     .venv/bin/python -m benchmarks.bench_fold --noisy-rows 3000 5000 20000
     .venv/bin/python -m benchmarks.bench_fold --lookahead-cost [--datasets ...]
+    .venv/bin/python -m benchmarks.bench_fold --blas-threads [--busy] [--datasets ...]
     .venv/bin/python -m benchmarks.bench_fold --large-rows 50000 200000
 
 Each dataset is split 80/20 (stratified, seed 0); the learner is fitted
@@ -18,13 +19,17 @@ call, in wall time and in process CPU time (the CPU figure is steadier on a
 shared machine). ``--lookahead-cost`` instead fits the defaults with and without the
 two-literal lookahead (``lookahead=True`` / ``False``), alternating, on the same splits,
 and prints the median fit times, their ratio, the test accuracies and whether the
-programs are the same. ``--large-rows`` fits the defaults, with and without the lookahead,
+programs are the same. ``--blas-threads`` fits the defaults the same way with learning
+on one BLAS thread (:data:`fold.learner.BLAS_THREADS`, the default) and on the BLAS
+library's own number of threads, alternating; with ``--busy`` a process spins on one
+core meanwhile, as another job would. ``--large-rows`` fits the defaults, with and without the lookahead,
 once each on generated tables of those sizes (:func:`large_table`).
 """
 
 from __future__ import annotations
 
 import argparse
+import multiprocessing
 import os
 import statistics
 import time
@@ -33,6 +38,7 @@ import numpy as np
 import pandas as pd
 from sklearn.model_selection import train_test_split
 
+import fold.learner
 from benchmarks.datasets import load
 from benchmarks.machine import environment, header
 from fold import FOLDClassifier
@@ -176,6 +182,44 @@ def lookahead_cost(names: list, repeats: int) -> None:
               flush=True)
 
 
+def _spin() -> None:
+    while True:
+        pass
+
+
+def blas_threads_cost(names: list, repeats: int, busy: bool) -> None:
+    """Fit time of the defaults learning on one BLAS thread and on BLAS's own, per
+    dataset, alternating; with ``busy``, while another process holds a core."""
+    print("| dataset | fit s, one BLAS thread | fit s, BLAS's own | ratio | same program |")
+    print("|---|---:|---:|---:|---|")
+    spinner = multiprocessing.get_context("spawn").Process(target=_spin, daemon=True)
+    if busy:
+        spinner.start()
+    try:
+        for name in names:
+            data = load(name)
+            X_train, _, y_train, _ = train_test_split(
+                data.X, data.y, test_size=0.2, random_state=0, stratify=data.y)
+            seconds, programs = {1: [], None: []}, {1: set(), None: set()}
+            FOLDClassifier().fit(X_train, y_train)  # warm-up
+            for round_ in range(repeats):
+                for threads in ((1, None) if round_ % 2 == 0 else (None, 1)):
+                    fold.learner.BLAS_THREADS = threads
+                    started = time.perf_counter()
+                    model = FOLDClassifier().fit(X_train, y_train)
+                    seconds[threads].append(time.perf_counter() - started)
+                    programs[threads].add(model.program_)
+            one, own = (statistics.median(seconds[k]) for k in (1, None))
+            same = len(programs[1] | programs[None]) == 1
+            print(f"| {name} | {one:.4f} | {own:.4f} | {one / own:.2f} | "
+                  f"{'yes' if same else 'no'} |", flush=True)
+    finally:
+        fold.learner.BLAS_THREADS = 1
+        if busy:
+            spinner.terminate()
+            spinner.join()
+
+
 def main(argv=None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeats", type=int, default=3)
@@ -187,6 +231,11 @@ def main(argv=None) -> None:
                              "of these sizes (one fit each)")
     parser.add_argument("--lookahead-cost", action="store_true",
                         help="instead: the defaults with and without the lookahead")
+    parser.add_argument("--blas-threads", action="store_true",
+                        help="instead: the defaults learning on one BLAS thread and on "
+                             "BLAS's own number of threads")
+    parser.add_argument("--busy", action="store_true",
+                        help="with --blas-threads: a process spins on one core meanwhile")
     parser.add_argument("--large-rows", type=int, nargs="+", metavar="N",
                         help="instead: the defaults with and without the lookahead on "
                              "generated tables of N training rows (one fit each)")
@@ -200,6 +249,14 @@ def main(argv=None) -> None:
         print(f"Medians of {args.repeats} runs each, alternating; default parameters; "
               "80/20 stratified split, seed 0; Python evaluation.\n")
         lookahead_cost(args.datasets, args.repeats)
+        return
+    if args.blas_threads:
+        print(header("python -m benchmarks.bench_fold --blas-threads"
+                     + (" --busy" if args.busy else "")))
+        print(f"Medians of {args.repeats} runs each, alternating; default parameters; "
+              "80/20 stratified split, seed 0"
+              + ("; one core held by a spinning process" if args.busy else "") + ".\n")
+        blas_threads_cost(args.datasets, args.repeats, args.busy)
         return
     if args.noisy_rows:
         print(f"Load average before: {_load_average()}")

@@ -36,19 +36,25 @@ things keep the programs small on noisy data:
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cache
 
 import numpy as np
+from threadpoolctl import ThreadpoolController
 
 from .pruning import DescriptionLength, Node, prune_theory, refine_thresholds
 from .rules import ClassRules, Literal, Rule, Theory
 from .lookahead import ALPHA, best_pair, chance_probability
 from .search import EncodedTable, best_literal, split_gain
 
-__all__ = ["LearnerSettings", "FoldLearner", "STOP_BITS"]
+__all__ = ["LearnerSettings", "FoldLearner", "STOP_BITS", "BLAS_THREADS"]
 
 #: A rule set stops growing once its description length is this many bits
 #: above the smallest seen (RIPPER's 64 bits).
 STOP_BITS = 64.0
+#: BLAS threads while learning (None: the library's own). The lookahead's matrix products
+#: are small: on one thread they take as long on an idle machine (adult's too) and far
+#: less when another job holds a core (BENCHMARKS.md, ``bench_fold --blas-threads``).
+BLAS_THREADS: int | None = 1
 
 
 @dataclass(frozen=True)
@@ -273,11 +279,18 @@ class FoldLearner:
         """
         remaining = np.arange(self.table.n_rows)
         classes = []
-        for k in order[:-1]:
-            pos = remaining[y[remaining] == k]
-            neg = remaining[y[remaining] != k]
-            nodes = self.learn_class(pos, neg)
-            covered = self._union(nodes)
-            remaining = remaining[~covered[remaining]]
-            classes.append(ClassRules(labels[k], tuple(self.to_rule(n) for n in nodes)))
+        with _blas().limit(limits=BLAS_THREADS, user_api="blas"):
+            for k in order[:-1]:
+                pos = remaining[y[remaining] == k]
+                neg = remaining[y[remaining] != k]
+                nodes = self.learn_class(pos, neg)
+                covered = self._union(nodes)
+                remaining = remaining[~covered[remaining]]
+                classes.append(ClassRules(labels[k], tuple(self.to_rule(n) for n in nodes)))
         return Theory(tuple(classes), labels[order[-1]])
+
+
+@cache
+def _blas() -> ThreadpoolController:
+    # the libraries are found once: a limit then costs microseconds, not milliseconds
+    return ThreadpoolController()

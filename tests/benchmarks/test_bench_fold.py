@@ -24,3 +24,14 @@ def test_large_rows_learns_the_noisy_xor_with_the_lookahead(capsys):
     assert seconds > 0 and literals >= 2
     assert 0.85 <= accuracy <= 0.95  # 10 % of the labels are flipped: 0.9 is the best
     assert 0.4 <= float(row[6].rstrip(" |")) <= 0.95
+
+
+def test_blas_threads_compares_the_same_programs_and_restores_the_setting(capsys):
+    import fold.learner
+
+    main(["--blas-threads", "--busy", "--datasets", "iris", "--repeats", "2"])
+    out = capsys.readouterr().out
+    [row] = [line.split(" | ") for line in out.splitlines() if line.startswith("| iris ")]
+    assert float(row[1]) > 0 and float(row[2]) > 0 and float(row[3]) > 0
+    assert row[4].rstrip(" |") == "yes"  # the threads change the time, never the program
+    assert fold.learner.BLAS_THREADS == 1

@@ -173,3 +173,25 @@ def test_plain_fold_without_description_length():
     clf = FOLDClassifier(class_order=["yes", "no"], mdl_weight=None).fit(X, y)
     assert all(r.literals for r in clf.rules_.classes[0].rules)
     assert (clf.predict(X) == clf.predict_python(X)).all()
+
+
+def test_learning_runs_on_one_blas_thread_and_gives_the_threads_back(monkeypatch):
+    import fold.learner
+    from threadpoolctl import threadpool_info
+
+    def blas_threads():
+        return {lib["num_threads"] for lib in threadpool_info() if lib["user_api"] == "blas"}
+
+    seen = []
+    real = fold.learner.best_literal
+
+    def spy(*args, **kwargs):
+        seen.append(blas_threads())
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(fold.learner, "best_literal", spy)
+    before = blas_threads()
+    X, y = load_iris(return_X_y=True, as_frame=True)
+    FOLDClassifier(random_state=0).fit(X, y)
+    assert seen and all(threads == {1} for threads in seen)
+    assert blas_threads() == before
