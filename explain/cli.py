@@ -739,6 +739,38 @@ def run_stops(seconds: float | None):
             signal.signal(signum, handler)
 
 
+class _Stdout:
+    """Standard output for the console: a write that fails (a full disk, a pipe closed by
+    ``head``) is kept in :attr:`failed` and the run goes on writing nothing there, as its
+    files in ``--out`` are its results."""
+
+    def __init__(self, stream) -> None:
+        self._stream = stream
+        self.failed: OSError | None = None
+
+    def write(self, text: str) -> int:
+        self._guarded(self._stream.write, text)
+        return len(text)
+
+    def flush(self) -> None:
+        self._guarded(self._stream.flush)
+
+    def _guarded(self, call, *args) -> None:
+        if self.failed is not None:
+            return
+        try:
+            call(*args)
+        except OSError as err:
+            self.failed = err
+            try:  # what is still buffered goes nowhere at exit, not to a second error
+                os.dup2(os.open(os.devnull, os.O_WRONLY), self._stream.fileno())
+            except (OSError, ValueError, AttributeError):
+                pass
+
+    def __getattr__(self, name):
+        return getattr(self._stream, name)
+
+
 def main(argv: list[str] | None = None) -> int:
     """Entry point of ``python -m explain``; returns the process exit code."""
     for stream in (sys.stdout, sys.stderr):
@@ -747,7 +779,8 @@ def main(argv: list[str] | None = None) -> int:
             # name, in a Latin-1 locale or a file on Windows) shows it as "?", not a
             # traceback
             stream.reconfigure(errors="replace")
-    console = Console(stderr=False)
+    stdout = _Stdout(sys.stdout)
+    console = Console(file=stdout)
     run = parse_args(sys.argv[1:] if argv is None else argv)
     # Warnings (an IMLI time limit reached, say) are notes for the user, not source lines.
     warnings.showwarning = lambda message, category, *rest: print(
@@ -763,6 +796,10 @@ def main(argv: list[str] | None = None) -> int:
     for label, path in (("report:", report), ("", report.with_name("report.html")),
                         ("", report.with_name("report.md"))):
         console.print(escape(f"{label:8}{visible(path)}"))
+    if stdout.failed is not None:
+        print(f"warning: standard output could not be written "
+              f"({stdout.failed.strerror or stdout.failed}); the results are in "
+              f"{visible(report.parent)}", file=sys.stderr)
     return 0
 
 

@@ -761,3 +761,32 @@ def test_a_stop_says_what_a_rerun_resumes(view, cache, said, tmp_path, capsys):
                       *([] if cache else ["--no-cache"])])
     assert _stopped(RunTimeout(), run) == 3
     assert capsys.readouterr().err.strip().endswith(said)
+
+
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full")
+def test_stdout_that_cannot_be_written_leaves_the_run_its_files_and_one_warning(tmp_path):
+    out = tmp_path / "run"
+    with open("/dev/full", "w") as full:
+        done = subprocess.run([sys.executable, "-m", "explain", "run", "--data", "iris",
+                               "--out", str(out), *FAST], stdout=full, stderr=subprocess.PIPE,
+                              text=True, cwd=ROOT, timeout=600)
+    assert done.returncode == 0, done.stderr
+    assert "Traceback" not in done.stderr and "Exception ignored" not in done.stderr
+    [warning] = [line for line in done.stderr.splitlines() if "standard output" in line]
+    assert warning == (f"warning: standard output could not be written (No space left on "
+                       f"device); the results are in {out}")
+    assert json.loads((out / "report.json").read_text())["learners"]["fold"]
+
+
+def test_a_pipe_closed_early_is_the_same(tmp_path):
+    out = tmp_path / "run"
+    proc = subprocess.Popen([sys.executable, "-m", "explain", "run", "--data", "iris",
+                             "--out", str(out), *FAST], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, cwd=ROOT)
+    proc.stdout.readline()  # as `| head -1` reads: one line, then the pipe is closed
+    proc.stdout.close()
+    stderr = proc.stderr.read()
+    assert proc.wait(timeout=600) == 0, stderr
+    assert "Traceback" not in stderr
+    assert "warning: standard output could not be written (Broken pipe)" in stderr
+    assert (out / "report.json").is_file()
