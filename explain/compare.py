@@ -206,8 +206,10 @@ def view_comparison(result: PipelineResult) -> dict:
     Returns
     -------
     dict
-        ``run_view``, ``views`` (in :data:`~explain.pipeline.TRAIN_VIEWS` order) and, per
-        learner, per view, the metrics of :data:`VIEW_KEYS`.
+        ``run_view``, ``views`` (in :data:`~explain.pipeline.TRAIN_VIEWS` order), per
+        learner, per view, the metrics of :data:`VIEW_KEYS`, and ``same_rows``: whether
+        the LIME-filtered training rows are the full rows (``top_k`` at least the number
+        of features), so that the views differ only in how often they count each row.
     """
     params = result.report["parameters"]
     run_view = params["train_view"]
@@ -225,7 +227,16 @@ def view_comparison(result: PipelineResult) -> dict:
                 point = _point(result, name, base, view)
                 entry[view] = {k: point[k] for k in VIEW_KEYS if k in point}
         learners[name] = entry
-    return {"run_view": run_view, "views": views, "learners": learners}
+    return {"run_view": run_view, "views": views, "learners": learners,
+            "same_rows": _lime_kept_everything(result)}
+
+
+def _lime_kept_everything(result: PipelineResult) -> bool:
+    """Whether every learner's LIME-filtered training rows are its full rows (LIME kept
+    every feature of every row, and no category was negated)."""
+    parts = [result.views[name] for name in result.learners]
+    return all(p["train_lime"] is not None and p["train_lime"].equals(p["train_raw"])
+               for p in parts)
 
 
 def run_compare(dataset: Dataset, config: RunConfig | None = None,

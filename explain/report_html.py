@@ -17,7 +17,7 @@ from explain.report_md import (FEATURES_SHOWN, FIDELITY_NOTE, LEARNER_COLUMNS, V
                                VIEW_LABELS, VS_RUN_NOTE, baseline_note, cached,
                                complement_legend, counted, empty_rules_note, example_table,
                                examples_caption, features_caption, fmt, learner_order,
-                               learner_rows, missing_selections_note, no_lime_note,
+                               learner_rows, missing_selections_note, views_note,
                                optimal_cell, paired_note, setting_text, view_rows, visible,
                                vs_run_cell)
 from explain.report_plots import LEARNER_STYLE, features_plot, filtering_plot, tradeoff_plot
@@ -300,7 +300,7 @@ def _filtering(report: dict) -> str:
     header = ["learner", "trained on"] + [t for _, t in VIEW_KEYS]
     table = _table(header, rows, numeric=set(range(2, len(header))))
     image = filtering_plot(filtering)
-    note = no_lime_note(filtering)
+    note = views_note(filtering)
     if note:
         table = f'<p class="note">{_e(note)}</p>{table}'
     return (

@@ -16,7 +16,7 @@ from explain.metrics import SIGNIFICANCE
 from imli.predicates import format_value
 
 __all__ = ["render_markdown", "learner_rows", "learner_order", "view_rows", "fmt", "value_cell",
-           "no_lime_note", "examples_caption", "visible", "paired_note", "p_text", "vs_run_cell",
+           "views_note", "examples_caption", "visible", "paired_note", "p_text", "vs_run_cell",
            "FIDELITY_NOTE", "VS_RUN_NOTE",
            "VIEW_LABELS", "VIEW_KEYS"]
 
@@ -514,18 +514,24 @@ def view_rows(filtering: dict) -> list[list]:
     return rows
 
 
-def no_lime_note(filtering: dict) -> str | None:
-    """Why the LIME views are missing, when the run explained no rows; else ``None``."""
-    if any(view != "raw" for view in filtering["views"]):
-        return None
-    return ("LIME was not run (training view: full rows only), so there is nothing to "
-            "compare: run without --train-view raw to measure the LIME-filtered views.")
+def views_note(filtering: dict) -> str | None:
+    """Why the views cannot differ, when they cannot: the run explained no rows, or LIME
+    kept every feature of every row; else ``None``."""
+    if all(view == "raw" for view in filtering["views"]):
+        return ("LIME was not run (training view: full rows only), so there is nothing to "
+                "compare: run without --train-view raw to measure the LIME-filtered views.")
+    if filtering.get("same_rows"):
+        return ("LIME kept every feature of every training row (--top-k is at least the "
+                "number of features), so the LIME-filtered rows are the full rows: the "
+                "views differ only in counting each row once or twice. Run with a smaller "
+                "--top-k to measure what filtering does.")
+    return None
 
 
 def _filtering(filtering: dict | None) -> list[str]:
     if not filtering:
         return []
-    note = no_lime_note(filtering)
+    note = views_note(filtering)
     return ["", "## The effect of LIME filtering", "",
             "The same learners, settings, black box and split, trained on each view of the "
             "training rows.", ""] + ([note, ""] if note else []) + _table(

@@ -220,3 +220,25 @@ def test_run_can_compare_training_views(tmp_path, monkeypatch):
     assert set(report["filtering"]["learners"]["fold"]) == {"lime+raw", "lime", "raw"}
     assert "sweep" not in report
     assert "The effect of LIME filtering" in (out / "report.md").read_text()
+
+
+@pytest.mark.parametrize("top_k, same", [(3, True), (1, False)])
+def test_compare_views_says_when_lime_kept_every_feature(tmp_path, monkeypatch, top_k, same):
+    from explain.cli import main
+
+    train_xgboost = pipeline.train_xgboost
+    monkeypatch.setattr(pipeline, "train_xgboost",
+                        lambda *args, **kwargs: train_xgboost(*args, n_jobs=1, **kwargs))
+    frame = _frame(120, seed=5)
+    frame["colour"] = (frame["colour"] == "red").astype(float)  # numbers only: no negation
+    csv = tmp_path / "numbers.csv"
+    frame.to_csv(csv, index=False)
+    out = tmp_path / "run"
+    assert main(["run", "--data", str(csv), "--target", "target", "--out", str(out),
+                 "--learners", "fold", "--num-samples", "200", "--n-jobs", "1", "--no-cache",
+                 "--top-k", str(top_k), "--compare-views"]) == 0
+    report = json.loads((out / "report.json").read_text())
+    assert report["filtering"]["same_rows"] is same
+    note = "LIME kept every feature of every training row"
+    assert (note in (out / "report.md").read_text()) is same
+    assert (note in (out / "report.html").read_text()) is same
