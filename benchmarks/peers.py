@@ -43,7 +43,7 @@ import numpy as np
 import pandas as pd
 from sklearn.tree import DecisionTreeClassifier
 
-from explain.metrics import agreement_scores
+from explain.pipeline import prediction_scores
 
 __all__ = ["PEERS", "PEER_LABELS", "BENCH_EXTRA", "FoldRppPeer", "RipperPeer", "TreePeer",
            "make_peer", "evaluate_peer"]
@@ -359,30 +359,23 @@ def evaluate_peer(peer, X_train: pd.DataFrame, bb_train, X_test: pd.DataFrame, b
     Returns
     -------
     dict
-        The scores of the pipeline's learner report: ``fidelity_test``, ``fidelity_test_lime``
-        (or absent), ``fidelity_train``, ``accuracy_test``, ``precision_test``,
-        ``recall_test``, ``f1_test``, ``rule_size``, ``n_rules``, ``fit_seconds``, ``rules``,
-        and ``test_predictions`` (the peer's labels of ``X_test``).
+        The scores of the pipeline's learner report
+        (:func:`explain.pipeline.prediction_scores`: ``fidelity_test`` and its interval
+        ``fidelity_test_ci``, ``fidelity_test_lime`` and its interval or neither,
+        ``fidelity_train``, ``accuracy_test``, ``precision_test``, ``recall_test``,
+        ``f1_test``), ``rule_size``, ``n_rules``, ``fit_seconds``, ``rules``, and
+        ``test_predictions`` (the peer's labels of ``X_test``).
     """
     started = time.perf_counter()
     peer.fit(X_train, np.asarray(bb_train), categorical)
     fit_seconds = time.perf_counter() - started
-    test_pred = peer.predict(X_test)
-    vs_bb = agreement_scores(test_pred, bb_test)
-    entry = {
-        "fidelity_test": vs_bb["agreement"],
-        "fidelity_train": agreement_scores(peer.predict(X_train), bb_train)["agreement"],
-        "accuracy_test": agreement_scores(test_pred, y_test)["agreement"],
-        "precision_test": vs_bb["precision"],
-        "recall_test": vs_bb["recall"],
-        "f1_test": vs_bb["f1"],
-        "rule_size": int(peer.rule_size_),
-        "n_rules": int(peer.n_rules_),
-        "fit_seconds": fit_seconds,
-        "rules": peer.rules_text_,
-        "test_predictions": np.asarray(test_pred),
-    }
+    predicted = {"test": np.asarray(peer.predict(X_test)),
+                 "train_raw": np.asarray(peer.predict(X_train))}
     if X_test_lime is not None and peer.unknown_aware:
-        lime_pred = peer.predict(X_test_lime)
-        entry["fidelity_test_lime"] = agreement_scores(lime_pred, bb_test)["agreement"]
+        predicted["test_lime"] = np.asarray(peer.predict(X_test_lime))
+    entry = prediction_scores(predicted, np.asarray(bb_train), np.asarray(bb_test),
+                              np.asarray(y_test))
+    entry.update({"rule_size": int(peer.rule_size_), "n_rules": int(peer.n_rules_),
+                  "fit_seconds": fit_seconds, "rules": peer.rules_text_,
+                  "test_predictions": predicted["test"]})
     return entry

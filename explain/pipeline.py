@@ -29,7 +29,7 @@ from explain.versions import environment
 
 TRAIN_VIEWS = ("lime+raw", "lime", "raw")
 
-__all__ = ["TRAIN_VIEWS", "training_view", "training_labels", "learner_report",
+__all__ = ["TRAIN_VIEWS", "training_view", "training_labels", "learner_report", "prediction_scores",
            "view_predictions", "RunConfig", "PipelineResult", "run_pipeline",
            "binarize_target"]
 
@@ -572,6 +572,17 @@ def learner_report(learner: FittedLearner, predicted: dict, bb_train, bb_test,
     """A fitted learner measured from its :func:`view_predictions`: fidelity in both
     protocols, accuracy, agreement scores vs the black box, size, fit time and the
     learner's own extras."""
+    entry = prediction_scores(predicted, bb_train, bb_test, y_test)
+    entry.update({"rule_size": learner.rule_size, "n_rules": learner.n_rules,
+                  "fit_seconds": learner.fit_seconds, "rules": learner.rules_text})
+    entry.update(learner.extra)
+    return entry
+
+
+def prediction_scores(predicted: dict, bb_train, bb_test, y_test) -> dict[str, Any]:
+    """The scores of a surrogate's labels ``predicted`` (``test``, ``train_raw`` and, when
+    there, ``test_lime`` and ``train_lime``): fidelity to the black box with its 95%
+    interval, accuracy, and precision, recall and F1 vs the black box on the test rows."""
     vs_bb = agreement_scores(predicted["test"], bb_test)
     entry = {
         "fidelity_test": vs_bb["agreement"],
@@ -581,17 +592,12 @@ def learner_report(learner: FittedLearner, predicted: dict, bb_train, bb_test,
         "precision_test": vs_bb["precision"],
         "recall_test": vs_bb["recall"],
         "f1_test": vs_bb["f1"],
-        "rule_size": learner.rule_size,
-        "n_rules": learner.n_rules,
-        "fit_seconds": learner.fit_seconds,
-        "rules": learner.rules_text,
     }
     for part, labels in (("test_lime", bb_test), ("train_lime", bb_train)):
         if part in predicted:
             entry[f"fidelity_{part}"] = agreement_scores(predicted[part], labels)["agreement"]
     if "test_lime" in predicted:
         entry["fidelity_test_lime_ci"] = _interval(predicted["test_lime"], bb_test)
-    entry.update(learner.extra)
     return entry
 
 

@@ -13,6 +13,7 @@ from sklearn.datasets import load_breast_cancer
 
 from benchmarks.peers import (BENCH_EXTRA, PEERS, FoldRppPeer, TreePeer, _ripper_literals,
                               _simplify, evaluate_peer, make_peer)
+from explain.metrics import agreement_interval
 
 SKIP_REASON = ("{} is in the bench extra, which CI does not install (only .[dev]); "
                "pip install 'surrogate-rules[bench]' to run this test")
@@ -55,6 +56,10 @@ def test_peer_scores_like_our_learners(name, table):
     assert entry["n_rules"] >= 1 and entry["rule_size"] >= entry["n_rules"] - 1
     assert entry["fit_seconds"] >= 0 and isinstance(entry["rules"], str)
     assert ("fidelity_test_lime" in entry) == (name in ("foldrpp", "ripper"))
+    # the intervals our learners report, from the peer's own labels
+    agree = int(np.sum(entry["test_predictions"] == y_test))
+    assert entry["fidelity_test_ci"] == agreement_interval(agree, len(y_test))
+    assert ("fidelity_test_lime_ci" in entry) == ("fidelity_test_lime" in entry)
 
 
 @pytest.mark.parametrize("name", PEERS)
