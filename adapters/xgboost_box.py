@@ -329,9 +329,16 @@ def _read_booster(path) -> xgb.Booster:
                          f"written by save_model")
     if not path.is_file():
         raise InputError(f"no such model file: {quoted(str(path))}")
+    try:
+        # from the file's bytes: XGBoost takes a path as UTF-8 text, which a path of other
+        # bytes is not
+        content = bytearray(path.read_bytes())
+    except OSError as err:
+        raise InputError(f"could not read model file {quoted(str(path))}: "
+                         f"{err.strerror or err}") from None
     booster = xgb.Booster()
     try:
-        booster.load_model(str(path))
+        booster.load_model(content)
     except UnicodeDecodeError:
         # a garbled file can make XGBoost's own message undecodable
         raise InputError(f"could not load XGBoost model {quoted(str(path))}: not a model "

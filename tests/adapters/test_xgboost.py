@@ -1,5 +1,7 @@
 """The XGBoost adapter: training, in-place prediction on codes, saving and loading."""
 import json
+import os
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -97,6 +99,18 @@ def test_save_load_round_trip(mixed, tmp_path):
     box.booster.save_model(json_path)
     np.testing.assert_array_equal(load_xgboost(json_path, encoder).predict_proba_encoded(Z),
                                   box.predict_proba_encoded(Z))
+
+
+def test_a_model_path_of_bytes_that_are_not_utf8_loads(mixed, tmp_path):
+    ds, encoder, box = mixed
+    Z = encoder.transform(ds.X)
+    for suffix in (".ubj", ".json"):
+        box.booster.save_model(tmp_path / f"plain{suffix}")
+        name = os.fsencode(tmp_path) + b"/mod\xe8le" + suffix.encode()  # Latin-1 bytes
+        os.rename(tmp_path / f"plain{suffix}", name)
+        loaded = load_xgboost(Path(os.fsdecode(name)), encoder)
+        np.testing.assert_array_equal(loaded.predict_proba_encoded(Z),
+                                      box.predict_proba_encoded(Z))
 
 
 def test_user_model_with_other_category_order_and_column_order(tmp_path):
