@@ -113,6 +113,20 @@ def test_a_model_path_of_bytes_that_are_not_utf8_loads(mixed, tmp_path):
                                       box.predict_proba_encoded(Z))
 
 
+def test_a_model_file_that_cannot_be_read_is_refused_in_one_line(mixed, tmp_path, monkeypatch):
+    ds, encoder, box = mixed
+    path = tmp_path / "locked.ubj"
+    box.booster.save_model(path)
+
+    def refuse(self):  # as for a file the user may not read (root reads every file)
+        raise PermissionError(13, "Permission denied", str(self))
+
+    monkeypatch.setattr(Path, "read_bytes", refuse)
+    with pytest.raises(InputError, match=r"^could not read model file .*locked\.ubj.*: "
+                                         r"Permission denied$"):
+        load_xgboost(path, encoder)
+
+
 def test_user_model_with_other_category_order_and_column_order(tmp_path):
     df = mixed_frame(n=400, seed=3)
     y = (df["label"] == "yes").astype(int).to_numpy()
