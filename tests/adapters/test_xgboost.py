@@ -122,8 +122,8 @@ def test_a_model_file_that_cannot_be_read_is_refused_in_one_line(mixed, tmp_path
         raise PermissionError(13, "Permission denied", str(self))
 
     monkeypatch.setattr(Path, "read_bytes", refuse)
-    with pytest.raises(InputError, match=r"^could not read model file .*locked\.ubj.*: "
-                                         r"Permission denied$"):
+    with pytest.raises(InputError, match=r"^could not read model file '.*': Permission "
+                                         r"denied$"):
         load_xgboost(path, encoder)
 
 
