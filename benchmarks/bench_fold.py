@@ -22,8 +22,8 @@ and prints the median fit times, their ratio, the test accuracies and whether th
 programs are the same. ``--blas-threads`` fits the defaults the same way with learning
 on one BLAS thread (:data:`fold.learner.BLAS_THREADS`, the default) and on the BLAS
 library's own number of threads, alternating; with ``--busy`` a process spins on one
-core meanwhile, as another job would. ``--large-rows`` fits the defaults, with and without the lookahead,
-once each on generated tables of those sizes (:func:`large_table`).
+core meanwhile, as another job would. ``--large-rows`` fits the defaults, with and
+without the lookahead, once each on generated tables of those sizes (:func:`large_table`).
 """
 
 from __future__ import annotations

@@ -29,9 +29,9 @@ from explain.versions import environment
 
 TRAIN_VIEWS = ("lime+raw", "lime", "raw")
 
-__all__ = ["TRAIN_VIEWS", "training_view", "training_labels", "learner_report", "prediction_scores",
-           "view_predictions", "RunConfig", "PipelineResult", "run_pipeline",
-           "binarize_target"]
+__all__ = ["TRAIN_VIEWS", "training_view", "training_labels", "learner_report",
+           "prediction_scores", "view_predictions", "RunConfig", "PipelineResult",
+           "run_pipeline", "binarize_target"]
 
 
 @dataclass(frozen=True)

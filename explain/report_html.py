@@ -17,8 +17,8 @@ from explain.report_md import (FEATURES_SHOWN, FIDELITY_NOTE, LEARNER_COLUMNS, V
                                VIEW_LABELS, VS_RUN_NOTE, baseline_note, cached,
                                complement_legend, counted, empty_rules_note, example_table,
                                examples_caption, features_caption, fmt, learner_order,
-                               learner_rows, missing_selections_note, views_note,
-                               optimal_cell, paired_note, setting_text, view_rows, visible,
+                               learner_rows, missing_selections_note, optimal_cell,
+                               paired_note, setting_text, view_rows, views_note, visible,
                                vs_run_cell)
 from explain.report_plots import LEARNER_STYLE, features_plot, filtering_plot, tradeoff_plot
 
