@@ -336,6 +336,9 @@ def _read_booster(path) -> xgb.Booster:
     except OSError as err:
         raise InputError(f"could not read model file {quoted(str(path))}: "
                          f"{err.strerror or err}") from None
+    if not content:  # XGBoost aborts the process on an empty buffer
+        raise InputError(f"model file {quoted(str(path))} is empty; give a file written by "
+                         f"XGBoost's save_model")
     booster = xgb.Booster()
     try:
         booster.load_model(content)

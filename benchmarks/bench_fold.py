@@ -192,6 +192,7 @@ def blas_threads_cost(names: list, repeats: int, busy: bool) -> None:
     dataset, alternating; with ``busy``, while another process holds a core."""
     print("| dataset | fit s, one BLAS thread | fit s, BLAS's own | ratio | same program |")
     print("|---|---:|---:|---:|---|")
+    given = fold.learner.BLAS_THREADS
     spinner = multiprocessing.get_context("spawn").Process(target=_spin, daemon=True)
     if busy:
         spinner.start()
@@ -214,7 +215,7 @@ def blas_threads_cost(names: list, repeats: int, busy: bool) -> None:
             print(f"| {name} | {one:.4f} | {own:.4f} | {one / own:.2f} | "
                   f"{'yes' if same else 'no'} |", flush=True)
     finally:
-        fold.learner.BLAS_THREADS = 1
+        fold.learner.BLAS_THREADS = given
         if busy:
             spinner.terminate()
             spinner.join()
@@ -240,6 +241,8 @@ def main(argv=None) -> None:
                         help="instead: the defaults with and without the lookahead on "
                              "generated tables of N training rows (one fit each)")
     args = parser.parse_args(argv)
+    if args.busy and not args.blas_threads:
+        parser.error("--busy goes with --blas-threads")
     if args.large_rows:
         print(header("python -m benchmarks.bench_fold --large-rows"))
         large_scaling(args.large_rows)

@@ -763,7 +763,11 @@ class _Stdout:
         except OSError as err:
             self.failed = err
             try:  # what is still buffered goes nowhere at exit, not to a second error
-                os.dup2(os.open(os.devnull, os.O_WRONLY), self._stream.fileno())
+                null = os.open(os.devnull, os.O_WRONLY)
+                try:
+                    os.dup2(null, self._stream.fileno())
+                finally:
+                    os.close(null)
             except (OSError, ValueError, AttributeError):
                 pass
 
@@ -780,7 +784,8 @@ def main(argv: list[str] | None = None) -> int:
             # traceback
             stream.reconfigure(errors="replace")
     stdout = _Stdout(sys.stdout)
-    console = Console(file=stdout)
+    # no stdout at all (fd 1 closed, pythonw): rich's own null file
+    console = Console(file=stdout if sys.stdout is not None else None)
     run = parse_args(sys.argv[1:] if argv is None else argv)
     # Warnings (an IMLI time limit reached, say) are notes for the user, not source lines.
     warnings.showwarning = lambda message, category, *rest: print(

@@ -35,6 +35,8 @@ things keep the programs small on noisy data:
 
 from __future__ import annotations
 
+import threading
+from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import cache
 
@@ -52,8 +54,9 @@ __all__ = ["LearnerSettings", "FoldLearner", "STOP_BITS", "BLAS_THREADS"]
 #: above the smallest seen (RIPPER's 64 bits).
 STOP_BITS = 64.0
 #: BLAS threads while learning (None: the library's own). The lookahead's matrix products
-#: are small: on one thread they take as long on an idle machine (adult's too) and far
-#: less when another job holds a core (BENCHMARKS.md, ``bench_fold --blas-threads``).
+#: are small: on one thread they take no longer on an idle machine (adult's too) and far
+#: less when another job holds a core (BENCHMARKS.md, ``bench_fold --blas-threads``). The
+#: limit is the process's: while a fit learns, BLAS work in other threads has it too.
 BLAS_THREADS: int | None = 1
 
 
@@ -279,7 +282,7 @@ class FoldLearner:
         """
         remaining = np.arange(self.table.n_rows)
         classes = []
-        with _blas().limit(limits=BLAS_THREADS, user_api="blas"):
+        with blas_limit():
             for k in order[:-1]:
                 pos = remaining[y[remaining] == k]
                 neg = remaining[y[remaining] != k]
@@ -294,3 +297,29 @@ class FoldLearner:
 def _blas() -> ThreadpoolController:
     # the libraries are found once: a limit then costs microseconds, not milliseconds
     return ThreadpoolController()
+
+
+_limit_lock = threading.Lock()
+_limit_users = 0
+_limiter = None
+
+
+@contextmanager
+def blas_limit():
+    """:data:`BLAS_THREADS` BLAS threads while the block runs, in every thread of the
+    process; fits learning at once in several threads share one limit, set by the first
+    to start and lifted by the last to end (a limit per fit would restore another fit's
+    count, and could leave the process on one thread)."""
+    global _limit_users, _limiter
+    with _limit_lock:
+        if _limit_users == 0 and BLAS_THREADS is not None:
+            _limiter = _blas().limit(limits=BLAS_THREADS, user_api="blas")
+        _limit_users += 1
+    try:
+        yield
+    finally:
+        with _limit_lock:
+            _limit_users -= 1
+            if _limit_users == 0 and _limiter is not None:
+                _limiter.restore_original_limits()
+                _limiter = None

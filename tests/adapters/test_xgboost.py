@@ -1,6 +1,7 @@
 """The XGBoost adapter: training, in-place prediction on codes, saving and loading."""
 import json
 import os
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -101,6 +102,8 @@ def test_save_load_round_trip(mixed, tmp_path):
                                   box.predict_proba_encoded(Z))
 
 
+@pytest.mark.skipif(sys.platform == "darwin", reason="macOS refuses file names that are "
+                                                    "not UTF-8")
 def test_a_model_path_of_bytes_that_are_not_utf8_loads(mixed, tmp_path):
     ds, encoder, box = mixed
     Z = encoder.transform(ds.X)
@@ -216,6 +219,9 @@ def test_load_errors(mixed, cancer, tmp_path):
         load_xgboost(tmp_path / "model.pkl", encoder)
     with pytest.raises(InputError, match="no such model file"):
         load_xgboost(tmp_path / "none.ubj", encoder)
+    (tmp_path / "empty.json").write_bytes(b"")  # XGBoost would abort the process
+    with pytest.raises(InputError, match=r"^model file .* is empty; give a file written by "):
+        load_xgboost(tmp_path / "empty.json", encoder)
     (tmp_path / "folder.ubj").mkdir()
     with pytest.raises(InputError, match="is a directory"):
         load_xgboost(tmp_path / "folder.ubj", encoder)

@@ -1,5 +1,7 @@
 """The FOLD benchmark's lookahead comparison and large tables run end to end."""
 
+import pytest
+
 from benchmarks.bench_fold import main
 
 
@@ -35,3 +37,9 @@ def test_blas_threads_compares_the_same_programs_and_restores_the_setting(capsys
     assert float(row[1]) > 0 and float(row[2]) > 0 and float(row[3]) > 0
     assert row[4].rstrip(" |") == "yes"  # the threads change the time, never the program
     assert fold.learner.BLAS_THREADS == 1
+
+
+def test_busy_alone_is_a_usage_error(capsys):
+    with pytest.raises(SystemExit) as stop:
+        main(["--busy"])
+    assert stop.value.code == 2 and "--busy goes with --blas-threads" in capsys.readouterr().err

@@ -62,6 +62,16 @@ def test_peer_scores_like_our_learners(name, table):
     assert ("fidelity_test_lime_ci" in entry) == ("fidelity_test_lime" in entry)
 
 
+def test_a_peers_intervals_are_against_the_black_box_not_the_truth(table):
+    X_train, y_train, X_test, y_test, X_lime = table
+    truth = 1 - y_test  # a black box that is wrong on every test row
+    entry = evaluate_peer(make_peer("tree3"), X_train, y_train, X_test, y_test, truth,
+                          categorical=["size"])
+    agree = int(np.sum(entry["test_predictions"] == y_test))
+    assert entry["fidelity_test_ci"] == agreement_interval(agree, len(y_test))
+    assert entry["accuracy_test"] == pytest.approx(1 - entry["fidelity_test"])
+
+
 @pytest.mark.parametrize("name", PEERS)
 def test_peer_is_deterministic_and_predicts_labels(name, table):
     _needs(name)

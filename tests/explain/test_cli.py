@@ -790,3 +790,11 @@ def test_a_pipe_closed_early_is_the_same(tmp_path):
     assert "Traceback" not in stderr
     assert "warning: standard output could not be written (Broken pipe)" in stderr
     assert (out / "report.json").is_file()
+
+
+def test_no_stdout_at_all_is_the_same_as_one_nobody_reads(tmp_path, monkeypatch):
+    # Python sets sys.stdout to None when fd 1 is closed (``>&-``) or under pythonw
+    monkeypatch.setattr(sys, "stdout", None)
+    out = tmp_path / "run"
+    assert cli.main(["run", "--data", "iris", "--out", str(out), *FAST]) == 0
+    assert (out / "report.json").is_file()

@@ -175,23 +175,53 @@ def test_plain_fold_without_description_length():
     assert (clf.predict(X) == clf.predict_python(X)).all()
 
 
-def test_learning_runs_on_one_blas_thread_and_gives_the_threads_back(monkeypatch):
-    import fold.learner
+def _blas_threads():
     from threadpoolctl import threadpool_info
 
-    def blas_threads():
-        return {lib["num_threads"] for lib in threadpool_info() if lib["user_api"] == "blas"}
+    return {lib["num_threads"] for lib in threadpool_info() if lib["user_api"] == "blas"}
 
+
+def test_learning_runs_on_one_blas_thread_and_gives_the_threads_back(monkeypatch):
+    import fold.learner
+
+    if not _blas_threads():
+        pytest.skip("threadpoolctl finds no BLAS library here")
     seen = []
     real = fold.learner.best_literal
 
     def spy(*args, **kwargs):
-        seen.append(blas_threads())
+        seen.append(_blas_threads())
         return real(*args, **kwargs)
 
     monkeypatch.setattr(fold.learner, "best_literal", spy)
-    before = blas_threads()
+    before = _blas_threads()
     X, y = load_iris(return_X_y=True, as_frame=True)
     FOLDClassifier(random_state=0).fit(X, y)
     assert seen and all(threads == {1} for threads in seen)
-    assert blas_threads() == before
+    assert _blas_threads() == before
+
+
+def test_fits_in_threads_that_overlap_give_the_threads_back_in_any_order():
+    from fold.learner import blas_limit
+
+    before = _blas_threads()
+    if not before:
+        pytest.skip("threadpoolctl finds no BLAS library here")
+    first, second = blas_limit(), blas_limit()
+    first.__enter__()
+    second.__enter__()
+    first.__exit__(None, None, None)  # the first fit ends while the second learns
+    assert _blas_threads() <= {1}
+    second.__exit__(None, None, None)
+    assert _blas_threads() == before
+    # and real fits in threads, many times over
+    import threading
+
+    X, y = load_iris(return_X_y=True, as_frame=True)
+    workers = [threading.Thread(target=lambda: FOLDClassifier(random_state=0).fit(X, y))
+               for _ in range(6)]
+    for worker in workers:
+        worker.start()
+    for worker in workers:
+        worker.join()
+    assert _blas_threads() == before
