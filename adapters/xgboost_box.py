@@ -339,6 +339,12 @@ def _read_booster(path) -> xgb.Booster:
     if not content:  # XGBoost aborts the process on an empty buffer
         raise InputError(f"model file {quoted(str(path))} is empty; give a file written by "
                          f"XGBoost's save_model")
+    if not content.lstrip().startswith(b"{"):
+        # JSON and UBJSON models are objects; anything else (the old binary format, a
+        # pickle) gets XGBoost's least helpful message
+        raise InputError(f"could not load XGBoost model {quoted(str(path))}: not JSON or "
+                         f"UBJSON (save_model's formats); a model in XGBoost's old binary "
+                         f"format must be saved again as .json or .ubj")
     booster = xgb.Booster()
     try:
         booster.load_model(content)

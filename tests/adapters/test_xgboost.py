@@ -222,6 +222,10 @@ def test_load_errors(mixed, cancer, tmp_path):
     (tmp_path / "empty.json").write_bytes(b"")  # XGBoost would abort the process
     with pytest.raises(InputError, match=r"^model file .* is empty; give a file written by "):
         load_xgboost(tmp_path / "empty.json", encoder)
+    (tmp_path / "old.ubj").write_bytes(b"binf" + bytes(200))  # the old binary format
+    with pytest.raises(InputError, match=r"not JSON or UBJSON .* old binary format must be "
+                                         r"saved again as \.json or \.ubj$"):
+        load_xgboost(tmp_path / "old.ubj", encoder)
     (tmp_path / "folder.ubj").mkdir()
     with pytest.raises(InputError, match="is a directory"):
         load_xgboost(tmp_path / "folder.ubj", encoder)
