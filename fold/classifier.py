@@ -9,7 +9,6 @@ from numbers import Integral, Real
 import numpy as np
 import pandas as pd
 from sklearn.base import BaseEstimator, ClassifierMixin
-from sklearn.utils import check_random_state
 from sklearn.utils._param_validation import Interval
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import (
@@ -68,6 +67,16 @@ def _features_of(rules) -> set:
 def _known_values(view: ColumnView, name: str) -> np.ndarray:
     known = view.categorical(name).known
     return known[pd.notna(known)]
+
+
+def _check_targets(y: np.ndarray) -> None:
+    """scikit-learn's check of classification targets, skipped where it could only pass in
+    silence (it costs about a millisecond on object labels): text, integer or bool labels
+    with no more classes than half the rows."""
+    plain = y.dtype.kind in "biuU" or (y.dtype == object
+                                       and pd.api.types.infer_dtype(y) == "string")
+    if not plain or (len(y) > 20 and len(pd.unique(y)) > round(0.5 * len(y))):
+        check_classification_targets(y)
 
 
 def _known_categories(view: ColumnView, name: str) -> frozenset:
@@ -250,9 +259,11 @@ class FOLDClassifier(ClassifierMixin, BaseEstimator):
         # mixed frame to one object array costs ~0.3 s per million rows.
         if isinstance(X, pd.DataFrame):
             check_column_types(X)
-            # scikit-learn's own messages for an empty table; its check of a mixed frame
-            # casts categories to float (a category and an Int64 column fail there)
-            check_array(np.zeros((min(len(X), 1), X.shape[1])), ensure_min_samples=1)
+            # scikit-learn's own messages for an empty table (one with a cell passes); its
+            # check of a mixed frame casts categories to float (a category and an Int64
+            # column fail there)
+            if not X.size:
+                check_array(np.zeros((min(len(X), 1), X.shape[1])), ensure_min_samples=1)
         else:
             check_array(X, dtype=None, ensure_all_finite="allow-nan", ensure_min_samples=1)
         validate_data(self, X, reset=reset, skip_check_array=True)
@@ -347,7 +358,6 @@ class FOLDClassifier(ClassifierMixin, BaseEstimator):
                                                           for c in constraints):
                 raise ValueError(f"The {name!r} parameter of FOLDClassifier must be a number, "
                                  f"got {value!r}.")
-        check_random_state(self.random_state)
 
     def _fit(self, X, y):
         self._check_params()
@@ -357,8 +367,13 @@ class FOLDClassifier(ClassifierMixin, BaseEstimator):
         if y.dtype == object and pd.isna(y).any():
             raise ValueError("Input y contains missing labels (None or NaN); drop those "
                              "rows or give them a class.")
-        check_classification_targets(y)
-        self.classes_, y_index = np.unique(y, return_inverse=True)
+        try:
+            _check_targets(y)
+            self.classes_, y_index = np.unique(y, return_inverse=True)
+        except TypeError:  # labels that do not order: 'a' beside 1
+            kinds = sorted({type(label).__name__ for label in y.tolist()})
+            raise FoldInputError(f"y mixes labels of types {', '.join(kinds)}, which do not "
+                                 "compare; give every label one type (str, say)") from None
         check_classes(len(self.classes_))
         order = self._class_order(np.bincount(y_index, minlength=len(self.classes_)))
         self.schema_ = Schema.from_frame(frame)

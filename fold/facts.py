@@ -71,10 +71,9 @@ def _column_cells(view: ColumnView, name: str, kind: str) -> _Cells:
         codes[known] = known_codes
         return _Cells(codes, format_numbers(uniques.view(np.float64)), {})
     cells = view.categorical(name)
-    codes, uniques = pd.factorize(cells.known, use_na_sentinel=True)
+    codes, uniques = cells.factorized()
     negated = {quote_atom(value): cells.negated[value] for value in sorted(cells.negated)}
-    return _Cells(np.asarray(codes, dtype=np.int64), [quote_atom(v) for v in uniques],
-                  negated)
+    return _Cells(codes, [quote_atom(v) for v in uniques], negated)
 
 
 def _wanted(schema: Schema, features) -> list:

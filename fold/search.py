@@ -22,7 +22,6 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 import numpy as np
-import pandas as pd
 
 from .table import CATEGORICAL, NUMERIC, ColumnView, Schema
 
@@ -73,21 +72,19 @@ def _encode_numeric(name: str, values: np.ndarray) -> EncodedColumn:
 
 def _encode_categorical(name: str, view: ColumnView) -> EncodedColumn:
     cells = view.categorical(name)
-    known_rows = np.flatnonzero(cells.known != None)  # noqa: E711
-    known_values = cells.known[known_rows]
-    categories = sorted(set(known_values.tolist()) | set(cells.negated))
-    # Looked up by hashing the Python strings: a numpy '<U' array would drop trailing
+    # Told apart by hashing the Python strings: a numpy '<U' array would drop trailing
     # NULs and take 'a\x00' for 'a'.
-    index = pd.Index(categories, dtype=object)
+    found, seen = cells.factorized()
+    categories = sorted(set(seen.tolist()) | set(cells.negated))
+    code_of = {value: k for k, value in enumerate(categories)}
     categories = np.array(categories, dtype=object)
-    codes = np.full(view.n_rows, -1, dtype=np.int64)
-    if len(known_rows):
-        codes[known_rows] = index.get_indexer(known_values)
+    sorted_codes = np.array([code_of[v] for v in seen.tolist()] + [-1], dtype=np.int64)
+    codes = sorted_codes[found]  # -1 (unknown) takes the last
     neg_rows, neg_codes = [], []
     for value in sorted(cells.negated):
         rows = np.flatnonzero(cells.negated[value])
         neg_rows.append(rows)
-        neg_codes.append(np.full(len(rows), index.get_loc(value)))
+        neg_codes.append(np.full(len(rows), code_of[value]))
     cat = (lambda parts: np.concatenate(parts).astype(np.int64) if parts else
            np.zeros(0, dtype=np.int64))
     return EncodedColumn(name, CATEGORICAL, codes, categories, cat(neg_rows), cat(neg_codes))
@@ -213,10 +210,15 @@ class EncodedTable:
         ndarray of int64, shape (len(groups), 2 * n_slots)
         """
         n, width = self.n_slots, self.n_slots + 1
-        codes = np.concatenate([self.slots[rows].ravel().astype(np.intp) + g * width
-                                for g, rows in enumerate(groups)])
         # group g's slot s is bin g * width + s; bin n of each group collects unknown cells
-        per_slot = np.bincount(codes, minlength=len(groups) * width).reshape(-1, width)[:, :n]
+        codes = self.slots.take(np.concatenate(groups), axis=0)
+        start = 0
+        for g, rows in enumerate(groups):
+            if g:
+                codes[start:start + len(rows)] += g * width
+            start += len(rows)
+        per_slot = (np.bincount(codes.ravel(), minlength=len(groups) * width)
+                    .reshape(-1, width)[:, :n])
         running = per_slot.cumsum(axis=1)
         # per column: the rows before its first slot, and its known rows
         start, size = self._column_start, self._column_size

@@ -126,8 +126,10 @@ def numbers_as_numbers(frame: pd.DataFrame, categories=()) -> pd.DataFrame:
     knows as categories)."""
     changed = {}
     for name, column in frame.items():
-        # a column with no known cell says nothing of its kind (LIME kept none of it)
-        if column.dtype == object and str(name) not in categories and column.notna().any():
+        # a column with no known cell says nothing of its kind (LIME kept none of it);
+        # text alone is never numbers (the common case, told apart in one pass)
+        if (column.dtype == object and str(name) not in categories
+                and pd.api.types.infer_dtype(column, skipna=True) not in ("string", "empty")):
             inferred = column.where(column.notna(), np.nan).infer_objects()  # pd.NA too
             if inferred.dtype == object and _decimal_numbers(inferred):
                 inferred = inferred.astype(np.float64)  # Decimal, Fraction
@@ -204,9 +206,13 @@ def check_column_types(frame: pd.DataFrame) -> None:
 
 def column_kind(series: pd.Series) -> str:
     """Return ``"numeric"`` or ``"categorical"`` for a column (bool is categorical)."""
-    if pd.api.types.is_bool_dtype(series.dtype):
+    return _dtype_kind(series.dtype)
+
+
+def _dtype_kind(dtype) -> str:
+    if pd.api.types.is_bool_dtype(dtype):
         return CATEGORICAL
-    if pd.api.types.is_numeric_dtype(series.dtype):
+    if pd.api.types.is_numeric_dtype(dtype):
         return NUMERIC
     return CATEGORICAL
 
@@ -225,6 +231,16 @@ class CategoricalCells:
 
     known: np.ndarray
     negated: dict
+    _factorized: tuple | None = field(default=None, repr=False, compare=False)
+
+    def factorized(self) -> tuple:
+        """``pandas.factorize`` of :attr:`known`: each row's index into the distinct
+        categories (an object array, in order of first appearance), -1 where not known."""
+        if self._factorized is None:
+            codes, uniques = pd.factorize(self.known, use_na_sentinel=True)
+            object.__setattr__(self, "_factorized",
+                               (np.asarray(codes, dtype=np.int64), np.asarray(uniques, object)))
+        return self._factorized
 
     def negated_mask(self, value: str) -> np.ndarray:
         """Rows whose cell states ``-feature(row, value)``."""
@@ -265,7 +281,12 @@ def _read_distinct(cells: np.ndarray, unknown: np.ndarray) -> CategoricalCells |
     known = np.full(n, None, dtype=object)
     known_rows = ~unknown & ~is_negated
     known[known_rows] = cells[known_rows]
-    return CategoricalCells(known=known, negated=negated)
+    # the factorization of ``known``: the distinct texts renumbered without the negations
+    is_text = np.array([kind is str for kind in kinds], dtype=bool)
+    renumber = np.append(np.where(is_text, np.cumsum(is_text) - 1, -1), -1)
+    text_codes = renumber[codes].astype(np.int64)  # code -1 (unknown) takes the last
+    texts = np.asarray(uniques, dtype=object)[is_text]
+    return CategoricalCells(known=known, negated=negated, _factorized=(text_codes, texts))
 
 
 def _read_cells(series: pd.Series, cells: np.ndarray, unknown: np.ndarray) -> CategoricalCells:
@@ -353,7 +374,7 @@ class Schema:
         if len(set(names)) != len(names):
             dupes = sorted({n for n in names if names.count(n) > 1})
             raise FoldInputError(f"duplicate column names {dupes}; make them unique")
-        kinds = tuple(column_kind(X[name]) for name in names)
+        kinds = tuple(_dtype_kind(dtype) for dtype in X.dtypes)
         return cls(names=names, kinds=kinds)
 
     def kind(self, name: str) -> str:

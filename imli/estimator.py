@@ -297,8 +297,13 @@ class IMLIClassifier(ClassifierMixin, BaseEstimator):
         if column_specs is None and isinstance(X, pd.DataFrame):
             column_specs = specs_of(X)  # a Binarizer's output, e.g. earlier in a Pipeline
         Xb, y = self._binary(X, y, column_specs, reset=True)
-        check_classification_targets(y)
-        classes, codes = np.unique(y, return_inverse=True)
+        try:
+            check_classification_targets(y)
+            classes, codes = np.unique(y, return_inverse=True)
+        except TypeError:  # labels that do not order: 'a' beside 1
+            kinds = sorted({type(label).__name__ for label in np.ravel(y).tolist()})
+            raise ValueError(f"y mixes labels of types {', '.join(kinds)}, which do not "
+                             "compare; give every label one type (str, say)") from None
         if classes.size < 2:
             raise ValueError(
                 f"IMLIClassifier needs samples of at least 2 classes; got {classes.size} class."

@@ -328,3 +328,20 @@ def test_object_numbers_with_pandas_na_are_numbers():
         column[::10] = missing
         model = FOLDClassifier().fit(pd.DataFrame({"x": column}), np.arange(40) % 10 > 4)
         assert model.schema_.kinds == ("numeric",), missing
+
+
+def test_labels_are_checked_as_scikit_learn_does():
+    """The check of y is skipped only where scikit-learn's passes in silence: its error
+    for continuous labels and its warning for more classes than half the rows still
+    come; labels that do not compare are refused in one line (numpy's sort raised)."""
+    X = pd.DataFrame({"x": np.arange(40.0)})
+    with pytest.raises(ValueError, match="Unknown label type: continuous"):
+        FOLDClassifier().fit(X, np.linspace(0, 1, 40))
+    with pytest.raises(FoldInputError, match="mixes labels of types int, str"):
+        FOLDClassifier().fit(X, np.array(["a", 1] * 20, dtype=object))
+    for y in (np.array([f"c{i}" for i in range(40)], dtype=object), np.arange(40)):
+        with pytest.warns(UserWarning, match="greater than 50%"):
+            FOLDClassifier().fit(X, y)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        FOLDClassifier().fit(X, np.array(["a", "b"] * 20, dtype=object))

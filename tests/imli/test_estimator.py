@@ -387,6 +387,13 @@ def test_missing_labels_are_a_clear_error(missing):
         IMLIClassifier().fit(np.eye(6, 2, dtype=int), text)
 
 
+def test_labels_that_do_not_compare_are_a_clear_error():
+    # numpy's sort of 'a' beside 1 raised a TypeError from inside scikit-learn's check
+    X = pd.DataFrame({"a": np.arange(6.0)})
+    with pytest.raises(ValueError, match="y mixes labels of types int, str"):
+        IMLIClassifier().fit(X, np.array(["a", 1] * 3, dtype=object))
+
+
 def test_a_decision_set_lists_its_most_precise_rules_first():
     # "IF not f2 THEN no" is learned before the rule for the 12 rows it gets wrong; ties go
     # to the earliest rule, so that rule must come first or it never decides.
