@@ -547,10 +547,13 @@ def _column_order(booster, encoder):
     """Model column ``j`` → encoder column index, checking names and types."""
     names = booster.feature_names
     if names is None:
-        if booster.num_features() != encoder.n_features_in_:
-            raise InputError(f"the model has {booster.num_features()} columns, the data "
-                             f"{encoder.n_features_in_}; give the data the model was "
-                             f"trained on")
+        n_model, n_data = booster.num_features(), encoder.n_features_in_
+        if n_model != n_data:
+            extra = (" (the command line's --drop COLUMN leaves out one it was not)"
+                     if n_data > n_model else "")
+            raise InputError(f"the model has {n_model} column{'s' * (n_model != 1)}, the "
+                             f"data {n_data}; give the data the model was trained on, its "
+                             f"columns in order{extra}")
         return np.arange(encoder.n_features_in_)
     index = _name_index(names, encoder.feature_names_)
     missing = [n for n in names if n not in index]

@@ -522,7 +522,8 @@ def views_note(filtering: dict) -> str | None:
                 "compare: run without --train-view raw to measure the LIME-filtered views.")
     if filtering.get("same_rows"):
         return ("LIME kept every feature of every training row (--top-k is at least the "
-                "number of features), so the LIME-filtered rows are the full rows: the "
+                "number of features LIME weighs: the columns, or with --lime-categories "
+                "one-hot each category's own), so the LIME-filtered rows are the full rows: the "
                 "views differ only in counting each row once or twice. Run with a smaller "
                 "--top-k to measure what filtering does.")
     return None

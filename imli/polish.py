@@ -28,11 +28,14 @@ order, so the result is deterministic.
 
 from __future__ import annotations
 
+import threading
+from contextlib import contextmanager
+from functools import cache
 from typing import Callable
 
 import numpy as np
 from scipy import sparse
-from threadpoolctl import threadpool_limits
+from threadpoolctl import ThreadpoolController
 
 from .strategies import Budget, Clauses, Data, Setting
 
@@ -283,7 +286,7 @@ def polish(setting: Setting, data: Data, clauses: Clauses, n_clauses: int,
     rule = [frozenset(c) for c in clauses]
     # The products have a few dozen rows: one BLAS thread is about as fast on an idle
     # machine and many times faster when the cores are shared.
-    with threadpool_limits(limits=1, user_api="blas"):
+    with one_blas_thread():
         while not budget.expired():
             search = _Search(setting, data, rule)
             _moves(search, n_clauses)
@@ -292,3 +295,35 @@ def polish(setting: Setting, data: Data, clauses: Clauses, n_clauses: int,
                 break
             rule = found[1]
     return tuple(rule)
+
+
+@cache
+def _blas() -> ThreadpoolController:
+    # the libraries are found once: a limit then costs microseconds, not milliseconds
+    return ThreadpoolController()
+
+
+_limit_lock = threading.Lock()
+_limit_users = 0
+_limiter = None
+
+
+@contextmanager
+def one_blas_thread():
+    """One BLAS thread while the block runs, in every thread of the process. Polishes
+    running at once in several threads share one limit, set by the first to start and
+    lifted by the last to end: a limit each would restore the count another had set, and
+    could leave the process on one thread for good."""
+    global _limit_users, _limiter
+    with _limit_lock:
+        if _limit_users == 0:
+            _limiter = _blas().limit(limits=1, user_api="blas")
+        _limit_users += 1
+    try:
+        yield
+    finally:
+        with _limit_lock:
+            _limit_users -= 1
+            if _limit_users == 0:
+                _limiter.restore_original_limits()
+                _limiter = None

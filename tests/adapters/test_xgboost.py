@@ -530,3 +530,20 @@ def test_a_category_the_table_reads_as_missing_is_noted(tmp_path):
     _, ds, path = _user_model(tmp_path, ["?", "a", "b"])
     box = load_xgboost(path, TableEncoder().fit(ds.X, ds.categorical))
     assert any("the model knows '?' as categories" in n for n in box.info["notes"])
+
+
+def test_a_model_without_names_and_another_count_of_columns_is_refused_with_the_fix(tmp_path):
+    # a model fitted on an array: its columns are matched by position, so a count that
+    # differs is refused; with more columns in the data, the way out is named
+    rng = np.random.default_rng(0)
+    x = rng.normal(size=(60, 2))
+    y = (x[:, 0] > 0).astype(int)
+    xgb.XGBClassifier(n_estimators=2).fit(x[:, :1], y).save_model(tmp_path / "one.ubj")
+    wide = pd.DataFrame({"a": x[:, 0], "b": x[:, 1]})
+    with pytest.raises(InputError, match=r"the model has 1 column, the data 2; .*--drop"):
+        load_xgboost(tmp_path / "one.ubj", TableEncoder().fit(wide, []))
+    xgb.XGBClassifier(n_estimators=2).fit(x, y).save_model(tmp_path / "two.ubj")
+    with pytest.raises(InputError, match=r"the model has 2 columns, the data 1; give the "
+                                         r"data the model was trained on, its columns in "
+                                         r"order$"):
+        load_xgboost(tmp_path / "two.ubj", TableEncoder().fit(wide[["a"]], []))

@@ -201,3 +201,27 @@ def test_an_empty_clause_is_polished_like_any_other():
     setting, data = setting_for(4, 5.0), Data.of(merge_rows(X, y))
     found = polish(setting, data, (frozenset(), frozenset({1})), 2, Budget(None))
     assert sorted(map(sorted, found)) == [[1], [6]]
+
+
+def _blas_threads():
+    from threadpoolctl import threadpool_info
+
+    return {lib["num_threads"] for lib in threadpool_info() if lib["user_api"] == "blas"}
+
+
+def test_polishes_in_threads_that_overlap_give_the_threads_back_in_any_order():
+    # a limit per polish (threadpool_limits) restored, at the second polish's end, the one
+    # thread the first had set: the process was left on one BLAS thread
+    from imli.polish import one_blas_thread
+
+    before = _blas_threads()
+    if not before or before == {1}:
+        pytest.skip("no BLAS library with more than one thread here")
+    first, second = one_blas_thread(), one_blas_thread()
+    first.__enter__()
+    second.__enter__()
+    assert _blas_threads() == {1}
+    first.__exit__(None, None, None)  # the first polish ends while the second runs
+    assert _blas_threads() == {1}
+    second.__exit__(None, None, None)
+    assert _blas_threads() == before

@@ -1,0 +1,43 @@
+"""FOLD's fit time on the benchmark's views: the views are the run's, and a checkout
+compared with itself learns the same programs."""
+
+from pathlib import Path
+
+import pytest
+
+from benchmarks.bench_fold_views import _load_package, _views, bench, main
+from benchmarks.runner import BenchConfig
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture(scope="module")
+def config(tmp_path_factory):
+    return BenchConfig(datasets=("iris",), folds=2, lime_samples=200, lime_jobs=1, top_k=2,
+                       cache_dir=tmp_path_factory.mktemp("lime"))
+
+
+def test_the_views_are_the_pipelines_stacked_rows(config):
+    folds = _views("iris", config)
+    assert len(folds) == 2
+    for fold in folds:
+        # the LIME-filtered rows on the full rows: twice the training rows, labels twice
+        assert len(fold["view"]) == len(fold["labels"]) == 2 * fold["distinct"] == 150
+        assert (fold["labels"][:75] == fold["labels"][75:]).all()
+        assert fold["view"].iloc[:75].notna().sum(axis=1).max() == 2  # LIME kept two features
+        assert not fold["view"].iloc[75:].isna().any(axis=None)
+
+
+def test_a_checkout_compared_with_itself(config):
+    pytest.importorskip("foldrpp", reason="FOLD-R++ is in the bench extra")
+    result = bench("iris", config, rounds=2, base=_load_package(ROOT, "_fold_again"))
+    assert result["same_programs"] and result["folds"] == 2
+    assert 0 < result["ours"] and 0 < result["foldrpp"] and 0 < result["base"]
+
+
+def test_a_folder_without_the_package_is_refused(tmp_path, capsys):
+    with pytest.raises(SystemExit, match="holds no fold/__init__.py"):
+        main(["--base", str(tmp_path), "--datasets", "iris"])
+    with pytest.raises(SystemExit):
+        main(["--rounds", "0"])
+    assert "--rounds must be at least 1" in capsys.readouterr().err
