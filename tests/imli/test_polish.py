@@ -225,3 +225,23 @@ def test_polishes_in_threads_that_overlap_give_the_threads_back_in_any_order():
     assert _blas_threads() == {1}
     second.__exit__(None, None, None)
     assert _blas_threads() == before
+
+
+def test_imli_and_fold_limits_that_overlap_give_the_threads_back_in_any_order():
+    # the two learners keep their own limits (neither imports the other): one ending
+    # inside the other left the process on one thread
+    from fold.learner import blas_limit
+    from imli.polish import one_blas_thread
+
+    before = _blas_threads()
+    if not before or before == {1}:
+        pytest.skip("no BLAS library with more than one thread here")
+    for makers in ((blas_limit, one_blas_thread), (one_blas_thread, blas_limit)):
+        for first_out in (True, False):
+            first, second = (make() for make in makers)
+            first.__enter__()
+            second.__enter__()
+            assert _blas_threads() == {1}
+            for limit in (first, second) if first_out else (second, first):
+                limit.__exit__(None, None, None)
+            assert _blas_threads() == before, (makers, first_out)
