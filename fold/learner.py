@@ -309,9 +309,9 @@ def blas_limit():
     """:data:`BLAS_THREADS` BLAS threads while the block runs, in every thread of the
     process; fits learning at once in several threads share one limit, set by the first
     to start and lifted by the last to end (a limit per fit would restore another fit's
-    count, and could leave the process on one thread). The last lifts it only if the
-    count is still the limit's: someone else (IMLI's own limit, the user) has set another
-    since, and that one stands."""
+    count, and could leave the process on one thread). The last lifts it only while a
+    library still has the limit's count: if someone else (IMLI's own limit, the user) has
+    set another since, that one stands."""
     global _limit_users, _limiter
     with _limit_lock:
         if _limit_users == 0 and BLAS_THREADS is not None:
@@ -324,7 +324,7 @@ def blas_limit():
             _limit_users -= 1
             if _limit_users == 0 and _limiter is not None:
                 limiter, threads = _limiter
-                if all(lib.num_threads == threads
+                if any(lib.num_threads == threads
                        for lib in _blas().select(user_api="blas").lib_controllers):
                     limiter.restore_original_limits()
                 _limiter = None

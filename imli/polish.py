@@ -313,9 +313,9 @@ def one_blas_thread():
     """One BLAS thread while the block runs, in every thread of the process. Polishes
     running at once in several threads share one limit, set by the first to start and
     lifted by the last to end: a limit each would restore the count another had set, and
-    could leave the process on one thread for good. The last lifts it only if the count
-    is still one: someone else (FOLD's own limit, the user) has set another since, and
-    that one stands."""
+    could leave the process on one thread for good. The last lifts it only while a
+    library still has one thread: if someone else (FOLD's own limit, the user) has set
+    another count since, that one stands."""
     global _limit_users, _limiter
     with _limit_lock:
         if _limit_users == 0:
@@ -327,7 +327,7 @@ def one_blas_thread():
         with _limit_lock:
             _limit_users -= 1
             if _limit_users == 0:
-                if all(lib.num_threads == 1
+                if any(lib.num_threads == 1
                        for lib in _blas().select(user_api="blas").lib_controllers):
                     _limiter.restore_original_limits()
                 _limiter = None
