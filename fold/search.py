@@ -212,11 +212,9 @@ class EncodedTable:
         n, width = self.n_slots, self.n_slots + 1
         # group g's slot s is bin g * width + s; bin n of each group collects unknown cells
         codes = self.slots.take(np.concatenate(groups), axis=0)
-        start = 0
-        for g, rows in enumerate(groups):
-            if g:
-                codes[start:start + len(rows)] += g * width
-            start += len(rows)
+        ends = np.cumsum([len(rows) for rows in groups])
+        for g in range(1, len(groups)):
+            codes[ends[g - 1]:ends[g]] += g * width
         per_slot = (np.bincount(codes.ravel(), minlength=len(groups) * width)
                     .reshape(-1, width)[:, :n])
         running = per_slot.cumsum(axis=1)
