@@ -45,6 +45,19 @@ def _row_id(X) -> int:
     return 0
 
 
+def _cells(X) -> np.ndarray:
+    """``X`` (a list, an array) as a 2-D array whose missing cells are NaN or None.
+
+    numpy writes a NaN among words as the word ``"nan"`` (``np.asarray([["a",
+    np.nan]])``), so a list is read cell by cell (``dtype=object``) and, in an array of
+    text, ``"nan"`` is a missing cell, as in a CSV."""
+    if not isinstance(X, np.ndarray):
+        return np.asarray(X, dtype=object)
+    if X.dtype.kind == "U":
+        return np.where(X == "nan", None, X.astype(object))
+    return X
+
+
 def _array_names(n: int) -> tuple:
     """The names of an array's columns: ``x0, x1, ...``."""
     return tuple(f"x{i}" for i in range(n))
@@ -276,7 +289,7 @@ class FOLDClassifier(ClassifierMixin, BaseEstimator):
         elif isinstance(X, pd.DataFrame):
             frame = X
         else:
-            array = np.asarray(X)
+            array = _cells(X)
             # An array at predict stands for the fitted columns, in order (scikit-learn
             # has warned that it has no names, as for any estimator).
             names = (list(self.schema_.names) if not reset and hasattr(self, "schema_")
@@ -331,6 +344,8 @@ class FOLDClassifier(ClassifierMixin, BaseEstimator):
             one category; :func:`fold.table.category`);
             :class:`~fold.Negated` cells for classical negations. Date, time-span,
             period, interval and complex columns are refused: convert them first.
+            An array or a list stands for columns ``x0, x1, ...``; in an array of
+            text, ``"nan"`` (numpy's word for a NaN among words) is unknown.
         y : array-like of shape (n_samples,)
             Labels of any kind (str, int, bool), two classes or more (one class gives a
             program that is only its default, as scikit-learn's trees do).

@@ -93,6 +93,30 @@ def test_object_array_columns_keep_their_types():
     assert FOLDClassifier().fit(flags, [0, 1]).schema_.kinds == ("categorical", "numeric")
 
 
+def test_a_nan_among_words_in_a_list_or_an_array_of_text_is_unknown():
+    """numpy writes such a NaN as the word "nan", which passed a '!=' test as a value."""
+    X = pd.DataFrame({"a": ["no", "maybe", "no", "yes"] * 6, "b": np.arange(24.0)})
+    y = np.where(X["a"] == "yes", "walk", "fly")
+    clf = FOLDClassifier(class_order=["fly", "walk"]).fit(X, y)
+    assert str(clf.rules_) == "fly if a != yes\nwalk otherwise"
+    rows = [[np.nan, 1.0], ["no", np.nan]]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)   # the array has no column names
+        for given in (rows, np.asarray(rows), np.asarray(rows, dtype=object)):
+            assert list(clf.predict(given)) == ["walk", "fly"]
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        clf.predict([["no", np.nan]])
+    assert [str(w.message) for w in caught] == [
+        "X does not have valid feature names, but FOLDClassifier was fitted with feature names"]
+    fitted = FOLDClassifier(class_order=["fly", "walk"]).fit(X.to_numpy().astype(str), y)
+    assert str(fitted.rules_) == "fly if x0 != yes\nwalk otherwise"
+    assert fitted.schema_.kinds == clf.schema_.kinds
+    both = [[a, np.nan if i % 3 else float(i)] for i, a in enumerate(X["a"])]
+    from_list = FOLDClassifier(class_order=["fly", "walk"]).fit(both, y)
+    assert from_list.schema_.kinds == ("categorical", "numeric")
+    assert str(from_list.rules_) == "fly if x0 != yes\nwalk otherwise"
+
 def test_nullable_and_categorical_dtypes_together():
     # scikit-learn's check of such a frame casts the categories to float, and failed
     X = pd.DataFrame({"c": pd.Categorical(list("abab") * 5),
