@@ -49,13 +49,14 @@ def _cells(X) -> np.ndarray:
     """``X`` (a list, an array) as a 2-D array whose missing cells are NaN or None.
 
     numpy writes a NaN among words as the word ``"nan"`` (``np.asarray([["a",
-    np.nan]])``), so a list is read cell by cell (``dtype=object``) and, in an array of
-    text, ``"nan"`` is a missing cell, as in a CSV."""
+    np.nan]])``): such a list is read cell by cell (``dtype=object``) and, in an array
+    of text, ``"nan"`` is a missing cell, as in a CSV."""
+    array = np.asarray(X)
+    if array.dtype.kind != "U":
+        return array
     if not isinstance(X, np.ndarray):
         return np.asarray(X, dtype=object)
-    if X.dtype.kind == "U":
-        return np.where(X == "nan", None, X.astype(object))
-    return X
+    return np.where(array == "nan", None, array.astype(object))
 
 
 def _array_names(n: int) -> tuple:

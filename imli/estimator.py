@@ -332,9 +332,10 @@ class IMLIClassifier(ClassifierMixin, BaseEstimator):
             A 0/1 matrix or DataFrame of boolean columns (used as is), or any numeric or
             mixed table (binarized first by :class:`Binarizer`, where a missing value
             satisfies no column; an object column holding only numbers is numeric); an
-            array holding text is
-            read as a mixed table with inferred column types, named ``x0, x1, ...``. Date,
-            time-span, period, interval and complex columns are refused: convert them first.
+            array holding text is read as a mixed table with inferred column types, named
+            ``x0, x1, ...`` (``"nan"``, numpy's word for a NaN among words, is missing).
+            Date, time-span, period, interval and complex columns are refused: convert
+            them first.
         y : array-like of shape (n_samples,)
             Labels of any kind (two classes, or more for the decision modes).
         column_specs : list of (Predicate or None), optional

@@ -24,6 +24,20 @@ def _is_binary_frame(frame: pd.DataFrame) -> bool:
     return True
 
 
+def _cells(X) -> np.ndarray:
+    """``X`` (a list, an array) as an array whose missing cells are NaN or None.
+
+    numpy writes a NaN among words as the word ``"nan"`` (``np.asarray([["a",
+    np.nan]])``): such a list is read cell by cell (``dtype=object``) and, in an array
+    of text, ``"nan"`` is a missing cell, as in a CSV."""
+    array = np.asarray(X)
+    if array.dtype.kind != "U":
+        return array
+    if not isinstance(X, np.ndarray):
+        return np.asarray(X, dtype=object)
+    return np.where(array == "nan", None, array.astype(object))
+
+
 def binary_input(est, X, y=None, column_specs=None, reset=True):
     """Validate ``X`` (and ``y``) for ``est`` and return the binary matrix (and labels).
 
@@ -52,8 +66,9 @@ def binary_input(est, X, y=None, column_specs=None, reset=True):
         frame = as_float64(X, est.binarizer_.categorical_columns()
                            if not reset and est.binarizer_ is not None else ())
     else:
+        X = _cells(X)
         # text in an array: a table of mixed columns, read as a DataFrame would be
-        text = np.asarray(X).dtype.kind in "OUS"
+        text = X.dtype.kind in "OUS"
         checks = {"dtype": None} if text else {}
         check_columns(est, None, reset)
         if reset:

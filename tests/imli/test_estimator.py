@@ -334,6 +334,25 @@ def test_an_array_with_text_is_read_as_a_mixed_table():
     assert (again.predict(text) == clf.predict(X)).all()
 
 
+def test_a_nan_among_words_in_a_list_or_an_array_of_text_is_missing():
+    """numpy writes such a NaN as the word "nan", which became a category of its own."""
+    rng = np.random.default_rng(0)
+    colour = rng.choice(np.array(["red", "blue", None], dtype=object), 120)
+    value = rng.normal(size=120)
+    rows = [[np.nan if c is None else c, float(v)] for c, v in zip(colour, value)]
+    y = colour == "red"
+    fitted = [IMLIClassifier(n_clauses=1, rule_type="DNF").fit(X, y)
+              for X in (rows, np.asarray(rows), np.asarray(rows, dtype=object))]
+    assert np.asarray(rows).dtype.kind == "U"
+    specs = [[str(s) for s in clf.binarizer_.column_specs_] for clf in fitted]
+    assert specs[0] == specs[1] == specs[2]
+    assert "x0 == blue" in specs[0] and not any("nan" in s for s in specs[0])
+    assert {str(clf.rules_) for clf in fitted} == {"(x0 == red)"}
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)
+        assert fitted[0].predict([["red", 1.0], [np.nan, 1.0]]).tolist() == [True, False]
+
+
 @pytest.mark.parametrize("dtype, missing", [
     ("int64", np.nan), ("bool", None), ("boolean", pd.NA), ("Int64", pd.NA)])
 def test_a_missing_flag_satisfies_no_literal_column(dtype, missing):
