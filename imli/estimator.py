@@ -426,12 +426,14 @@ class IMLIClassifier(ClassifierMixin, BaseEstimator):
                 if cost(setting, other, data) < cost(setting, clauses, data):
                     clauses = other
         optimal = bool(result.optimal and exact and not budget.timed_out)
-        canon = space.canonical(data.L)
+        allowed = setting.constraints.allowed
+        canon = space.canonical(data.L, allowed)
         if self.rule_type == "CNF":
-            clauses = simplify(canonicalize(clauses, canon), space, data.L, "OR", True)
+            clauses = simplify(canonicalize(clauses, canon), space, data.L, "OR", True,
+                               allowed)
             return space.cnf(clauses), optimal
         terms = [frozenset(space.negate(j) for j in c) for c in clauses]
-        terms = simplify(canonicalize(terms, canon), space, data.L, "AND", True)
+        terms = simplify(canonicalize(terms, canon), space, data.L, "AND", True, allowed)
         return space.dnf(terms), optimal
 
     def _fit_rules(self, Xb, codes, space, setting, budget, rng):
@@ -441,10 +443,11 @@ class IMLIClassifier(ClassifierMixin, BaseEstimator):
             setting, X, counts, self.n_clauses, budget, self.batch_size, self.n_passes, rng
         )
         L = literal_matrix(X)
-        canon = space.canonical(L)
+        canon = space.canonical(L, setting.constraints.allowed)
         rules = []
         for term, v in found:
-            simple = simplify(canonicalize([term], canon), space, L, "AND", True)
+            simple = simplify(canonicalize([term], canon), space, L, "AND", True,
+                              setting.constraints.allowed)
             if simple:
                 rules.append(Rule(space.clause(simple[0], "AND"), self.classes_[v]))
         kind = DecisionList if self.mode == "decision_list" else DecisionSet

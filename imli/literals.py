@@ -91,12 +91,13 @@ class LiteralSpace:
                 )
         return np.flatnonzero(chosen)
 
-    def canonical(self, L: np.ndarray) -> np.ndarray:
+    def canonical(self, L: np.ndarray, allowed: np.ndarray | None = None) -> np.ndarray:
         """Map each complemented literal to an identical plain column of its feature.
 
-        ``not (f <= t)`` becomes ``f > t`` when the column ``f > t`` exists and the two
-        agree on every row of ``L`` (the literal matrix of the training rows the objective
-        counts, :func:`imli.rows.merge_rows`). Other literals map to themselves.
+        ``not (f <= t)`` becomes ``f > t`` when the column ``f > t`` exists, is
+        ``allowed`` (a mask over the literals; default all) and the two agree on every
+        row of ``L`` (the literal matrix of the training rows the objective counts,
+        :func:`imli.rows.merge_rows`). Other literals map to themselves.
 
         Returns
         -------
@@ -109,6 +110,8 @@ class LiteralSpace:
         packed = np.packbits(L, axis=0).T  # one byte string per literal
         keys = {}
         for j in range(m):
+            if allowed is not None and not allowed[j]:
+                continue  # an excluded column is never written in another's place
             keys.setdefault((int(self.feature_of[j]), packed[j].tobytes()), j)
         for j in range(m, 2 * m):
             canon[j] = keys.get((int(self.feature_of[j]), packed[j].tobytes()), j)

@@ -47,12 +47,13 @@ def _family(space: LiteralSpace, j: int):
 
 
 def _read_as_known(clause: frozenset[int], space: LiteralSpace, L: np.ndarray,
-                   connective: str) -> frozenset[int]:
+                   connective: str, allowed: np.ndarray | None = None) -> frozenset[int]:
     """``clause`` with each threshold literal whose reading the rest of the clause fixes
     where its feature is missing swapped for its counterpart (see the module docstring):
     in a term (``"AND"``) a complemented literal of a feature that also has a plain
     threshold literal becomes plain; in a clause (``"OR"``) a plain literal of a feature
-    that also has a complemented threshold literal becomes complemented."""
+    that also has a complemented threshold literal becomes complemented. A counterpart
+    that is not ``allowed`` (a mask over the literals) is not swapped in."""
     m = space.n_columns
     want_plain = connective == "AND"
     columns = {(s.feature, s.relation, s.value): c for c, s in enumerate(space.specs)
@@ -72,6 +73,8 @@ def _read_as_known(clause: frozenset[int], space: LiteralSpace, L: np.ndarray,
         if other is None:
             continue
         k = other if want_plain else other + m
+        if allowed is not None and not allowed[k]:
+            continue
         # where the anchors decide the feature is known (AND) or leave the clause open
         # (OR), j and k agree: as the column specs say, and as the rows must confirm
         fixed = L[:, anchor].any(axis=1) if want_plain else ~L[:, anchor].any(axis=1)
@@ -83,7 +86,7 @@ def _read_as_known(clause: frozenset[int], space: LiteralSpace, L: np.ndarray,
 
 def remove_redundant_literals(
     clause: frozenset[int], space: LiteralSpace, L: np.ndarray, connective: str = "OR",
-    read_known: bool = False,
+    read_known: bool = False, allowed: np.ndarray | None = None,
 ) -> frozenset[int]:
     """AIES Alg. 1 on one clause (``"OR"``) or term (``"AND"``); with ``read_known``,
     after reading threshold literals as the clause's other literals let them be read
@@ -99,6 +102,9 @@ def remove_redundant_literals(
         Literal matrix of the training rows, used to confirm each implication.
     connective : {"OR", "AND"}
     read_known : bool, default=False
+    allowed : ndarray of bool, shape (2m,), optional
+        The literals a rule may hold (the fit's ``exclude_features`` are not): reading
+        as known swaps in no other.
 
     Returns
     -------
@@ -106,7 +112,8 @@ def remove_redundant_literals(
     """
     if not read_known:
         return _drop_siblings(clause, space, L, connective)
-    read = _drop_siblings(_read_as_known(clause, space, L, connective), space, L, connective)
+    read = _drop_siblings(_read_as_known(clause, space, L, connective, allowed), space, L,
+                          connective)
     if connective == "AND" or len(read) < len(clause):
         return read
     return _drop_siblings(clause, space, L, connective)
@@ -148,6 +155,7 @@ def simplify(
     L: np.ndarray,
     connective: str = "OR",
     read_known: bool = False,
+    allowed: np.ndarray | None = None,
 ) -> Clauses:
     """Alg. 1 on every clause, then drop constant, duplicate and subsumed clauses.
 
@@ -163,6 +171,8 @@ def simplify(
         Also read threshold literals as the clause's other literals let them be read
         (:func:`_read_as_known`). Done on the rule a fit returns, not between the
         mini-batches of learning, whose queries each prefer the previous rule's literals.
+    allowed : ndarray of bool, shape (2m,), optional
+        The literals a rule may hold: reading as known swaps in no other.
 
     Returns
     -------
@@ -172,7 +182,7 @@ def simplify(
     out: list[frozenset[int]] = []
     for clause in clauses:
         clause = remove_redundant_literals(frozenset(clause), space, L, connective,
-                                           read_known)
+                                           read_known, allowed)
         if any(space.negate(j) in clause for j in clause):
             continue  # OR: always true in a CNF; AND: always false in a DNF
         out.append(clause)

@@ -183,6 +183,28 @@ def test_interpretability_constraints(cancer):
         IMLIClassifier(exclude_features=["nope"]).fit(X, y, specs)
 
 
+@pytest.mark.parametrize("settings", [
+    {"rule_type": "CNF"}, {"rule_type": "CNF", "batch_size": 25}, {"rule_type": "DNF"},
+    {"mode": "decision_list"}, {"mode": "decision_set"}])
+def test_an_excluded_column_is_not_written_for_its_complement_twin(settings):
+    """``not (a > t)`` reads as the column ``a <= t`` on the training rows: the rule said
+    so even when that column was excluded."""
+    rng = np.random.default_rng(0)
+    X = pd.DataFrame({"a": rng.normal(size=60), "b": rng.integers(0, 3, 60).astype(str)})
+    truth = (X["a"] > 0) & (X["b"] != "1")
+    y = np.where(truth if settings.get("rule_type") != "DNF" else ~truth, "hi", "lo")
+    free = IMLIClassifier(random_state=0, **settings).fit(X, y)
+    used = {l.name for l in free.rules_.literals} if "mode" not in settings else {
+        l.name for rule in free.rules_.rules for l in rule.term.literals}
+    assert used & {"a <= 0.1", "a > 0.1"}
+    for banned in sorted(used & {"a <= 0.1", "a > 0.1"}):
+        clf = IMLIClassifier(random_state=0, exclude_features=[banned], **settings).fit(X, y)
+        rules = [clf.rules_] if "mode" not in settings else [r.term
+                                                               for r in clf.rules_.rules]
+        assert banned not in {l.name for rule in rules for l in rule.literals}
+        assert clf.score(X, y) >= 0.9
+
+
 def test_deterministic(cancer):
     X, y, specs = cancer
     fits = [IMLIClassifier(batch_size=40, n_passes=2, random_state=7).fit(X, y, specs)
