@@ -8,6 +8,7 @@ from numbers import Integral, Real
 
 import numpy as np
 import pandas as pd
+from scipy.sparse import issparse
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils._param_validation import Interval
 from sklearn.utils.multiclass import check_classification_targets
@@ -46,12 +47,24 @@ def _row_id(X) -> int:
 
 
 def _cells(X) -> np.ndarray:
-    """``X`` (a list, an array) as a 2-D array whose missing cells are NaN or None.
+    """``X`` (a list, an array) as an array whose missing cells are NaN or None.
 
     numpy writes a NaN among words as the word ``"nan"`` (``np.asarray([["a",
     np.nan]])``): such a list is read cell by cell (``dtype=object``) and, in an array
-    of text, ``"nan"`` is a missing cell, as in a CSV."""
+    of text, ``"nan"`` is a missing cell, as in a CSV. Sparse matrices and arrays of
+    dates, time spans or complex numbers are refused (as such columns of a DataFrame
+    are)."""
+    if issparse(X):
+        raise TypeError("Sparse data was passed for X, but dense data is required; use "
+                        "X.toarray() to convert it to a dense numpy array")
     array = np.asarray(X)
+    if array.dtype.kind == "c":  # scikit-learn's words, which its checks look for
+        raise FoldInputError(f"Complex data not supported: X has dtype {array.dtype}; "
+                             "give real numbers (the parts as two columns, say)")
+    if array.dtype.kind in "mM":
+        raise FoldInputError(
+            f"X has dtype {array.dtype}, which FOLD cannot compare; convert it to real "
+            "numbers (e.g. days since a date) or to strings first")
     if array.dtype.kind != "U":
         return array
     if not isinstance(X, np.ndarray):
@@ -86,11 +99,24 @@ def _known_values(view: ColumnView, name: str) -> np.ndarray:
 def _check_targets(y: np.ndarray) -> None:
     """scikit-learn's check of classification targets, skipped where it could only pass in
     silence (it costs about a millisecond on object labels): text, integer or bool labels
-    with no more classes than half the rows."""
-    plain = y.dtype.kind in "biuU" or (y.dtype == object
-                                       and pd.api.types.infer_dtype(y) == "string")
+    with no more classes than half the rows. Before it, bytes labels and text beside other
+    labels are refused in one line (scikit-learn reads an object array's kind from its
+    first label: ``[0, 'x']`` was an "unknown label type")."""
+    held = pd.api.types.infer_dtype(y) if y.dtype == object else ""
+    if y.dtype.kind == "S" or held == "bytes":
+        raise FoldInputError("y holds bytes labels; decode them to str first")
+    if held in ("mixed", "mixed-integer"):
+        text = [isinstance(label, str | bytes) for label in y.tolist()]
+        if any(text) and not all(text):
+            raise FoldInputError(f"y mixes labels of types {_type_names(y)}, which do not "
+                                 "compare; give every label one type (str, say)")
+    plain = y.dtype.kind in "biuU" or held == "string"
     if not plain or (len(y) > 20 and len(pd.unique(y)) > round(0.5 * len(y))):
         check_classification_targets(y)
+
+
+def _type_names(y: np.ndarray) -> str:
+    return ", ".join(sorted({type(label).__name__ for label in y.tolist()}))
 
 
 def _known_categories(view: ColumnView, name: str) -> frozenset:
@@ -279,7 +305,9 @@ class FOLDClassifier(ClassifierMixin, BaseEstimator):
             if not X.size:
                 check_array(np.zeros((min(len(X), 1), X.shape[1])), ensure_min_samples=1)
         else:
-            check_array(X, dtype=None, ensure_all_finite="allow-nan", ensure_min_samples=1)
+            array = _cells(X)
+            check_array(array, dtype=None, ensure_all_finite="allow-nan",
+                        ensure_min_samples=1)
         validate_data(self, X, reset=reset, skip_check_array=True)
         fitted_on_array = (not reset and not hasattr(self, "feature_names_in_")
                            and self.schema_.names == _array_names(len(self.schema_.names)))
@@ -290,7 +318,6 @@ class FOLDClassifier(ClassifierMixin, BaseEstimator):
         elif isinstance(X, pd.DataFrame):
             frame = X
         else:
-            array = _cells(X)
             # An array at predict stands for the fitted columns, in order (scikit-learn
             # has warned that it has no names, as for any estimator).
             names = (list(self.schema_.names) if not reset and hasattr(self, "schema_")
@@ -299,6 +326,7 @@ class FOLDClassifier(ClassifierMixin, BaseEstimator):
                           {n for n, k in zip(self.schema_.names, self.schema_.kinds)
                            if k != NUMERIC})
             frame = frame_from_array(array, names, categories)
+            check_column_types(frame)  # dates or complex numbers as objects
         if not all(isinstance(c, str) for c in frame.columns):
             frame = frame.set_axis([str(c) for c in frame.columns], axis=1)
         frame = numbers_as_numbers(frame, set() if reset else {
@@ -378,7 +406,10 @@ class FOLDClassifier(ClassifierMixin, BaseEstimator):
     def _fit(self, X, y):
         self._check_params()
         frame = self._frame(X, reset=True)
-        y = column_or_1d(np.asarray(y), warn=True)
+        y = np.asarray(y)
+        if y.dtype.kind == "c":  # scikit-learn's words, without the whole array
+            raise FoldInputError(f"Complex data not supported: y has dtype {y.dtype}")
+        y = column_or_1d(y, warn=True)
         check_consistent_length(frame, y)
         if y.dtype == object and pd.isna(y).any():
             raise ValueError("Input y contains missing labels (None or NaN); drop those "
@@ -386,9 +417,8 @@ class FOLDClassifier(ClassifierMixin, BaseEstimator):
         try:
             _check_targets(y)
             self.classes_, y_index = np.unique(y, return_inverse=True)
-        except TypeError:  # labels that do not order: 'a' beside 1
-            kinds = sorted({type(label).__name__ for label in y.tolist()})
-            raise FoldInputError(f"y mixes labels of types {', '.join(kinds)}, which do not "
+        except TypeError:  # labels that do not order (objects of a class without <)
+            raise FoldInputError(f"y holds labels of types {_type_names(y)}, which do not "
                                  "compare; give every label one type (str, say)") from None
         check_classes(len(self.classes_))
         order = self._class_order(np.bincount(y_index, minlength=len(self.classes_)))

@@ -472,14 +472,19 @@ def _warn_unseen(name: object, codes: np.ndarray, texts: tuple[str, ...],
 
 
 def _numbers(column: pd.Series, name: object) -> np.ndarray:
-    """A column that held numbers in ``fit`` as floats, or a one-line error naming it."""
+    """A column that held numbers in ``fit`` as floats, or a one-line error naming it
+    (text such as ``"inf"`` or ``"1e400"`` is an infinity, refused as a float one is)."""
     try:
-        return to_numbers(column)
+        values = to_numbers(column)
     except (TypeError, ValueError):
         cells = column.to_numpy(dtype=object)
         bad = next(v for v in cells if not _reads_as_number(v))
         raise ValueError(f"column {name!r} holds {bad!r}, not a number; it held numbers in "
                          "fit (missing values may be NaN or None)") from None
+    if np.isinf(values).any():
+        raise ValueError("Input X contains infinity or a value too large for "
+                         f"dtype('float64') in column {name!r}.")
+    return values
 
 
 def _zero_one(values: np.ndarray, name: object) -> np.ndarray:

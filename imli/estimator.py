@@ -300,9 +300,9 @@ class IMLIClassifier(ClassifierMixin, BaseEstimator):
         try:
             check_classification_targets(y)
             classes, codes = np.unique(y, return_inverse=True)
-        except TypeError:  # labels that do not order: 'a' beside 1
+        except TypeError:  # labels that do not order (objects of a class without <)
             kinds = sorted({type(label).__name__ for label in np.ravel(y).tolist()})
-            raise ValueError(f"y mixes labels of types {', '.join(kinds)}, which do not "
+            raise ValueError(f"y holds labels of types {', '.join(kinds)}, which do not "
                              "compare; give every label one type (str, say)") from None
         if classes.size < 2:
             raise ValueError(

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pandas as pd
+from scipy.sparse import issparse
 from sklearn.utils import assert_all_finite, check_consistent_length, column_or_1d
 from sklearn.utils.validation import validate_data
 
@@ -29,13 +30,42 @@ def _cells(X) -> np.ndarray:
 
     numpy writes a NaN among words as the word ``"nan"`` (``np.asarray([["a",
     np.nan]])``): such a list is read cell by cell (``dtype=object``) and, in an array
-    of text, ``"nan"`` is a missing cell, as in a CSV."""
+    of text, ``"nan"`` is a missing cell, as in a CSV. Sparse matrices and arrays of
+    dates, time spans or complex numbers are refused (as such columns of a DataFrame
+    are)."""
+    if issparse(X):
+        raise TypeError("Sparse data was passed for X, but dense data is required; use "
+                        "X.toarray() to convert it to a dense numpy array")
     array = np.asarray(X)
+    if array.dtype.kind == "c":  # scikit-learn's words, which its checks look for
+        raise ValueError(f"Complex data not supported: X has dtype {array.dtype}; give "
+                         "real numbers (the parts as two columns, say)")
+    if array.dtype.kind in "mM":
+        raise ValueError(
+            f"X has dtype {array.dtype}, which IMLI cannot threshold; convert it to real "
+            "numbers (e.g. days since a date) or to strings first.")
     if array.dtype.kind != "U":
         return array
     if not isinstance(X, np.ndarray):
         return np.asarray(X, dtype=object)
     return np.where(array == "nan", None, array.astype(object))
+
+
+def _check_label_types(y: np.ndarray) -> None:
+    """Refuse bytes labels, and text beside other labels, in one line (scikit-learn reads
+    an object array's kind from its first label: ``[0, 'x']`` was an "unknown label
+    type")."""
+    held = pd.api.types.infer_dtype(y) if y.dtype == object else ""
+    if y.dtype.kind == "S" or held == "bytes":
+        raise ValueError("y holds bytes labels; decode them to str first.")
+    if y.dtype.kind == "c":  # scikit-learn's words, without the whole array
+        raise ValueError(f"Complex data not supported: y has dtype {y.dtype}.")
+    if held in ("mixed", "mixed-integer"):
+        text = [isinstance(label, str | bytes) for label in np.ravel(y).tolist()]
+        if any(text) and not all(text):
+            kinds = sorted({type(label).__name__ for label in np.ravel(y).tolist()})
+            raise ValueError(f"y mixes labels of types {', '.join(kinds)}, which do not "
+                             "compare; give every label one type (str, say)")
 
 
 def binary_input(est, X, y=None, column_specs=None, reset=True):
@@ -50,6 +80,7 @@ def binary_input(est, X, y=None, column_specs=None, reset=True):
         if labels.dtype == object and pd.isna(labels).any():
             raise ValueError("Input y contains missing labels (None or NaN); drop those "
                              "rows or give them a class.")
+        _check_label_types(labels)
         # scikit-learn reads pandas' nullable labels (boolean, Int64) as float64: predict
         # would answer 0.0/1.0 instead of labels of y's own kind
         y = labels
@@ -84,6 +115,7 @@ def binary_input(est, X, y=None, column_specs=None, reset=True):
             specs = est.binarizer_.column_specs_ if not reset and est.binarizer_ else ()
             categories = {s.feature for s in specs if s is not None and not s.is_threshold}
             frame = frame_from_array(X, names, categories)
+            check_column_types(frame)  # dates or complex numbers as objects
     if reset:
         y = column_or_1d(y, warn=True)
         if y.dtype.kind in "fc":

@@ -1,9 +1,11 @@
 """Checks both learners' estimators must pass, written once."""
 
+import re
 import warnings
 
 import numpy as np
 import pandas as pd
+import pytest
 
 
 def check_an_array_keeps_categories_that_read_as_numbers(estimator):
@@ -19,3 +21,41 @@ def check_an_array_keeps_categories_that_read_as_numbers(estimator):
     assert [str(w.message) for w in caught] == [
         f"X does not have valid feature names, but {type(estimator).__name__} was fitted "
         "with feature names"]
+
+
+def check_arrays_of_dates_and_odd_labels_are_refused_in_one_line(estimator):
+    """What a DataFrame's column types refuse, an array's dtype refuses too, at fit and at
+    predict (a date array read as nanoseconds answered every row alike); sparse input,
+    complex numbers, bytes labels and text beside numbers in y are one-line errors,
+    whichever label comes first."""
+    import scipy.sparse
+
+    days = np.array([0, 1, 2, 3, 10, 11, 12, 13] * 4)
+    y = np.where(days >= 10, "late", "early")
+    dates = (np.datetime64("2020-01-01") + days.astype("timedelta64[D]")).reshape(-1, 1)
+
+    def refused(call, pattern):
+        with pytest.raises((ValueError, TypeError)) as caught:
+            call()
+        message = str(caught.value)
+        assert re.search(pattern, message) and "\n" not in message, message
+
+    fit = estimator.fit
+    refused(lambda: fit(dates, y), r"^X has dtype datetime64\[D\], which .* cannot")
+    refused(lambda: fit(days.astype("timedelta64[D]").reshape(-1, 1), y),
+            r"^X has dtype timedelta64\[D\]")
+    as_objects = pd.Series(dates.ravel()).dt.date.to_numpy().reshape(-1, 1)
+    refused(lambda: fit(as_objects, y), r"^column 'x0' has dtype object \(date values\)")
+    refused(lambda: fit(days.reshape(-1, 1) + 1j, y), r"^Complex data not supported: X has")
+    refused(lambda: fit(scipy.sparse.csr_matrix(days.reshape(-1, 1).astype(float)), y),
+            r"^Sparse data was passed for X, but dense data is required")
+    clf = fit(days.reshape(-1, 1).astype(float), y)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)
+        refused(lambda: clf.predict(dates), r"^X has dtype datetime64\[D\]")
+    X = pd.DataFrame({"a": days.astype(float)})
+    refused(lambda: fit(X, np.where(days >= 10, 1 + 1j, 2)), r"^Complex data not supported: y")
+    refused(lambda: fit(X, np.where(days >= 10, b"late", b"early")), r"^y holds bytes labels")
+    for first in ("x", 0):
+        labels = np.array([first] + [0, "x"] * 15 + [1], dtype=object)
+        refused(lambda: fit(X, labels), r"^y mixes labels of types int, str, which do not")

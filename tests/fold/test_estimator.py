@@ -16,7 +16,8 @@ from sklearn.preprocessing import FunctionTransformer
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
 from fold import FoldInputError, FOLDClassifier
-from tests.estimator_checks import check_an_array_keeps_categories_that_read_as_numbers
+from tests.estimator_checks import (check_an_array_keeps_categories_that_read_as_numbers,
+                                    check_arrays_of_dates_and_odd_labels_are_refused_in_one_line)
 from tests.fold.helpers import python_decisions, run_swipl
 
 
@@ -369,3 +370,7 @@ def test_labels_are_checked_as_scikit_learn_does():
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         FOLDClassifier().fit(X, np.array(["a", "b"] * 20, dtype=object))
+
+
+def test_arrays_of_dates_and_odd_labels_are_refused_in_one_line():
+    check_arrays_of_dates_and_odd_labels_are_refused_in_one_line(FOLDClassifier(min_support=1))

@@ -16,7 +16,8 @@ from imli import (CNF, DNF, Binarizer, Clause, DecisionList, DecisionSet, IMLICl
                   Literal, Predicate, Rule, TimeLimitWarning)
 from imli.literals import LiteralSpace, literal_matrix
 from imli.redundancy import simplify
-from tests.estimator_checks import check_an_array_keeps_categories_that_read_as_numbers
+from tests.estimator_checks import (check_an_array_keeps_categories_that_read_as_numbers,
+                                    check_arrays_of_dates_and_odd_labels_are_refused_in_one_line)
 
 
 @pytest.fixture(scope="module")
@@ -613,6 +614,11 @@ def test_infinity_in_a_table_is_refused_as_in_an_array(dtype):
         IMLIClassifier(batch_size=None).fit(table, y)
     with pytest.raises(ValueError, match=message):
         clf.predict(table)
+    for text in ("inf", "-inf", "1e400"):  # text a threshold reads as a number
+        written = pd.DataFrame(X, columns=["a", "b"]).astype({"b": object})
+        written.loc[3, "b"] = text
+        with pytest.raises(ValueError, match=message):
+            clf.predict(written)
 
 
 @pytest.mark.parametrize("names", [[0, 1], [("a", "x"), ("b", "y")]])
@@ -685,3 +691,7 @@ def test_object_numbers_with_pandas_na_are_numbers():
         model = IMLIClassifier(random_state=0, n_clauses=1, rule_type="DNF").fit(
             pd.DataFrame({"x": column}), np.where(np.arange(40) % 10 > 4, "hi", "lo"))
         assert "4.5" in str(model.rules_) and " == " not in str(model.rules_), missing
+
+
+def test_arrays_of_dates_and_odd_labels_are_refused_in_one_line():
+    check_arrays_of_dates_and_odd_labels_are_refused_in_one_line(IMLIClassifier(n_clauses=1))
