@@ -202,8 +202,12 @@ def _check_finite(frame: pd.DataFrame) -> None:
     for name, col in frame.items():
         if (pd.api.types.is_numeric_dtype(col) and not pd.api.types.is_bool_dtype(col)
                 and np.isinf(to_numbers(col)).any()):
-            raise ValueError("Input X contains infinity or a value too large for "
-                             f"dtype('float64') in column {name!r}.")
+            raise _infinity(name)
+
+
+def _infinity(name: object) -> ValueError:
+    return ValueError("Input X contains infinity or a value too large for "
+                      f"dtype('float64') in column {name!r}.")
 
 
 def _is_binary(values: pd.Series) -> bool:
@@ -481,9 +485,9 @@ def _numbers(column: pd.Series, name: object) -> np.ndarray:
         bad = next(v for v in cells if not _reads_as_number(v))
         raise ValueError(f"column {name!r} holds {bad!r}, not a number; it held numbers in "
                          "fit (missing values may be NaN or None)") from None
-    if np.isinf(values).any():
-        raise ValueError("Input X contains infinity or a value too large for "
-                         f"dtype('float64') in column {name!r}.")
+    # numeric columns were checked with the table (_check_finite); text is read here
+    if not pd.api.types.is_numeric_dtype(column) and np.isinf(values).any():
+        raise _infinity(name)
     return values
 
 

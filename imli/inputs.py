@@ -61,9 +61,10 @@ def _check_label_types(y: np.ndarray) -> None:
     if y.dtype.kind == "c":  # scikit-learn's words, without the whole array
         raise ValueError(f"Complex data not supported: y has dtype {y.dtype}.")
     if held in ("mixed", "mixed-integer"):
-        text = [isinstance(label, str | bytes) for label in np.ravel(y).tolist()]
+        labels = np.ravel(y).tolist()
+        text = [isinstance(label, str | bytes) for label in labels]
         if any(text) and not all(text):
-            kinds = sorted({type(label).__name__ for label in np.ravel(y).tolist()})
+            kinds = sorted({type(label).__name__ for label in labels})
             raise ValueError(f"y mixes labels of types {', '.join(kinds)}, which do not "
                              "compare; give every label one type (str, say)")
 
