@@ -478,6 +478,9 @@ class FOLDClassifier(ClassifierMixin, BaseEstimator):
         Parameters
         ----------
         X : DataFrame of shape (n_samples, n_features)
+            A column fitted as numbers may hold text: it is read as ``fit`` reads text
+            (Python's ``float``; ``"nan"``, None and NaN are unknown). Text that is no
+            number, ``""`` included, is refused.
 
         Returns
         -------

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import math
 import numbers
+import reprlib
 import warnings
 from dataclasses import dataclass, field
 from decimal import Decimal
@@ -316,14 +317,9 @@ def read_numeric(series: pd.Series, name: str) -> np.ndarray:
     if pd.api.types.is_bool_dtype(series.dtype) or not pd.api.types.is_numeric_dtype(
         series.dtype
     ):
-        try:
-            series = pd.to_numeric(series, errors="raise")
-        except (ValueError, TypeError, OverflowError) as exc:  # 10**400 overflows
-            raise FoldInputError(
-                f"column {name!r} was numeric when the model was fitted but now "
-                f"holds non-numeric values ({exc}); pass numbers or NaN"
-            ) from None
-    values = series.to_numpy(dtype=np.float64, na_value=np.nan)
+        values = _cells_as_numbers(series, name)
+    else:
+        values = series.to_numpy(dtype=np.float64, na_value=np.nan)
     if np.isinf(values).any():
         raise FoldInputError(
             f"column {name!r} contains infinity; replace it by a finite number or NaN"
@@ -331,6 +327,36 @@ def read_numeric(series: pd.Series, name: str) -> np.ndarray:
     if pd.api.types.is_integer_dtype(series.dtype):
         _warn_merged_integers(series, values, name)
     return values
+
+
+def _cells_as_numbers(series: pd.Series, name: str) -> np.ndarray:
+    """The cells of a column fitted as numbers, given in another dtype, as float64.
+
+    Text is read as :func:`frame_from_array` reads it in ``fit`` (Python's ``float``):
+    ``"nan"`` is unknown, as are None, NaN and ``pd.NA``; any other cell that is not a
+    number (``""`` included, which in ``fit`` makes a column categorical) is refused.
+    """
+    cells = series.to_numpy(dtype=object)
+    values = np.full(len(cells), np.nan)
+    for i, value in enumerate(cells):
+        if _is_unknown(value):
+            continue
+        try:
+            values[i] = float(value)
+        except OverflowError:  # 10**400
+            raise FoldInputError(f"column {name!r} holds {reprlib.repr(value)}, beyond the "
+                                 "range of float64; replace it by a finite number or NaN"
+                                 ) from None
+        except (TypeError, ValueError):
+            raise FoldInputError(
+                f"column {name!r} was numeric when the model was fitted but now "
+                f"holds {reprlib.repr(value)}, not a number; pass numbers or NaN") from None
+    return values
+
+
+def _is_unknown(value: object) -> bool:
+    missing = pd.isna(value)  # an array held in a cell gives an array: a value
+    return isinstance(missing, bool | np.bool_) and bool(missing)
 
 
 def _warn_merged_integers(series: pd.Series, values: np.ndarray, name: str) -> None:

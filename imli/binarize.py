@@ -11,6 +11,7 @@ column: neither ``f <= t`` nor ``f > t``, no category, not the binary column.
 from __future__ import annotations
 
 import math
+import reprlib
 import warnings
 from dataclasses import dataclass
 from decimal import Decimal
@@ -480,11 +481,14 @@ def _numbers(column: pd.Series, name: object) -> np.ndarray:
     (text such as ``"inf"`` or ``"1e400"`` is an infinity, refused as a float one is)."""
     try:
         values = to_numbers(column)
+    except OverflowError:  # 10**400
+        raise ValueError(f"column {name!r} holds a number beyond the range of float64; "
+                         "replace it by a finite number or NaN") from None
     except (TypeError, ValueError):
         cells = column.to_numpy(dtype=object)
         bad = next(v for v in cells if not _reads_as_number(v))
-        raise ValueError(f"column {name!r} holds {bad!r}, not a number; it held numbers in "
-                         "fit (missing values may be NaN or None)") from None
+        raise ValueError(f"column {name!r} holds {reprlib.repr(bad)}, not a number; it held "
+                         "numbers in fit (missing values may be NaN or None)") from None
     # numeric columns were checked with the table (_check_finite); text is read here
     if not pd.api.types.is_numeric_dtype(column) and np.isinf(values).any():
         raise _infinity(name)

@@ -460,7 +460,9 @@ class IMLIClassifier(ClassifierMixin, BaseEstimator):
         ----------
         X : {array-like, DataFrame} of shape (n_samples, n_features)
             Same kind of table as in ``fit``; a DataFrame with the same columns, in the
-            same order.
+            same order. A column fitted as numbers may hold text: it is read as ``fit``
+            reads text (Python's ``float``; ``"nan"``, None and NaN are missing). Text
+            that is no number, ``""`` included, is refused.
 
         Returns
         -------

@@ -59,3 +59,29 @@ def check_arrays_of_dates_and_odd_labels_are_refused_in_one_line(estimator):
     for first in ("x", 0):
         labels = np.array([first] + [0, "x"] * 15 + [1], dtype=object)
         refused(lambda: fit(X, labels), r"^y mixes labels of types int, str, which do not")
+
+
+def check_numbers_given_as_text_at_predict_read_as_in_fit(estimator):
+    """A column fitted as numbers, given as text at predict, is read as ``fit`` reads text
+    (Python's ``float``, ``"nan"`` unknown): the same labels as the numbers. Text that is
+    no number (``""`` too, which in ``fit`` makes a column categorical) and integers
+    beyond float64 are one-line errors naming the column."""
+    rng = np.random.default_rng(3)
+    X = pd.DataFrame({"a": rng.normal(size=80).round(3), "b": rng.choice(["x", "y"], 80)})
+    X.loc[::7, "a"] = np.nan
+    y = np.where(X["a"] > 0.2, "hi", "lo")
+    clf = estimator.fit(X, y)
+    expected = clf.predict(X)
+    assert len(set(expected)) == 2
+    as_text = X.assign(a=[repr(float(v)) for v in X["a"]])  # 'nan' where unknown
+    assert as_text["a"].str.fullmatch("nan").sum() == X["a"].isna().sum() > 0
+    assert (clf.predict(as_text) == expected).all()
+    for bad, pattern in (("", r"holds '', not a number"), (" ", r"holds ' ', not a number"),
+                         ("x" * 500, r"holds 'x+\.\.\.x+', not a number"),
+                         (10**400, r"beyond the range of float64")):
+        cells = as_text["a"].to_numpy(dtype=object)
+        cells[5] = bad
+        with pytest.raises(ValueError) as caught:
+            clf.predict(as_text.assign(a=cells))
+        message = str(caught.value)
+        assert re.search(r"^column 'a' .*" + pattern, message) and "\n" not in message, message

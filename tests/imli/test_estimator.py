@@ -17,7 +17,8 @@ from imli import (CNF, DNF, Binarizer, Clause, DecisionList, DecisionSet, IMLICl
 from imli.literals import LiteralSpace, literal_matrix
 from imli.redundancy import simplify
 from tests.estimator_checks import (check_an_array_keeps_categories_that_read_as_numbers,
-                                    check_arrays_of_dates_and_odd_labels_are_refused_in_one_line)
+                                    check_arrays_of_dates_and_odd_labels_are_refused_in_one_line,
+                                    check_numbers_given_as_text_at_predict_read_as_in_fit)
 
 
 @pytest.fixture(scope="module")
@@ -695,3 +696,7 @@ def test_object_numbers_with_pandas_na_are_numbers():
 
 def test_arrays_of_dates_and_odd_labels_are_refused_in_one_line():
     check_arrays_of_dates_and_odd_labels_are_refused_in_one_line(IMLIClassifier(n_clauses=1))
+
+
+def test_numbers_given_as_text_at_predict_read_as_in_fit():
+    check_numbers_given_as_text_at_predict_read_as_in_fit(IMLIClassifier(n_clauses=1))
