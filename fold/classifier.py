@@ -46,6 +46,41 @@ def _row_id(X) -> int:
     return 0
 
 
+def _hashable(value) -> bool:
+    try:
+        hash(value)
+    except TypeError:  # a list given as a label
+        return False
+    return True
+
+
+def _refuse_columns(columns, fitted) -> None:
+    raise FoldInputError(f"X has columns {_some(columns)}, the model was fitted on "
+                         f"{_some(fitted)}; pass the same columns in the same order")
+
+
+def _labels(y) -> np.ndarray:
+    """``y`` as an array; a list of text as objects, since a numpy text array drops
+    trailing NULs and would take the labels ``"a\\x00"`` and ``"a"`` for one class."""
+    labels = np.asarray(y)
+    if labels.dtype.kind == "U" and not isinstance(y, np.ndarray):
+        labels = np.asarray(y, dtype=object)
+    return labels
+
+
+def _not_a_table(X, array: np.ndarray) -> str:
+    """Why ``X`` is not a table of rows and columns (scikit-learn's message prints it)."""
+    if isinstance(X, pd.Series):
+        got = ("a pandas Series; pass a DataFrame (X.iloc[[i]] for row i, s.to_frame() "
+               "for one column)")
+    elif isinstance(X, dict):
+        got = "a dict; pass a DataFrame (pd.DataFrame(X))"
+    else:
+        got = (f"a {array.ndim}-D array of shape {array.shape}. Reshape your data "
+               "(a.reshape(1, -1) for one row, a.reshape(-1, 1) for one column)")
+    return f"Expected a 2-D table of rows and columns as X, got {got}"
+
+
 def _cells(X) -> np.ndarray:
     """``X`` (a list, an array) as an array whose missing cells are NaN or None.
 
@@ -58,6 +93,8 @@ def _cells(X) -> np.ndarray:
         raise TypeError("Sparse data was passed for X, but dense data is required; use "
                         "X.toarray() to convert it to a dense numpy array")
     array = np.asarray(X)
+    if array.ndim != 2:
+        raise FoldInputError(_not_a_table(X, array))
     if array.dtype.kind == "c":  # scikit-learn's words, which its checks look for
         raise FoldInputError(f"Complex data not supported: X has dtype {array.dtype}; "
                              "give real numbers (the parts as two columns, say)")
@@ -308,6 +345,9 @@ class FOLDClassifier(ClassifierMixin, BaseEstimator):
             array = _cells(X)
             check_array(array, dtype=None, ensure_all_finite="allow-nan",
                         ensure_min_samples=1)
+        if (not reset and isinstance(X, pd.DataFrame) and hasattr(self, "feature_names_in_")
+                and list(X.columns) != list(self.feature_names_in_)):
+            _refuse_columns(X.columns, self.schema_.names)  # scikit-learn's is many lines
         validate_data(self, X, reset=reset, skip_check_array=True)
         fitted_on_array = (not reset and not hasattr(self, "feature_names_in_")
                            and self.schema_.names == _array_names(len(self.schema_.names)))
@@ -337,9 +377,7 @@ class FOLDClassifier(ClassifierMixin, BaseEstimator):
         check_is_fitted(self)
         frame = self._frame(X, reset=False)
         if tuple(frame.columns) != self.schema_.names:
-            raise FoldInputError(
-                f"X has columns {_some(frame.columns)}, the model was fitted on "
-                f"{_some(self.schema_.names)}; pass the same columns in the same order")
+            _refuse_columns(frame.columns, self.schema_.names)
         view = ColumnView(frame, self.schema_)
         for name, kind in zip(self.schema_.names, self.schema_.kinds):
             if kind == NUMERIC and column_kind(frame[name]) != NUMERIC:
@@ -353,7 +391,7 @@ class FOLDClassifier(ClassifierMixin, BaseEstimator):
             return sorted(range(len(self.classes_)), key=lambda k: (-counts[k], k))
         wanted = list(self.class_order)
         index = {label: k for k, label in enumerate(self.classes_.tolist())}
-        order = [index.get(label) for label in wanted]
+        order = [index.get(label) if _hashable(label) else None for label in wanted]
         if None in order or sorted(order) != list(range(len(self.classes_))):
             raise FoldInputError(
                 f"class_order={wanted!r} must list each class of y exactly once "
@@ -406,7 +444,7 @@ class FOLDClassifier(ClassifierMixin, BaseEstimator):
     def _fit(self, X, y):
         self._check_params()
         frame = self._frame(X, reset=True)
-        y = np.asarray(y)
+        y = _labels(y)
         if y.dtype.kind == "c":  # scikit-learn's words, without the whole array
             raise FoldInputError(f"Complex data not supported: y has dtype {y.dtype}")
         y = column_or_1d(y, warn=True)

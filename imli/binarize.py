@@ -228,6 +228,8 @@ def _thresholds(values: np.ndarray, n_thresholds: int) -> np.ndarray:
     values = values[~np.isnan(values)]
     if values.size == 0:
         return np.empty(0)
+    # every value is a cut from size - 1 quantiles on: more change nothing (and 2**70 fails)
+    n_thresholds = min(n_thresholds, values.size)
     qs = np.linspace(0, 1, n_thresholds + 2)[1:-1]
     cuts = np.unique(np.quantile(values, qs, method="lower"))
     if cuts.size < n_thresholds:
@@ -253,7 +255,9 @@ def _entropy_thresholds(values: np.ndarray, y: np.ndarray, n_thresholds: int) ->
     distinct, ranks = np.unique(values[known], return_inverse=True)
     if distinct.size < 2:
         return np.empty(0)
-    tree = DecisionTreeClassifier(criterion="entropy", max_leaf_nodes=n_thresholds + 1,
+    # a tree on the ranks has at most one leaf per distinct value
+    leaves = min(n_thresholds + 1, distinct.size)
+    tree = DecisionTreeClassifier(criterion="entropy", max_leaf_nodes=leaves,
                                   random_state=0)
     tree.fit(ranks.reshape(-1, 1).astype(np.float64), np.asarray(y)[known])
     split = tree.tree_.children_left > -1

@@ -25,6 +25,19 @@ def _is_binary_frame(frame: pd.DataFrame) -> bool:
     return True
 
 
+def _not_a_table(X, array: np.ndarray) -> str:
+    """Why ``X`` is not a table of rows and columns (scikit-learn's message prints it)."""
+    if isinstance(X, pd.Series):
+        got = ("a pandas Series; pass a DataFrame (X.iloc[[i]] for row i, s.to_frame() "
+               "for one column)")
+    elif isinstance(X, dict):
+        got = "a dict; pass a DataFrame (pd.DataFrame(X))"
+    else:
+        got = (f"a {array.ndim}-D array of shape {array.shape}. Reshape your data "
+               "(a.reshape(1, -1) for one row, a.reshape(-1, 1) for one column)")
+    return f"Expected a 2-D table of rows and columns as X, got {got}"
+
+
 def _cells(X) -> np.ndarray:
     """``X`` (a list, an array) as an array whose missing cells are NaN or None.
 
@@ -37,6 +50,8 @@ def _cells(X) -> np.ndarray:
         raise TypeError("Sparse data was passed for X, but dense data is required; use "
                         "X.toarray() to convert it to a dense numpy array")
     array = np.asarray(X)
+    if array.ndim != 2:
+        raise ValueError(_not_a_table(X, array))
     if array.dtype.kind == "c":  # scikit-learn's words, which its checks look for
         raise ValueError(f"Complex data not supported: X has dtype {array.dtype}; give "
                          "real numbers (the parts as two columns, say)")
@@ -78,6 +93,9 @@ def binary_input(est, X, y=None, column_specs=None, reset=True):
     if reset and y is not None:
         # before scikit-learn's checks, which fail on pandas' NA in text labels
         labels = np.asarray(y)
+        if labels.dtype.kind == "U" and not isinstance(y, np.ndarray):
+            # a numpy text array drops trailing NULs: "a\x00" and "a" would be one class
+            labels = np.asarray(y, dtype=object)
         if labels.dtype == object and pd.isna(labels).any():
             raise ValueError("Input y contains missing labels (None or NaN); drop those "
                              "rows or give them a class.")
@@ -88,8 +106,8 @@ def binary_input(est, X, y=None, column_specs=None, reset=True):
     if isinstance(X, pd.DataFrame):
         check_column_types(X)
         target = y if reset else "no_validation"
+        check_columns(est, X.columns, reset)  # before scikit-learn's, of many lines
         validate_data(est, X, target, skip_check_array=True, reset=reset)
-        check_columns(est, X.columns, reset)
         if X.shape[0] == 0 or X.shape[1] == 0:
             raise ValueError(
                 f"Found a table of shape {X.shape}; at least 1 row and 1 column are "

@@ -212,7 +212,8 @@ def batches(rows: WeightedRows, batch_size: int, rng: np.random.Generator) -> li
     if order.size == 0:
         return [order]
     cumulative = np.cumsum(rows.weights[order])
-    cut = (cumulative - rows.weights[order]) // int(batch_size)
+    # a batch as large as all rows is one batch (and 2**63 overflows int64)
+    cut = (cumulative - rows.weights[order]) // int(min(batch_size, cumulative[-1]))
     return [order[cut == c] for c in np.unique(cut)]
 
 

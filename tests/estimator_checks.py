@@ -85,3 +85,28 @@ def check_numbers_given_as_text_at_predict_read_as_in_fit(estimator):
             clf.predict(as_text.assign(a=cells))
         message = str(caught.value)
         assert re.search(r"^column 'a' .*" + pattern, message) and "\n" not in message, message
+
+
+def check_labels_tables_and_columns_are_read_as_given(estimator):
+    """A list of labels that differ by a trailing NUL stays two classes (a numpy text array
+    would drop the NUL); X that is not a table (a Series, a 1-D list, a dict) and columns
+    other than the fitted ones are one-line errors, not scikit-learn's many lines."""
+    X = pd.DataFrame({"a": np.arange(40) % 4 * 1.0, "b": np.arange(40) % 3 * 1.0})
+    y = ["a\x00" if v < 2 else "a" for v in X["a"]]
+    clf = estimator.fit(X, y)
+    assert clf.classes_.tolist() == ["a", "a\x00"]
+    assert clf.predict(X).tolist() == y
+
+    def refused(call, pattern):
+        with pytest.raises(ValueError) as caught:
+            call()
+        message = str(caught.value)
+        assert re.search(pattern, message) and "\n" not in message, message
+
+    for table, got in ((X.iloc[0], "a pandas Series"), ({"a": [0.0], "b": [1.0]}, "a dict"),
+                       (X["a"].tolist(), r"a 1-D array .*\. Reshape your data")):
+        refused(lambda: clf.predict(table), r"^Expected a 2-D table .* got " + got)
+        refused(lambda: estimator.fit(table, y[:1]), r"^Expected a 2-D table .* got " + got)
+    clf = estimator.fit(X, y)
+    for table in (X[["b", "a"]], X[["a"]], X.assign(c=1.0), X.rename(columns={"b": "z"})):
+        refused(lambda: clf.predict(table), r"^X has columns \[.*\], .*fitted on \['a', 'b'\]")

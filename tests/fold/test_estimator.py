@@ -18,6 +18,7 @@ from sklearn.utils.estimator_checks import parametrize_with_checks
 from fold import FoldInputError, FOLDClassifier
 from tests.estimator_checks import (check_an_array_keeps_categories_that_read_as_numbers,
                                     check_arrays_of_dates_and_odd_labels_are_refused_in_one_line,
+                                    check_labels_tables_and_columns_are_read_as_given,
                                     check_numbers_given_as_text_at_predict_read_as_in_fit)
 from tests.fold.helpers import python_decisions, run_swipl
 
@@ -62,7 +63,7 @@ def test_not_fitted_and_bad_parameters():
 def test_input_problems_have_clear_errors():
     X = pd.DataFrame({"a": [1.0, 2.0, 3.0], "b": ["x", "y", "x"]})
     clf = FOLDClassifier(min_support=1).fit(X, [0, 1, 0])
-    with pytest.raises(ValueError, match="feature names"):
+    with pytest.raises(ValueError, match=r"^X has columns \['b', 'a'\], the model was fitted on"):
         clf.predict(X[["b", "a"]])
     with pytest.raises(ValueError, match="infinity"):
         FOLDClassifier().fit(pd.DataFrame({"a": [1.0, np.inf]}), [0, 1])
@@ -373,3 +374,17 @@ def test_arrays_of_dates_and_odd_labels_are_refused_in_one_line():
 
 def test_numbers_given_as_text_at_predict_read_as_in_fit():
     check_numbers_given_as_text_at_predict_read_as_in_fit(FOLDClassifier(min_support=1))
+
+
+def test_labels_tables_and_columns_are_read_as_given():
+    check_labels_tables_and_columns_are_read_as_given(FOLDClassifier(min_support=1))
+
+
+@pytest.mark.parametrize("order", [["p"], ["p", "p"], ["p", "x"], [["p", "n"]], [["p"], ["n"]]])
+def test_a_class_order_that_is_not_the_classes_once_each_is_refused_in_one_line(order):
+    X = np.arange(20.0).reshape(-1, 1)
+    with pytest.raises(FoldInputError, match=r"^class_order=.* must list each class of y "
+                       r"exactly once \(classes: \['n', 'p'\]\)$"):
+        FOLDClassifier(class_order=order).fit(X, ["p", "n"] * 10)
+    fitted = FOLDClassifier(class_order=["p", "n"]).fit(X, ["p", "n"] * 10)
+    assert fitted.class_order_.tolist() == [1, 0]

@@ -18,6 +18,7 @@ from imli.literals import LiteralSpace, literal_matrix
 from imli.redundancy import simplify
 from tests.estimator_checks import (check_an_array_keeps_categories_that_read_as_numbers,
                                     check_arrays_of_dates_and_odd_labels_are_refused_in_one_line,
+                                    check_labels_tables_and_columns_are_read_as_given,
                                     check_numbers_given_as_text_at_predict_read_as_in_fit)
 
 
@@ -700,3 +701,19 @@ def test_arrays_of_dates_and_odd_labels_are_refused_in_one_line():
 
 def test_numbers_given_as_text_at_predict_read_as_in_fit():
     check_numbers_given_as_text_at_predict_read_as_in_fit(IMLIClassifier(n_clauses=1))
+
+
+def test_labels_tables_and_columns_are_read_as_given():
+    check_labels_tables_and_columns_are_read_as_given(IMLIClassifier(n_clauses=1))
+
+
+def test_sizes_beyond_the_table_learn_as_the_table_allows():
+    """More thresholds than values, or a batch larger than all rows, change nothing (2**70
+    thresholds and a batch of 2**63 rows failed deep in numpy)."""
+    rng = np.random.default_rng(0)
+    X = pd.DataFrame({"a": rng.normal(size=60), "b": rng.integers(0, 5, 60).astype(float)})
+    y = (X["a"] + X["b"] / 5 > 0.5).astype(int)
+    for thresholds in ("entropy", "quantile"):
+        rules = {str(IMLIClassifier(n_thresholds=n, thresholds=thresholds, batch_size=b)
+                     .fit(X, y).rules_) for n, b in ((60, 60), (2**70, 2**63))}
+        assert len(rules) == 1, rules
