@@ -46,14 +46,6 @@ def _row_id(X) -> int:
     return 0
 
 
-def _hashable(value) -> bool:
-    try:
-        hash(value)
-    except TypeError:  # a list given as a label
-        return False
-    return True
-
-
 def _refuse_columns(columns, fitted) -> None:
     raise FoldInputError(f"X has columns {_some(columns)}, the model was fitted on "
                          f"{_some(fitted)}; pass the same columns in the same order")
@@ -391,7 +383,10 @@ class FOLDClassifier(ClassifierMixin, BaseEstimator):
             return sorted(range(len(self.classes_)), key=lambda k: (-counts[k], k))
         wanted = list(self.class_order)
         index = {label: k for k, label in enumerate(self.classes_.tolist())}
-        order = [index.get(label) if _hashable(label) else None for label in wanted]
+        try:
+            order = [index.get(label) for label in wanted]
+        except TypeError:  # a list given as a label, which no class is
+            order = [None]
         if None in order or sorted(order) != list(range(len(self.classes_))):
             raise FoldInputError(
                 f"class_order={wanted!r} must list each class of y exactly once "
