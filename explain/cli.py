@@ -427,7 +427,8 @@ def execute(run: CliRun, console: Console) -> Path:
     A run that fails or is stopped removes the ``--out`` directory it created while it is
     still empty."""
     missing = [p for p in (run.out, *run.out.parents) if not p.exists()]  # deepest first
-    out = prepare_out_dir(run.out, force=run.force)
+    out = prepare_out_dir(run.out, force=run.force,
+                          inputs={"--data": run.data, "--model": run.model})
     try:
         return _execute(run, console, out)
     except BaseException:

@@ -46,11 +46,32 @@ def atomic_write_text(path: Path, text: str) -> None:
         raise
 
 
-def prepare_out_dir(out_dir, force: bool = False) -> Path:
-    """Create ``out_dir``, refusing to overwrite a previous run's directory without ``force``."""
+def prepare_out_dir(out_dir, force: bool = False, inputs: dict | None = None) -> Path:
+    """Create ``out_dir``, refusing to overwrite a previous run's directory without ``force``.
+
+    Parameters
+    ----------
+    out_dir : path
+        The run's directory.
+    force : bool
+        Write over a previous run's files.
+    inputs : dict, optional
+        Option -> path of a file the run reads (``--data``, ``--model``). One that is a
+        file the run writes or removes in ``out_dir`` (its own ``black_box.ubj``, a
+        previous run's ``predictions.csv``; through a link too) is refused, with or without
+        ``force``: the run would destroy its own input.
+    """
     out = Path(out_dir)
     if out.exists() and not out.is_dir():
         raise InputError(f"--out {out} exists and is not a directory")
+    for option, given in (inputs or {}).items():
+        if given is None or not Path(given).is_file():
+            continue  # a bundled dataset's name, a pipe: nothing in --out to collide with
+        for name in RUN_FILES + BLACK_BOX_FILES:
+            if (out / name).exists() and os.path.samefile(given, out / name):
+                raise InputError(f"{option} {given} is the file {name} that a run writes in "
+                                 f"--out {out}: the run would overwrite it; choose another "
+                                 f"--out, or move the file out of it first")
     if out.is_dir() and any((out / name).exists() for name in RUN_FILES) and not force:
         raise InputError(
             f"{out} already holds a run's report; choose another --out or pass --force"

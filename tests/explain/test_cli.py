@@ -122,6 +122,36 @@ def test_refuses_to_overwrite_without_force(mixed_csv, tmp_path):
     assert (out / "imli.txt").is_file() and not (out / "fold.pl").exists()  # not stale
 
 
+
+@pytest.mark.parametrize("force", [[], ["--force"]])
+@pytest.mark.parametrize("option, name, link", [
+    ("--model", "black_box.ubj", False),    # the user's model kept where a run saves its own
+    ("--model", "black_box.txt", True),     # a hard link: another name, the same file
+    ("--data", "predictions.csv", False),   # a previous run's predictions read as a table
+])
+def test_an_input_that_is_a_file_the_run_writes_is_refused(own_models, tmp_path, force,
+                                                           option, name, link):
+    # the run used to overwrite the user's model with its own copy, and exit 0
+    out = tmp_path / "run"
+    out.mkdir()
+    source = own_models / ("three.ubj" if option == "--model" else "three.csv")
+    kept = out / name
+    kept.write_bytes(source.read_bytes())
+    given = kept
+    if link:
+        given = tmp_path / "model.ubj"
+        os.link(kept, given)
+    inputs = {"--data": str(own_models / "three.csv"), "--model": None, option: str(given)}
+    args = ["--data", inputs["--data"]] + (["--model", inputs["--model"]]
+                                           if inputs["--model"] else [])
+    done = run_cli("run", *args, "--target", "label", "--out", str(out), "--learners",
+                   "fold", *force, *FAST_LIME)
+    assert done.returncode == 2 and done.stderr.count("\n") == 1, done.stderr
+    assert done.stderr.startswith(f"error: {option} {given} is the file {name} that a run "
+                                  f"writes in --out {out}")
+    assert kept.read_bytes() == source.read_bytes() and sorted(os.listdir(out)) == [name]
+
+
 @pytest.fixture(scope="module")
 def own_models(tmp_path_factory):
     """A three-class table, and XGBoost models trained on it as scikit-learn numbers the
