@@ -19,6 +19,7 @@ from sklearn.model_selection import train_test_split
 from adapters import (BlackBox, Dataset, InputError, TableEncoder, relabel_classes,
                       rest_name, train_xgboost)
 from adapters.blackbox import check_encoded_reading
+from adapters.errors import listing
 from explain.learners import LEARNERS, FittedLearner, check_params, fit_learner
 from explain.lime_input import LimeInput
 from explain.lime_runner import Explanations, LimeConfig, explain_rows
@@ -163,6 +164,18 @@ def binarize_target(dataset: Dataset) -> Dataset:
 
 #: Share of held-out rows that are copies of training rows from which a run says so.
 COPIES_NOTE_SHARE = 0.05
+
+
+def _merged_in_float32(X: pd.DataFrame, numeric) -> list[str]:
+    """The numeric columns whose distinct values are at most half as many in 32-bit
+    floats (which XGBoost reads): a black box may see them as constant."""
+    merged = []
+    for name in numeric:
+        values = X[name].to_numpy(dtype=float)
+        values = values[~np.isnan(values)]
+        if 2 * len(np.unique(values.astype(np.float32))) <= len(np.unique(values)):
+            merged.append(name)
+    return merged
 
 
 def _copies_note(X_train: pd.DataFrame, X_test: pd.DataFrame) -> list[str]:
@@ -357,6 +370,11 @@ def run_pipeline(
         # with more than two classes, another one against the rest may be learned
         fix = ("a larger class with --positive, or more rows, may give one"
                if len(dataset.source_labels) > 2 else "more rows of it may give one")
+        if merged := _merged_in_float32(X_train, dataset.numeric):
+            fix = (f"the black box reads column{'s' * (len(merged) > 1)} "
+                   f"{listing(merged, 3)} in 32-bit floats, where "
+                   f"{'its' if len(merged) == 1 else 'their'} values merge: rescale or "
+                   f"shift {'it' if len(merged) == 1 else 'them'}")
         raise InputError(
             f"the black box predicts class {dataset.class_names[only]!r} for every training "
             f"row: there is no decision to explain ({other!r} has "

@@ -183,6 +183,20 @@ def test_a_black_box_with_one_answer_says_how_large_the_other_class_is():
         run_pipeline(ds, RunConfig(lime=FAST_LIME, learners=("fold",)), black_box=box)
 
 
+def test_a_black_box_that_sees_a_column_merged_in_32_bit_floats_says_so():
+    # the decision is on values 1e-3 apart around 1e6, one value in float32: XGBoost
+    # predicts one class, and the error used to blame the smaller class's size
+    rng = np.random.default_rng(0)
+    u = rng.uniform(size=200)
+    df = pd.DataFrame({"x": 1e6 + u * 1e-3, "z": rng.normal(size=200)})
+    df["t"] = np.where(u > 0.5, "a", "b")
+    ds = from_frame(df, "t")
+    with pytest.raises(InputError, match=r"training rows; the black box reads column 'x' in "
+                                         r"32-bit floats, where its values merge: rescale "
+                                         r"or shift it\)$"):
+        run_pipeline(ds, RunConfig(lime=FAST_LIME, learners=("fold",)))
+
+
 def test_a_small_test_set_is_noted():
     rng = np.random.default_rng(0)
     df = pd.DataFrame({"x": rng.normal(size=80)})
