@@ -64,6 +64,10 @@ def prepare_out_dir(out_dir, force: bool = False, inputs: dict | None = None) ->
     out = Path(out_dir)
     if out.exists() and not out.is_dir():
         raise InputError(f"--out {out} exists and is not a directory")
+    for part in (out, *out.parents):
+        if part.is_symlink() and not part.exists():
+            raise InputError(f"--out {out}: {part} is a link to {os.readlink(part)}, which "
+                             f"does not exist; create it or choose another --out")
     for option, given in (inputs or {}).items():
         if given is None or not Path(given).is_file():
             continue  # a bundled dataset's name, a pipe: nothing in --out to collide with

@@ -394,9 +394,16 @@ def test_bad_input_is_one_line_exit_2(mixed_csv, tmp_path, args, words):
     (["--out", "/sys/kernel"], "cannot write to --out /sys/kernel"),   # exists, refuses files
     (["--out", "OUT", "--cache-dir", "/proc/version"],
      "cannot use '/proc/version' as the LIME cache directory"),
+    (["--out", "LINK"], "LINK is a link to NOWHERE, which does not exist"),  # said "File exists"
+    (["--out", "LINK/run"], "LINK is a link to NOWHERE, which does not exist"),
 ])
 def test_unusable_directories_are_one_line_exit_2(mixed_csv, tmp_path, args, words):
-    args = [str(tmp_path / "o") if a == "OUT" else a for a in args]
+    (tmp_path / "link").symlink_to(tmp_path / "nowhere")
+    names = {"OUT": tmp_path / "o", "LINK": tmp_path / "link", "NOWHERE": tmp_path / "nowhere"}
+    args = [a.replace("LINK", str(names["LINK"])) if "LINK" in a else str(names.get(a, a))
+            for a in args]
+    for key, value in names.items():
+        words = words.replace(key, str(value))
     fast = [a for a in FAST if a != "--no-cache"]
     done = run_cli("run", "--data", str(mixed_csv), "--target", "target", *args, *fast)
     assert done.returncode == 2 and "Traceback" not in done.stderr
