@@ -19,7 +19,7 @@ from sklearn.model_selection import train_test_split
 from adapters import (BlackBox, Dataset, InputError, TableEncoder, relabel_classes,
                       rest_name, train_xgboost)
 from adapters.blackbox import check_encoded_reading
-from adapters.errors import listing
+from adapters.errors import listing, quoted
 from explain.learners import LEARNERS, FittedLearner, check_params, fit_learner
 from explain.lime_input import LimeInput
 from explain.lime_runner import Explanations, LimeConfig, explain_rows
@@ -162,8 +162,9 @@ def binarize_target(dataset: Dataset) -> Dataset:
                    source_labels=source)
 
 
-#: Share of held-out rows that are copies of training rows from which a run says so.
-COPIES_NOTE_SHARE = 0.05
+#: Share of held-out rows from which a run says that they are copies of training rows, or
+#: that they hold categories no training row has.
+HELD_OUT_NOTE_SHARE = 0.05
 
 
 def _merged_in_float32(X: pd.DataFrame, numeric) -> list[str]:
@@ -179,19 +180,39 @@ def _merged_in_float32(X: pd.DataFrame, numeric) -> list[str]:
 
 
 def _copies_note(X_train: pd.DataFrame, X_test: pd.DataFrame) -> list[str]:
-    """A note when at least :data:`COPIES_NOTE_SHARE` of the held-out rows have exactly the
+    """A note when at least :data:`HELD_OUT_NOTE_SHARE` of the held-out rows have exactly the
     feature values of a training row (duplicated rows in the table): on those rows the test
     figures measure rows the black box and the surrogates were fitted on."""
     if not len(X_test):
         return []
     seen = set(pd.util.hash_pandas_object(X_train, index=False))
     copies = int(pd.util.hash_pandas_object(X_test, index=False).isin(seen).sum())
-    if copies < COPIES_NOTE_SHARE * len(X_test):
+    if copies < HELD_OUT_NOTE_SHARE * len(X_test):
         return []
     return [f"{copies} of the {len(X_test)} held-out rows ({copies / len(X_test):.0%}) have "
             f"the feature values of a training row (the table repeats rows), so the test "
             f"figures partly measure rows the models were fitted on; remove repeated rows "
             f"to measure them on unseen ones"]
+
+
+def _unseen_categories_note(X_train: pd.DataFrame, X_test: pd.DataFrame,
+                            categorical) -> list[str]:
+    """A note when at least :data:`HELD_OUT_NOTE_SHARE` of the held-out rows hold a
+    category that no training row has (a rare category that the split put in the test rows
+    only): what the black box and the rules answer there was learned from no such row."""
+    columns, rows = [], np.zeros(len(X_test), dtype=bool)
+    for name in categorical:
+        train, test = X_train[name], X_test[name]
+        new = test.notna() & ~test.isin(train.dropna().unique())
+        if new.any():
+            rows |= new.to_numpy()
+            columns.append(f"{quoted(name)} ({listing(pd.unique(test[new]), 3)})")
+    if not len(X_test) or rows.sum() < HELD_OUT_NOTE_SHARE * len(X_test):
+        return []
+    return [f"{int(rows.sum())} of the {len(X_test)} held-out rows ({rows.mean():.0%}) hold "
+            f"categories that no training row has, in column{'s' * (len(columns) > 1)} "
+            f"{', '.join(columns)}: the black box and the rules learned nothing of them, "
+            f"so the test figures there measure their default answers"]
 
 
 def _split(dataset: Dataset, test_size: float, random_state: int):
@@ -360,6 +381,7 @@ def run_pipeline(
         notes.append(f"only {len(test_idx)} held-out rows: each is "
                      f"{1 / len(test_idx):.0%} of the test fidelity, so read it as rough")
     notes += _copies_note(X_train, X_test)
+    notes += _unseen_categories_note(X_train, X_test, dataset.categorical)
     if notes:
         dataset = replace(dataset, notes=dataset.notes + tuple(notes))
     bb_train = black_box.predict(X_train)
@@ -580,9 +602,13 @@ def training_labels(labels: np.ndarray, train_view: str) -> np.ndarray:
 def view_predictions(learner: FittedLearner, views: dict) -> dict[str, np.ndarray]:
     """The learner's 0/1 labels of each view of the rows that a run has: ``train_raw`` and
     ``test`` (full rows), and ``train_lime`` and ``test_lime`` when LIME ran."""
-    return {part: learner.predict(views[part])
-            for part in ("train_raw", "test", "train_lime", "test_lime")
-            if views.get(part) is not None}
+    with warnings.catch_warnings():
+        # FOLD's warning on categories unseen in fit asks whether a column changed type;
+        # here both views come from one table, and the report notes such held-out rows
+        warnings.filterwarnings("ignore", message=r"column .*values were never seen in fit")
+        return {part: learner.predict(views[part])
+                for part in ("train_raw", "test", "train_lime", "test_lime")
+                if views.get(part) is not None}
 
 
 def learner_report(learner: FittedLearner, predicted: dict, bb_train, bb_test,

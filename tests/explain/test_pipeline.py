@@ -1,6 +1,7 @@
 """The whole pipeline on real components: XGBoost, lime, RC2 and SWI-Prolog."""
 
 import math
+import warnings
 
 import numpy as np
 import pandas as pd
@@ -9,7 +10,8 @@ import pytest
 from adapters import InputError, from_frame, load_dataset
 from explain.learners import FOLD_DEFAULTS, fit_learner
 from explain.lime_runner import LimeConfig
-from explain.pipeline import RunConfig, _copies_note, run_pipeline
+from explain.pipeline import (RunConfig, _copies_note, _unseen_categories_note,
+                              run_pipeline)
 from fold import FOLDClassifier
 
 FAST_LIME = LimeConfig(num_samples=300, top_k=5, n_jobs=1)
@@ -249,6 +251,35 @@ def test_copies_are_counted_on_all_features_missing_values_alike():
                 for k in (1, 2))
     assert _copies_note(many, one) == []  # 1 of 40: below 5%
     assert _copies_note(many, two)[0].startswith("2 of the 40 held-out rows (5%)")
+
+
+def test_held_out_categories_no_training_row_has_are_a_note_not_foldss_type_warning():
+    # FOLD warned "is it the same column in another type (1 for True)?" on the run's own
+    # test rows (shown, not saved); the run's note says what happened, and is saved
+    rng = np.random.default_rng(0)
+    df = pd.DataFrame({"x": rng.normal(size=200),
+                       "c": np.where(np.arange(200) < 150, rng.choice(["a", "b"], 200),
+                                     rng.choice(["y", "z"], 200))})
+    df["t"] = np.where(df.x + df.c.isin(["a", "y"]) > 0.5, "p", "n")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        result = run_pipeline(from_frame(df, "t"), RunConfig(lime=FAST_LIME,
+                                                             learners=("fold",)),
+                              split=(np.arange(150), np.arange(150, 200)))
+    note = [n for n in result.report["dataset"]["notes"] if "no training row has" in n]
+    assert len(note) == 1 and note[0].startswith(
+        "50 of the 50 held-out rows (100%) hold categories that no training row has, in "
+        "column 'c' (")
+    assert "'y'" in note[0] and "'z'" in note[0] and "'a'" not in note[0]
+    # a rare category's one held-out row (1 of 40, below 5%) is no news; missing is not new
+    train = pd.DataFrame({"c": ["u", "v"] * 20})
+    test = pd.DataFrame({"c": ["u"] * 37 + ["w", np.nan, np.nan]})
+    assert _unseen_categories_note(train, test, ["c"]) == []
+    two = test.assign(c=["u"] * 36 + ["w", "w2", np.nan, "v"])
+    assert _unseen_categories_note(two, two.iloc[:0], ["c"]) == []
+    assert _unseen_categories_note(train, two, ["c"])[0].startswith(
+        "2 of the 40 held-out rows (5%) hold categories that no training row has, in column "
+        "'c' ('w', 'w2'):")
 
 
 @pytest.mark.parametrize("test_size, words", [(0.97, "leaves 9 training rows"),
