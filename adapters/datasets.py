@@ -348,8 +348,8 @@ def read_csv(path, target=None):
     frame.columns = [str(c).strip() for c in frame.columns]
     if decimal == ",":
         _read_decimal_commas(frame)
+    notes += _exact_target(text, delimiter, frame, target)  # first: it may keep the text
     notes += _zero_padded(text, delimiter, frame, target)
-    notes += _exact_target(text, delimiter, frame, target)
     unnamed = [f"{i + 1} ({quoted(frame.columns[i])})" for i, n in enumerate(names)
                if not n.strip() and i < len(frame.columns)]
     if unnamed:
@@ -412,26 +412,34 @@ def _zero_padded(text, delimiter, frame, target) -> list[str]:
 
 
 def _exact_target(text, delimiter, frame, target) -> list[str]:
-    """A note, and the target column as written, when 64-bit floats would take distinct
-    labels for one (``1e-400`` and ``0``; ``1e400`` and ``1e401``, both infinite)."""
+    """A note, and the target column as written, when numbers would take distinct labels
+    for one: 64-bit floats (``1e-400`` and ``0``; ``1e400`` and ``1e401``, both infinite),
+    or one number written with and without leading zeros (``01`` and ``1``: codes)."""
     name = None if target is None else str(target).strip()
-    if name not in frame.columns or not pd.api.types.is_float_dtype(frame[name].dtype):
+    dtype = frame[name].dtype if name in frame.columns else None
+    if not pd.api.types.is_numeric_dtype(dtype) or pd.api.types.is_bool_dtype(dtype):
         return []
     # by position: the header's own text may differ from the (stripped) column name
     written = pd.read_csv(io.StringIO(text), sep=delimiter, skipinitialspace=True,
                           index_col=False, keep_default_na=False, na_values=[""], dtype=str,
                           usecols=[list(frame.columns).index(name)]).iloc[:, 0]
-    numbers = {}
+    numbers, spellings = {}, {}
     for label in pd.unique(written.dropna().str.strip()):
         try:
             number = Decimal(label)
         except InvalidOperation:
             return []  # a word pandas reads as a number ("inf"): nothing exact to keep
         numbers.setdefault(float(number), {}).setdefault(number, label)
+        spellings.setdefault(number, []).append(label)
     merged = next((exact for exact in numbers.values() if len(exact) > 1), None)
-    if merged is None:
+    padded = next((labels for labels in spellings.values()
+                   if len(labels) > 1 and zero_padded(labels) is not None), None)
+    if merged is None and padded is None:
         return []
     frame[name] = written
+    if merged is None:
+        return [f"target {quoted(name)}: {listing(padded, 2)} are one number written with "
+                f"and without leading zeros: read as written (codes), as distinct classes"]
     return [f"target {quoted(name)}: labels a 64-bit float cannot tell apart (e.g. "
             f"{', '.join(quoted(merged[v]) for v in sorted(merged)[:2])}) are read as "
             "written"]

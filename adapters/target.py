@@ -7,7 +7,7 @@ from decimal import Decimal, InvalidOperation
 import numpy as np
 import pandas as pd
 
-from .columns import as_strings, spaced_alike
+from .columns import as_strings, spaced_alike, zero_padded
 from .errors import InputError, listing, quoted
 
 MAX_CLASSES = 50
@@ -123,6 +123,8 @@ def encode_target(series, target, positive=None, binary=False):
         words = _missing_words(series, labels, keep)
         if alike is not None:
             words += f" (labels that differ only in the spaces around them are one: {alike})"
+        if merged:
+            words += f" (labels written differently for the same number are one: {merged[0]})"
         raise InputError(f"target column {quoted(target)} has a single class "
                          f"({quoted(classes[0])}){words}; a classifier needs at least two")
     if positive is not None:
@@ -208,7 +210,9 @@ def _merge_equal_numbers(labels):
     """Labels with ``"1.0"`` and ``"1"`` (all numbers) as one label, and what was merged.
 
     Numbers are compared exactly, as decimals: ``"1e-400"`` is not ``"0"``, nor is
-    ``"4611686018427387905"`` ``"4611686018427387904"`` (equal as 64-bit floats)."""
+    ``"4611686018427387905"`` ``"4611686018427387904"`` (equal as 64-bit floats). A number
+    written with leading zeros beside its plain spelling (``"01"``, ``"1"``) is a code:
+    those stay distinct."""
     distinct = pd.unique(labels)
     numbers = [_exact_number(v) for v in distinct]
     if any(n is None for n in numbers):
@@ -216,11 +220,13 @@ def _merge_equal_numbers(labels):
     spellings = {}
     for text, number in zip(distinct, numbers):
         spellings.setdefault(number, []).append(text)
-    merged = [" = ".join(quoted(t) for t in texts) for texts in spellings.values()
-              if len(texts) > 1]
+    codes = {n for n, texts in spellings.items() if zero_padded(texts) is not None}
+    merged = [" = ".join(quoted(t) for t in texts) for n, texts in spellings.items()
+              if len(texts) > 1 and n not in codes]
     if not merged:
         return labels, []
-    canonical = {t: _exact_label(n, spellings[n][0]) for t, n in zip(distinct, numbers)}
+    canonical = {t: t if n in codes else _exact_label(n, spellings[n][0])
+                 for t, n in zip(distinct, numbers)}
     return np.array([canonical[v] for v in labels], dtype=object), merged
 
 

@@ -142,6 +142,26 @@ def test_numbers_written_with_leading_zeros_are_noted(tmp_path):
         "class '1')"]
 
 
+
+def test_a_target_code_with_and_without_leading_zeros_is_two_classes(tmp_path):
+    # '01' and '1' were read as one number, then "has a single class ('1')", no note
+    ds = load_dataset(_write(tmp_path, "x,t\n1,01\n2,1\n3,01\n4,1\n5,1\n"), target="t")
+    assert ds.class_names == ("1", "01") and ds.y.tolist() == [1, 0, 1, 0, 0]  # '01' fewer
+    assert ds.notes[0] == ("target 't': '01', '1' are one number written with and without "
+                           "leading zeros: read as written (codes), as distinct classes")
+    assert not any("read as numbers" in n for n in ds.notes)
+    framed = from_frame(pd.DataFrame({"x": range(5), "t": ["01", "1", "01", "1", "1"]}), "t")
+    assert framed.class_names == ("1", "01")  # text in a DataFrame: the same classes
+    # missing labels (a float column) alike; '1.0' and '1' stay one number
+    ds = load_dataset(_write(tmp_path, "x,t\n1,01\n2,1\n3,\n4,1\n5,01\n6,01\n"),
+                      target="t")
+    assert ds.class_names == ("01", "1") and ds.y.tolist() == [0, 1, 1, 0, 0]
+    with pytest.raises(InputError, match=r"has a single class \('1'\) \(labels written "
+                                         r"differently for the same number are one: '1.0' = "
+                                         r"'1'\); a classifier needs at least two"):
+        from_frame(pd.DataFrame({"x": range(4), "t": ["1.0", "1"] * 2}), "t")
+
+
 def test_a_dot_that_looks_like_a_thousands_separator_is_noted(tmp_path):
     # "1.381" beside "950" in a semicolon file: 1381 written the European way
     text = "amount;t\n" + "".join(f"{v};{i % 2}\n" for i, v in enumerate(
