@@ -381,6 +381,11 @@ def run_pipeline(
         notes.append(f"only {len(test_idx)} held-out rows: each is "
                      f"{1 / len(test_idx):.0%} of the test fidelity, so read it as rough")
     notes += _copies_note(X_train, X_test)
+    lime = config.lime
+    if config.uses_lime and lime.categories != "one-hot" and lime.top_k > X_train.shape[1]:
+        notes.append(f"LIME's top_k {lime.top_k} is more than the table's "
+                     f"{X_train.shape[1]} features: LIME keeps all {X_train.shape[1]} of "
+                     f"every row")
     notes += _unseen_categories_note(X_train, X_test, dataset.categorical)
     if notes:
         dataset = replace(dataset, notes=dataset.notes + tuple(notes))

@@ -367,6 +367,8 @@ def test_table_without_numeric_features(engine, mode):
     assert report["lime"]["rows_explained"] == 60
     # the report states what applied: top-5 of two features is two, no mode for reference
     assert report["lime"]["top_k"] == 2
+    assert "LIME's top_k 5 is more than the table's 2 features: LIME keeps all 2 of every " \
+           "row" in report["dataset"]["notes"]  # it was clamped without a word
     assert report["lime"]["mode"] == (mode if engine == "batched" else None)
     assert report["parameters"]["lime"]["mode"] == report["lime"]["mode"]
     assert report["learners"]["fold"]["fidelity_test"] >= 0.9
