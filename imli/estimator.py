@@ -291,6 +291,10 @@ class IMLIClassifier(ClassifierMixin, BaseEstimator):
         """Refuse parameters ``fit`` cannot run with."""
         self._validate_params()
         refuse_bools(self)
+        if self.solver_command is not None and not len(self.solver_command):
+            raise ValueError("solver_command=[] names no program; give the solver's "
+                             "arguments (e.g. ['open-wbo', '{wcnf}']), or None for the "
+                             "built-in solver")
 
     def _prepare(self, X, y, column_specs, export=False):
         self._check_params()

@@ -602,6 +602,13 @@ def test_a_bool_is_refused_for_a_numeric_parameter(param):
         Binarizer(n_thresholds=True).fit(X)
 
 
+
+@pytest.mark.parametrize("command", [[], ()])
+def test_an_empty_solver_command_is_refused_not_read_as_the_built_in_solver(command):
+    with pytest.raises(ValueError, match=r"^solver_command=\[\] names no program; give the "
+                                         r"solver's arguments"):
+        IMLIClassifier(solver_command=command).fit([[0, 1], [1, 0]], [0, 1])
+
 @pytest.mark.parametrize("dtype", ["float64", "Float64"])
 def test_infinity_in_a_table_is_refused_as_in_an_array(dtype):
     rng = np.random.default_rng(0)
