@@ -32,6 +32,8 @@ def _not_a_table(X, array: np.ndarray) -> str:
                "for one column)")
     elif isinstance(X, dict):
         got = "a dict; pass a DataFrame (pd.DataFrame(X))"
+    elif isinstance(X, list | tuple) and X and all(isinstance(row, dict) for row in X):
+        got = "a list of dicts (one per row); pass a DataFrame (pd.DataFrame(X))"
     else:
         got = (f"a {array.ndim}-D array of shape {array.shape}. Reshape your data "
                "(a.reshape(1, -1) for one row, a.reshape(-1, 1) for one column)")

@@ -104,7 +104,8 @@ def check_labels_tables_and_columns_are_read_as_given(estimator):
         assert re.search(pattern, message) and "\n" not in message, message
 
     for table, got in ((X.iloc[0], "a pandas Series"), ({"a": [0.0], "b": [1.0]}, "a dict"),
-                       (X["a"].tolist(), r"a 1-D array .*\. Reshape your data")):
+                       (X["a"].tolist(), r"a 1-D array .*\. Reshape your data"),
+                       (X.iloc[:2].to_dict("records"), r"a list of dicts \(one per row\)")):
         refused(lambda: clf.predict(table), r"^Expected a 2-D table .* got " + got)
         refused(lambda: estimator.fit(table, y[:1]), r"^Expected a 2-D table .* got " + got)
     clf = estimator.fit(X, y)
