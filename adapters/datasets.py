@@ -414,15 +414,22 @@ def _zero_padded(text, delimiter, frame, target) -> list[str]:
 def _exact_target(text, delimiter, frame, target) -> list[str]:
     """A note, and the target column as written, when numbers would take distinct labels
     for one: 64-bit floats (``1e-400`` and ``0``; ``1e400`` and ``1e401``, both infinite),
-    or one number written with and without leading zeros (``01`` and ``1``: codes)."""
+    or one number written with and without leading zeros (``01`` and ``1``: codes). A
+    target of booleans keeps its spelling (``TRUE``) when each value is written one way."""
     name = None if target is None else str(target).strip()
     dtype = frame[name].dtype if name in frame.columns else None
-    if not pd.api.types.is_numeric_dtype(dtype) or pd.api.types.is_bool_dtype(dtype):
+    boolean = dtype is not None and pd.api.types.infer_dtype(frame[name]) == "boolean"
+    if not (pd.api.types.is_numeric_dtype(dtype) or boolean):
         return []
     # by position: the header's own text may differ from the (stripped) column name
     written = pd.read_csv(io.StringIO(text), sep=delimiter, skipinitialspace=True,
                           index_col=False, keep_default_na=False, na_values=[""], dtype=str,
                           usecols=[list(frame.columns).index(name)]).iloc[:, 0]
+    if boolean:  # bool, or objects with missing labels
+        # R writes TRUE and FALSE: labels keep their spelling when each value has one
+        if written.dropna().str.strip().nunique() == frame[name].nunique():
+            frame[name] = written
+        return []
     numbers, spellings = {}, {}
     for label in pd.unique(written.dropna().str.strip()):
         try:

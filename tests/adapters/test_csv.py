@@ -162,6 +162,18 @@ def test_a_target_code_with_and_without_leading_zeros_is_two_classes(tmp_path):
         from_frame(pd.DataFrame({"x": range(4), "t": ["1.0", "1"] * 2}), "t")
 
 
+@pytest.mark.parametrize("written, names", [
+    (["TRUE", "FALSE", "TRUE"], ("FALSE", "TRUE")),   # as R writes them: was True/False
+    (["TRUE", "", "FALSE"], ("FALSE", "TRUE")),       # a missing label (objects in pandas)
+    (["TRUE", "true", "False"], ("False", "True")),   # spelled two ways: one class each value
+])
+def test_a_boolean_target_keeps_its_spelling_when_each_value_has_one(tmp_path, written,
+                                                                     names):
+    text = "x,t\n" + "".join(f"{i},{written[i % 3]}\n" for i in range(12))
+    ds = load_dataset(_write(tmp_path, text), target="t")
+    assert ds.class_names == names and ds.class_names[1].lower() == "true"
+    assert ds.y.tolist()[:2] == ([1, 0] if written[1] != "true" else [1, 1])
+
 def test_a_dot_that_looks_like_a_thousands_separator_is_noted(tmp_path):
     # "1.381" beside "950" in a semicolon file: 1381 written the European way
     text = "amount;t\n" + "".join(f"{v};{i % 2}\n" for i, v in enumerate(
