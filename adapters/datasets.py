@@ -345,7 +345,13 @@ def read_csv(path, target=None):
         reason = re.sub(r"\bline (\d+)", lambda m: f"line {int(m[1]) + blank}",
                         " ".join(str(err).split()))
         raise _unparsable(path, reason) from None
-    frame.columns = [str(c).strip() for c in frame.columns]
+    columns = [str(c).strip() for c in frame.columns]
+    for i, column in enumerate(columns):
+        if not column:  # a quoted blank (" "): named as pandas names an empty field
+            columns[i] = f"Unnamed: {i}"
+            while columns.count(columns[i]) > 1:
+                columns[i] += "_"
+    frame.columns = columns
     if decimal == ",":
         _read_decimal_commas(frame)
     notes += _exact_target(text, delimiter, frame, target)  # first: it may keep the text

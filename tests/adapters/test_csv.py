@@ -110,6 +110,9 @@ def test_an_empty_first_header_field_is_noted(tmp_path):
     assert "Unnamed: 0" in ds.X.columns  # not a row index: kept, under pandas' name
     assert ("header fields 1 ('Unnamed: 0') of data.csv are empty: named as pandas names "
             "them") in ds.notes
+    for header in ('" ",b,t\n', ' ,b,t\n', '"",b,t\n'):  # a quoted blank was named ''
+        ds = load_dataset(_write(tmp_path, header + text.split("\n", 1)[1]), target="t")
+        assert list(ds.X.columns) == ["Unnamed: 0", "b"], header
 
 
 def test_a_carriage_return_inside_a_quoted_field_is_kept(tmp_path):
