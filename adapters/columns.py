@@ -34,6 +34,7 @@ The rules, applied column by column (each change is reported as a note):
 from __future__ import annotations
 
 import re
+import unicodedata
 
 import numpy as np
 import pandas as pd
@@ -181,6 +182,7 @@ def _typed(name, series):
                          f"around them are one category ({alike})")
         return "categorical", text, (notes + _mostly_numbers(name, text[present], parses)
                                      + _dressed_numbers(name, text[present])
+                                     + _other_digits(name, text[present])
                                      + _numbers_with_a_unit(name, text[present])
                                      + _dates(name, text[present]))
     big = parses & (np.abs(np.nan_to_num(parsed)) >= _EXACT)
@@ -286,6 +288,25 @@ def _dressed_numbers(name, text):
             f"{quoted(text[dressed][0])}), read as categories; write them with a '.' "
             f"decimal point and no thousands separators, '%' or currency to use them as "
             f"numbers"]
+
+
+def _other_digits(name, text):
+    """A note when categorical ``text`` is numbers written in digits other than 0-9
+    (full-width ``１２``, Arabic-Indic ``١٢``): numbers to Python, categories to a CSV."""
+    def ascii_digits(value):
+        return "".join(str(unicodedata.decimal(c)) if c > "\x7f" and
+                       unicodedata.category(c) == "Nd" else c for c in value)
+
+    other = [t for t in text if not t.isascii()]
+    if not other:
+        return []
+    written = [ascii_digits(t) for t in text]
+    if np.isnan(_numbers(written)).mean() > 1 - NUMERIC_SHARE:
+        return []
+    first = next(t for t, w in zip(text, written) if t != w)
+    return [f"column {quoted(name)} holds numbers written with digits other than 0-9 (e.g. "
+            f"{quoted(first)}), read as categories; write them with the digits 0-9 to use "
+            f"them as numbers"]
 
 
 def _what_values(distinct, otherwise: str) -> str:

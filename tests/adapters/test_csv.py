@@ -279,6 +279,19 @@ def test_decimal_commas_with_thousands_separators_stay_text(tmp_path):
     assert any("'amount' holds numbers written as text (e.g. '0,5')" in n for n in ds.notes)
 
 
+def test_numbers_in_digits_other_than_ascii_are_categories_with_a_note(tmp_path):
+    # full-width and Arabic-Indic digits: categories, as before, but no longer silently
+    digits = ["１２", "３", "٤٥", "6", "7.5"] * 4
+    text = "n,w,t\n" + "".join(f"{d},{w},{i % 2}\n" for i, (d, w) in enumerate(
+        zip(digits, ["é", "b"] * 10)))
+    ds = load_dataset(_write(tmp_path, text), target="t")
+    assert ds.categorical == ("n", "w")
+    other = [n for n in ds.notes if "digits other than 0-9" in n]
+    assert other == ["column 'n' holds numbers written with digits other than 0-9 (e.g. "
+                     "'１２'), read as categories; write them with the digits 0-9 to use them "
+                     "as numbers"]  # not for 'w', whose non-ASCII text is no number
+
+
 @pytest.mark.parametrize("values", [["1,200", "3,400", "2,100", "900"],
                                     ["12%", "40%", "7.5%", "3%"],
                                     ["$12", "$40", "$7.5", "$3"]])
