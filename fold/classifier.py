@@ -470,7 +470,10 @@ class FOLDClassifier(ClassifierMixin, BaseEstimator):
             mdl_weight=None if self.mdl_weight is None else float(self.mdl_weight),
             try_complement=bool(self.try_complement), lookahead=bool(self.lookahead))
         learner = FoldLearner(EncodedTable(view, self.schema_), settings)
-        self.rules_ = learner.learn_theory(y_index, self.classes_.tolist(), order)
+        # dates and time spans in nanoseconds would list as integers
+        labels = ([str(label) for label in self.classes_] if self.classes_.dtype.kind in "mM"
+                  else self.classes_.tolist())
+        self.rules_ = learner.learn_theory(y_index, labels, order)
         self.class_order_ = np.asarray(order, dtype=np.int64)
         self.categories_ = {name: _known_categories(view, name)
                             for name in sorted(_features_of(self.rules_.rules))

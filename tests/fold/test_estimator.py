@@ -388,3 +388,17 @@ def test_a_class_order_that_is_not_the_classes_once_each_is_refused_in_one_line(
         FOLDClassifier(class_order=order).fit(X, ["p", "n"] * 10)
     fitted = FOLDClassifier(class_order=["p", "n"]).fit(X, ["p", "n"] * 10)
     assert fitted.class_order_.tolist() == [1, 0]
+
+
+@pytest.mark.parametrize("unit", ["ns", "D"])
+def test_labels_of_dates_and_time_spans_are_written_as_such(unit):
+    # datetime64[ns] labels were written as integers (1577836800000000000)
+    X = pd.DataFrame({"a": np.arange(40) % 4 * 1.0})
+    dates = np.where(X.a < 2, np.datetime64("2020-01-01"),
+                     np.datetime64("2021-01-01")).astype(f"datetime64[{unit}]")
+    for y, first in ((dates, "'2020-01-01"), (dates - dates.min(), "'0 ")):
+        clf = FOLDClassifier().fit(X, y)
+        classes = clf.program_.split("Classes: ")[1].splitlines()[0]
+        assert classes.startswith(first) and "0000000000," not in classes, classes
+        assert str(clf.explain(X.iloc[[0]])).startswith(f"Predicted {first}")
+        assert clf.predict(X).dtype == y.dtype and (clf.predict(X) == y).all()
