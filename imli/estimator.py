@@ -477,7 +477,9 @@ class IMLIClassifier(ClassifierMixin, BaseEstimator):
         Xb, _ = self._binary(X, reset=False)
         if isinstance(self.rules_, (DecisionList, DecisionSet)):
             labels = self.rules_.predict(Xb)
-            index = {c: i for i, c in enumerate(self.classes_.tolist())}
+            dates = self.classes_.dtype.kind in "mM"  # which the rules keep as numpy's
+            index = {c: i for i, c in enumerate(self.classes_ if dates
+                                                else self.classes_.tolist())}
             return self.classes_[np.array([index[v] for v in labels], dtype=np.int64)]
         return self.classes_[self.rules_.covers(Xb).astype(np.int64)]
 

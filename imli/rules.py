@@ -37,6 +37,9 @@ def as_binary_matrix(X: object) -> np.ndarray:
 
 
 def _plain(value: object) -> object:
+    # a date or time span in nanoseconds would become an integer: kept as numpy's
+    if isinstance(value, np.datetime64 | np.timedelta64):
+        return value
     return value.item() if isinstance(value, np.generic) else value
 
 

@@ -724,3 +724,16 @@ def test_sizes_beyond_the_table_learn_as_the_table_allows():
         rules = {str(IMLIClassifier(n_thresholds=n, thresholds=thresholds, batch_size=b)
                      .fit(X, y).rules_) for n, b in ((60, 60), (2**70, 2**63))}
         assert len(rules) == 1, rules
+
+
+@pytest.mark.parametrize("unit", ["ns", "D"])
+@pytest.mark.parametrize("mode", ["decision_list", "decision_set"])
+def test_labels_of_dates_and_time_spans_are_written_as_such(unit, mode):
+    # datetime64[ns] labels were written as integers (IF ... THEN 1577836800000000000)
+    X = pd.DataFrame({"a": np.arange(40) % 4 * 1.0})
+    dates = np.where(X.a < 2, np.datetime64("2020-01-01"),
+                     np.datetime64("2021-01-01")).astype(f"datetime64[{unit}]")
+    for y, first in ((dates, "2020-01-01"), (dates - dates.min(), "0 ")):
+        clf = IMLIClassifier(n_clauses=1, mode=mode).fit(X, y)
+        assert str(clf.rules_).startswith(f"IF (a <= 1.5) THEN {first}"), str(clf.rules_)
+        assert clf.predict(X).dtype == y.dtype and (clf.predict(X) == y).all()
