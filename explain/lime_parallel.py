@@ -14,6 +14,7 @@ from __future__ import annotations
 import contextlib
 import socket
 import struct
+import time
 from typing import Callable, Iterator
 
 import joblib
@@ -23,6 +24,13 @@ from explain.lime_fit import LocalFits
 from adapters import InputError
 
 __all__ = ["run_batches", "dask_client", "n_workers", "DASK_EXTRA_HINT"]
+
+#: What starting local worker processes costs, in seconds (measured on 2 cores: loky
+#: starts them, each imports numpy, lime and the black box's library and unpickles the
+#: black box; BENCHMARKS.md, "LIME in one process or in workers"). Workers are started
+#: only when the batches left would take longer than that to run in this process, less
+#: what the workers would take.
+WORKER_START_SECONDS = 3.0
 
 DASK_EXTRA_HINT = ("running LIME on a Dask cluster needs dask.distributed: "
                    "pip install 'surrogate-rules[dask]'")
@@ -139,7 +147,10 @@ def run_batches(engine, predict_fn: Callable, batches: list, n_jobs: int = -1,
     predict_fn : callable
     batches : list of (rows, seeds, labels)
     n_jobs : int
-        joblib's ``n_jobs`` for a local run; 1 runs in this process, in order.
+        joblib's ``n_jobs`` for a local run; 1 runs in this process, in order. Otherwise
+        the first batch runs in this process, and the others in worker processes only
+        when, by its time, they would take longer here than starting the workers costs
+        (:data:`WORKER_START_SECONDS`) plus their time there.
     client : dask.distributed.Client, optional
         Run on this cluster, on all its worker threads.
 
@@ -155,8 +166,20 @@ def run_batches(engine, predict_fn: Callable, batches: list, n_jobs: int = -1,
         for i, (rows, seeds, labels) in enumerate(batches):
             yield _task(engine, predict_fn, i, rows, seeds, labels)
         return
+    # the first batch here: its time says whether the rest is worth starting workers for
+    started = time.perf_counter()
+    first = _task(engine, predict_fn, 0, *batches[0])
+    per_row = (time.perf_counter() - started) / max(1, len(batches[0][0]))
+    yield first
+    rest = list(enumerate(batches))[1:]
+    workers = min(n_workers(n_jobs), len(rest))
+    left = per_row * sum(len(rows) for _, (rows, _, _) in rest)
+    if workers < 2 or left * (1 - 1 / workers) <= WORKER_START_SECONDS:
+        for i, (rows, seeds, labels) in rest:
+            yield _task(engine, predict_fn, i, rows, seeds, labels)
+        return
     tasks = (joblib.delayed(_task)(engine, predict_fn, i, np.asarray(rows), seeds, labels)
-             for i, (rows, seeds, labels) in enumerate(batches))
+             for i, (rows, seeds, labels) in rest)
     yield from joblib.Parallel(n_jobs=n_jobs, return_as="generator_unordered")(tasks)
 
 

@@ -3,6 +3,7 @@
 import json
 
 from adapters import load_dataset
+from explain import lime_parallel
 from explain.lime_runner import LimeConfig
 from explain.outputs import prepare_out_dir, report_json_text, write_run
 from explain.pipeline import RunConfig, run_pipeline
@@ -25,7 +26,8 @@ def _run(out, n_jobs):
     return result
 
 
-def test_two_runs_write_the_same_files(tmp_path):
+def test_two_runs_write_the_same_files(tmp_path, monkeypatch):
+    monkeypatch.setattr(lime_parallel, "WORKER_START_SECONDS", 0.0)  # workers, however small
     first = _run(tmp_path / "a", n_jobs=1)
     _run(tmp_path / "b", n_jobs=2)  # parallelism must not change anything
     # a fit the time limit cut short could depend on timing; this one must have finished
