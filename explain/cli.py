@@ -262,7 +262,8 @@ def _parser() -> argparse.ArgumentParser:
                        "feature per other category, so an explanation can say what the "
                        "row is not, c != v; batched engine only) (default value)")
         p.add_argument("--n-jobs", type=number_arg(int, nonzero=True), default=-1,
-                       help="LIME worker processes (default -1: one per CPU core)")
+                       help="LIME worker processes (default -1: one per CPU core, "
+                       "started when the rows outlast their start)")
         p.add_argument("--scheduler", help="a Dask scheduler address to explain rows on")
         p.add_argument("--cache-dir", type=_path, default=None,
                        help=f"LIME cache (default {default_cache_dir()})")
