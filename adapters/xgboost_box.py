@@ -19,6 +19,14 @@ DEFAULT_PARAMS = {"n_estimators": 300, "max_depth": 4, "learning_rate": 0.1}
 
 MODEL_FILE = "black_box.ubj"
 
+#: Tables of fewer cells (rows x columns) than this train the black box on one thread.
+#: XGBoost's threads wait for each other many times per tree: with every core its own it
+#: trains a table of 1M cells 0.2 s faster on 2 cores, but when another job holds a core
+#: it is 3-6x slower than one thread (1M cells: 2.8 s against 0.5 s; 100 rows took 13 s
+#: with both cores busy), and the model is the same either way (BENCHMARKS.md, "The black
+#: box's threads"). Predictions use every core.
+ONE_THREAD_CELLS = 1_000_000
+
 #: Set to end a :func:`train_xgboost` in progress after its current round, which then
 #: raises :class:`TrainingStopped`: a run that must stop (Ctrl-C, SIGTERM, a time limit)
 #: cannot raise inside XGBoost's training, which calls back into Python from C++.
@@ -183,12 +191,15 @@ def train_xgboost(X, y, encoder, categorical, random_state=0, class_names=None, 
     **params
         XGBClassifier parameters overriding :data:`DEFAULT_PARAMS`, and
         ``validation_fraction`` (default 0.2) and ``early_stopping_rounds`` (default 20;
-        ``None`` trains all ``n_estimators`` trees on every row).
+        ``None`` trains all ``n_estimators`` trees on every row). Without ``n_jobs`` (or
+        ``nthread``) the model trains on :func:`training_threads` threads and predicts on
+        every core; with it, both use that many.
 
     Returns
     -------
     XGBoostBlackBox
-        ``info`` records the trees used, the best iteration and validation rows.
+        ``info`` records the trees used, the best iteration, validation rows and the
+        training threads (None: every core).
 
     Raises
     ------
@@ -217,6 +228,9 @@ def train_xgboost(X, y, encoder, categorical, random_state=0, class_names=None, 
     y = _labels(y, len(Z))
     n_classes = int(y.max()) + 1
     params = {**DEFAULT_PARAMS, **params}
+    threads_chosen = "n_jobs" not in params and "nthread" not in params
+    if threads_chosen:
+        params["n_jobs"] = training_threads(*Z.shape)
     fraction = float(params.pop("validation_fraction", 0.2))
     rounds = params.pop("early_stopping_rounds", 20)
     model = xgb.XGBClassifier(tree_method="hist", enable_categorical=True,
@@ -225,7 +239,8 @@ def train_xgboost(X, y, encoder, categorical, random_state=0, class_names=None, 
     counts = np.bincount(y)
     n_validation = int(np.ceil(fraction * len(y)))
 
-    info = {"n_estimators": int(model.n_estimators), "rows": len(y)}
+    info = {"n_estimators": int(model.n_estimators), "rows": len(y),
+            "training_threads": params.get("n_jobs", params.get("nthread"))}
     frame = category_frame(Z, encoder)
     if rounds and counts.min() >= 2 and n_classes <= n_validation <= len(y) - n_classes:
         train, valid = train_test_split(np.arange(len(y)), test_size=n_validation,
@@ -245,12 +260,24 @@ def train_xgboost(X, y, encoder, categorical, random_state=0, class_names=None, 
             info["note"] = ("too few rows per class for a validation split; trained "
                             "without early stopping")
     booster = model.get_booster()
+    if threads_chosen:
+        booster.set_param({"nthread": 0})  # predictions (LIME's batches) on every core
     if class_names is not None:
         if len(class_names) != n_classes:
             raise InputError(f"class_names names {len(class_names)} classes, y has "
                              f"{n_classes}")
         booster.set_attr(class_names=json.dumps([str(c) for c in class_names]))
     return XGBoostBlackBox(booster, encoder, n_classes, iteration_range, info=info)
+
+
+def training_threads(n_rows: int, n_columns: int) -> int | None:
+    """XGBoost's ``n_jobs`` for training on a table of this size when not told: 1 below
+    :data:`ONE_THREAD_CELLS` cells, else None (XGBoost's own: every core).
+
+    >>> training_threads(569, 30), training_threads(200_000, 20)
+    (1, None)
+    """
+    return 1 if n_rows * n_columns < ONE_THREAD_CELLS else None
 
 
 def _fit(model, *args, **kwargs) -> None:

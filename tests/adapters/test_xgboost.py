@@ -547,3 +547,20 @@ def test_a_model_without_names_and_another_count_of_columns_is_refused_with_the_
                                          r"data the model was trained on, its columns in "
                                          r"order$"):
         load_xgboost(tmp_path / "two.ubj", TableEncoder().fit(wide[["a"]], []))
+
+
+def _nthread(booster) -> str:
+    return json.loads(booster.save_config())["learner"]["generic_param"]["nthread"]
+
+
+def test_small_tables_train_on_one_thread_and_predict_on_every_core(cancer):
+    """Threads waiting for each other make a small table's training far slower when
+    another job holds a core; the model does not depend on the threads."""
+    ds, encoder, box = cancer
+    assert box.info["training_threads"] == 1
+    assert _nthread(box.booster) == "0"  # XGBoost's "every core"
+    everywhere = train_xgboost(ds.X, ds.y, encoder, ds.categorical, n_jobs=None)
+    assert everywhere.info["training_threads"] is None
+    assert everywhere.booster.save_raw("json") == box.booster.save_raw("json")
+    given = train_xgboost(ds.X, ds.y, encoder, ds.categorical, n_jobs=2)
+    assert given.info["training_threads"] == 2 and _nthread(given.booster) == "2"

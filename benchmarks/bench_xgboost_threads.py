@@ -1,0 +1,131 @@
+"""The black box's training and prediction on one or all threads, idle and with a core taken.
+
+``python -m benchmarks.bench_xgboost_threads [--rounds 5] [--datasets breast_cancer adult]``
+
+For each dataset (80 % of its rows, stratified, seed 0) the black box is trained as the
+pipeline trains it (:func:`adapters.train_xgboost`, early stopping on a validation split),
+and then predicts the probabilities of a LIME-sized block of perturbed rows (the training
+rows repeated to ``--predict-rows`` rows), with XGBoost on:
+
+- ``1 thread``: ``n_jobs=1`` (``nthread`` for the booster's predictions);
+- ``all threads``: XGBoost's own default, every core;
+- ``default``: what :func:`adapters.train_xgboost` chooses when not told
+  (:func:`adapters.xgboost_box.training_threads`).
+
+Each setting runs in a fresh process (OpenMP reads its settings when it starts), the
+settings alternating within each round, once on an idle machine and once while another
+process spins on one core (``--busy``), as another job would. Wall seconds, median of the
+rounds, with every round beside it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import multiprocessing
+import statistics
+import subprocess
+import sys
+from pathlib import Path
+
+from benchmarks.machine import header
+
+ROOT = Path(__file__).resolve().parents[1]
+
+SETTINGS = {"1 thread": "1", "all threads": "all", "default": "default"}
+
+_CHILD = r"""
+import json, sys, time
+import numpy as np
+from sklearn.model_selection import train_test_split
+from adapters import TableEncoder
+from adapters.xgboost_box import train_xgboost
+from benchmarks.datasets import load
+
+name, setting, predict_rows = sys.argv[1], sys.argv[2], int(sys.argv[3])
+data = load(name)
+y = (data.y == data.y.max()).astype(int)
+X, _, y, _ = train_test_split(data.X, y, test_size=0.2, random_state=0, stratify=y)
+params = {} if setting == "default" else {"n_jobs": None if setting == "all" else 1}
+encoder = TableEncoder().fit(X, data.categorical)
+started = time.perf_counter()
+box = train_xgboost(X, y, encoder, data.categorical, **params)
+train = time.perf_counter() - started
+Z = encoder.transform(X)
+Z = np.tile(Z, (-(-predict_rows // len(Z)), 1))[:predict_rows]
+started = time.perf_counter()
+box.predict_proba_encoded(Z)
+predict = time.perf_counter() - started
+print(json.dumps({"train": train, "predict": predict, "threads": box.info["training_threads"]}))
+"""
+
+
+def _spin() -> None:
+    while True:
+        pass
+
+
+def _once(name: str, setting: str, predict_rows: int) -> dict:
+    done = subprocess.run([sys.executable, "-c", _CHILD, name, SETTINGS[setting],
+                           str(predict_rows)], capture_output=True, text=True, cwd=ROOT)
+    if done.returncode != 0:
+        raise RuntimeError(f"{name} {setting} failed: {done.stderr.strip()[-800:]}")
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def measure(names: list, rounds: int, predict_rows: int, busy: bool) -> dict:
+    """Seconds of each setting on each dataset, ``rounds`` alternating rounds."""
+    spinner = multiprocessing.get_context("spawn").Process(target=_spin, daemon=True)
+    if busy:
+        spinner.start()
+    results = {}
+    try:
+        for name in names:
+            runs = {setting: [] for setting in SETTINGS}
+            for r in range(rounds):
+                order = list(SETTINGS) if r % 2 == 0 else list(SETTINGS)[::-1]
+                for setting in order:
+                    runs[setting].append(_once(name, setting, predict_rows))
+            results[name] = runs
+            _print(name, runs, busy)
+    finally:
+        if busy:
+            spinner.terminate()
+            spinner.join()
+    return results
+
+
+def _print(name: str, runs: dict, busy: bool) -> None:
+    for what in ("train", "predict"):
+        cells = []
+        for setting, rounds in runs.items():
+            values = [r[what] for r in rounds]
+            cells.append(f"{statistics.median(values):.3f} "
+                         f"({', '.join(f'{v:.2f}' for v in values)})")
+        threads = runs["default"][0]["threads"]
+        print(f"| {name} | {'a core taken' if busy else 'idle'} | {what} | "
+              + " | ".join(cells) + f" | {threads} |", flush=True)
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--datasets", nargs="+",
+                        default=["iris", "breast_cancer", "credit-g", "adult"])
+    parser.add_argument("--predict-rows", type=int, default=250_000,
+                        help="rows predicted at once (LIME: 5000 samples x 50 rows)")
+    parser.add_argument("--no-busy", action="store_true", help="idle machine only")
+    args = parser.parse_args(argv)
+    print(header("python -m benchmarks.bench_xgboost_threads "
+                 + " ".join(argv or sys.argv[1:])))
+    print("\nWall seconds, median of the rounds (every round in brackets).\n")
+    print("| dataset | machine | step | 1 thread | all threads | default | default's "
+          "training threads |")
+    print("|---|---|---|---:|---:|---:|---:|")
+    for busy in (False,) if args.no_busy else (False, True):
+        measure(args.datasets, args.rounds, args.predict_rows, busy)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
