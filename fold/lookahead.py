@@ -126,7 +126,9 @@ def _grid(table: EncodedTable, cells: _Cells, quantiles: int = QUANTILES) -> _Gr
                                                            quantiles)]))
     slot = np.concatenate([first, first])
     second = np.arange(2 * len(first)) >= len(first)
-    order = np.lexsort((slot, second, table.slot_column[slot]))
+    # column, then relation, then value: a slot's column grows with the slot, so a stable
+    # sort by column and relation keeps the values in order
+    order = np.argsort(2 * table.slot_column[slot] + second, kind="stable")
     return _Grid(slot[order], second[order])
 
 
