@@ -93,6 +93,21 @@ def test_gain_from_the_lookup_table_equals_the_formula():
     assert np.isclose(split_gain(np.array([n_pos]), np.array([0]), n_pos, n_neg)[0], entropy)
 
 
+def test_gain_is_the_same_bits_from_the_table_and_for_a_literals_complement():
+    """The lookahead compares gains of both kinds (ties decide), and a literal and its
+    complement must tie exactly."""
+    from fold.search import _xlog2x
+
+    rng = np.random.default_rng(1)
+    for n_pos, n_neg in ((37, 61), (1, 500), (250, 250), (0, 9)):
+        table = _xlog2x(np.arange(n_pos + n_neg + 1, dtype=np.float64))
+        tp = rng.integers(0, n_pos + 1, 400)
+        fp = rng.integers(0, n_neg + 1, 400)
+        looked_up = split_gain(tp, fp, n_pos, n_neg, table)
+        assert np.array_equal(looked_up, split_gain(tp, fp, n_pos, n_neg))
+        assert np.array_equal(looked_up, split_gain(n_pos - tp, n_neg - fp, n_pos, n_neg, table))
+
+
 def test_thresholds_lie_halfway_between_training_values():
     X = pd.DataFrame({"a": [1.0, 2.0, 4.0, np.nan], "b": ["x", "y", Negated("x"), np.nan]})
     X["b"] = X["b"].astype(object)
