@@ -20,10 +20,10 @@ DEFAULT_PARAMS = {"n_estimators": 300, "max_depth": 4, "learning_rate": 0.1}
 MODEL_FILE = "black_box.ubj"
 
 #: Tables of fewer cells (rows x columns) than this train the black box on one thread.
-#: XGBoost's threads wait for each other many times per tree: with every core its own it
-#: trains a table of 1M cells 0.2 s faster on 2 cores, but when another job holds a core
-#: it is 3-6x slower than one thread (1M cells: 2.8 s against 0.5 s; 100 rows took 13 s
-#: with both cores busy), and the model is the same either way (BENCHMARKS.md, "The black
+#: XGBoost's threads wait for each other many times per tree: with every core its own,
+#: two threads train adult's 26,048 rows 0.2 s faster than one, but when another job
+#: holds a core they are 3-5x slower (3.1 s against 0.66 s; 100 rows once took 13 s with
+#: both cores busy), and the model is the same either way (BENCHMARKS.md, "The black
 #: box's threads"). Predictions use every core.
 ONE_THREAD_CELLS = 1_000_000
 

@@ -14,7 +14,7 @@ rows repeated to ``--predict-rows`` rows), with XGBoost on:
 
 Each setting runs in a fresh process (OpenMP reads its settings when it starts), the
 settings alternating within each round, once on an idle machine and once while another
-process spins on one core (``--busy``), as another job would. Wall seconds, median of the
+process spins on one core, as another job would (``--no-busy``: idle only). Wall seconds, median of the
 rounds, with every round beside it.
 """
 
