@@ -29,7 +29,6 @@ without the lookahead, once each on generated tables of those sizes (:func:`larg
 from __future__ import annotations
 
 import argparse
-import multiprocessing
 import os
 import statistics
 import time
@@ -40,7 +39,7 @@ from sklearn.model_selection import train_test_split
 
 import fold.learner
 from benchmarks.datasets import load
-from benchmarks.machine import environment, header
+from benchmarks.machine import a_core_taken, environment, header
 from fold import FOLDClassifier
 
 
@@ -182,44 +181,33 @@ def lookahead_cost(names: list, repeats: int) -> None:
               flush=True)
 
 
-def _spin() -> None:
-    while True:
-        pass
-
-
 def blas_threads_cost(names: list, repeats: int, busy: bool) -> None:
     """Fit time of the defaults learning on one BLAS thread and on BLAS's own, per
     dataset, alternating; with ``busy``, while another process holds a core."""
     print("| dataset | fit s, one BLAS thread | fit s, BLAS's own | ratio | same program |")
     print("|---|---:|---:|---:|---|")
     given = fold.learner.BLAS_THREADS
-    spinner = multiprocessing.get_context("spawn").Process(target=_spin, daemon=True)
-    if busy:
-        spinner.start()
     try:
-        for name in names:
-            data = load(name)
-            X_train, _, y_train, _ = train_test_split(
-                data.X, data.y, test_size=0.2, random_state=0, stratify=data.y)
-            seconds, programs = {1: [], None: []}, {1: set(), None: set()}
-            FOLDClassifier().fit(X_train, y_train)  # warm-up
-            for round_ in range(repeats):
-                for threads in ((1, None) if round_ % 2 == 0 else (None, 1)):
-                    fold.learner.BLAS_THREADS = threads
-                    started = time.perf_counter()
-                    model = FOLDClassifier().fit(X_train, y_train)
-                    seconds[threads].append(time.perf_counter() - started)
-                    programs[threads].add(model.program_)
-            one, own = (statistics.median(seconds[k]) for k in (1, None))
-            same = len(programs[1] | programs[None]) == 1
-            print(f"| {name} | {one:.4f} | {own:.4f} | {one / own:.2f} | "
-                  f"{'yes' if same else 'no'} |", flush=True)
+        with a_core_taken(busy):
+            for name in names:
+                data = load(name)
+                X_train, _, y_train, _ = train_test_split(
+                    data.X, data.y, test_size=0.2, random_state=0, stratify=data.y)
+                seconds, programs = {1: [], None: []}, {1: set(), None: set()}
+                FOLDClassifier().fit(X_train, y_train)  # warm-up
+                for round_ in range(repeats):
+                    for threads in ((1, None) if round_ % 2 == 0 else (None, 1)):
+                        fold.learner.BLAS_THREADS = threads
+                        started = time.perf_counter()
+                        model = FOLDClassifier().fit(X_train, y_train)
+                        seconds[threads].append(time.perf_counter() - started)
+                        programs[threads].add(model.program_)
+                one, own = (statistics.median(seconds[k]) for k in (1, None))
+                same = len(programs[1] | programs[None]) == 1
+                print(f"| {name} | {one:.4f} | {own:.4f} | {one / own:.2f} | "
+                      f"{'yes' if same else 'no'} |", flush=True)
     finally:
         fold.learner.BLAS_THREADS = given
-        if busy:
-            spinner.terminate()
-            spinner.join()
-
 
 def main(argv=None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])

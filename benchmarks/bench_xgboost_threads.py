@@ -14,21 +14,20 @@ rows repeated to ``--predict-rows`` rows), with XGBoost on:
 
 Each setting runs in a fresh process (OpenMP reads its settings when it starts), the
 settings alternating within each round, once on an idle machine and once while another
-process spins on one core, as another job would (``--no-busy``: idle only). Wall seconds, median of the
-rounds, with every round beside it.
+process spins on one core, as another job would (``--no-busy``: idle only). Wall seconds,
+median of the rounds, with every round beside it.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
-import multiprocessing
 import statistics
 import subprocess
 import sys
 from pathlib import Path
 
-from benchmarks.machine import header
+from benchmarks.machine import a_core_taken, header
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -56,13 +55,9 @@ Z = np.tile(Z, (-(-predict_rows // len(Z)), 1))[:predict_rows]
 started = time.perf_counter()
 box.predict_proba_encoded(Z)
 predict = time.perf_counter() - started
-print(json.dumps({"train": train, "predict": predict, "threads": box.info["training_threads"]}))
+print(json.dumps({"train": train, "predict": predict,
+                  "threads": box.info["training_threads"]}))
 """
-
-
-def _spin() -> None:
-    while True:
-        pass
 
 
 def _once(name: str, setting: str, predict_rows: int) -> dict:
@@ -75,11 +70,8 @@ def _once(name: str, setting: str, predict_rows: int) -> dict:
 
 def measure(names: list, rounds: int, predict_rows: int, busy: bool) -> dict:
     """Seconds of each setting on each dataset, ``rounds`` alternating rounds."""
-    spinner = multiprocessing.get_context("spawn").Process(target=_spin, daemon=True)
-    if busy:
-        spinner.start()
     results = {}
-    try:
+    with a_core_taken(busy):
         for name in names:
             runs = {setting: [] for setting in SETTINGS}
             for r in range(rounds):
@@ -88,12 +80,7 @@ def measure(names: list, rounds: int, predict_rows: int, busy: bool) -> dict:
                     runs[setting].append(_once(name, setting, predict_rows))
             results[name] = runs
             _print(name, runs, busy)
-    finally:
-        if busy:
-            spinner.terminate()
-            spinner.join()
     return results
-
 
 def _print(name: str, runs: dict, busy: bool) -> None:
     for what in ("train", "predict"):

@@ -1,15 +1,17 @@
 """The machine and software a benchmark run happened on, for the results' header."""
 from __future__ import annotations
 
+import multiprocessing
 import os
 import platform
 import shutil
 import subprocess
+from contextlib import contextmanager
 from datetime import datetime, timezone
 from importlib import metadata
 from pathlib import Path
 
-__all__ = ["VERSIONED", "environment", "header"]
+__all__ = ["VERSIONED", "a_core_taken", "environment", "header"]
 
 #: Distributions whose versions are recorded with every result.
 VERSIONED = ("numpy", "pandas", "scikit-learn", "xgboost", "lime", "python-sat", "pyswip",
@@ -101,3 +103,24 @@ def _commit() -> str | None:
     if head.returncode != 0:
         return None
     return head.stdout.strip() + ("+" if dirty.stdout.strip() else "")
+
+
+def _spin() -> None:
+    while True:
+        pass
+
+
+@contextmanager
+def a_core_taken(busy: bool = True):
+    """While the block runs, another process spins on one core, as another job would
+    (nothing when ``busy`` is false)."""
+    if not busy:
+        yield
+        return
+    spinner = multiprocessing.get_context("spawn").Process(target=_spin, daemon=True)
+    spinner.start()
+    try:
+        yield
+    finally:
+        spinner.terminate()
+        spinner.join()

@@ -105,7 +105,8 @@ def test_gain_is_the_same_bits_from_the_table_and_for_a_literals_complement():
         fp = rng.integers(0, n_neg + 1, 400)
         looked_up = split_gain(tp, fp, n_pos, n_neg, table)
         assert np.array_equal(looked_up, split_gain(tp, fp, n_pos, n_neg))
-        assert np.array_equal(looked_up, split_gain(n_pos - tp, n_neg - fp, n_pos, n_neg, table))
+        complement = split_gain(n_pos - tp, n_neg - fp, n_pos, n_neg, table)
+        assert np.array_equal(looked_up, complement)
 
 
 def test_thresholds_lie_halfway_between_training_values():
