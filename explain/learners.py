@@ -150,10 +150,10 @@ def _fit_fold(X: pd.DataFrame, y, params, random_state, class_names, distinct_ro
         # weigh as many times more.
         copies = len(X) / distinct_rows
         support, weight = estimator.min_support, estimator.mdl_weight
-        if not isinstance(support, Integral):
-            estimator.set_params(min_support=max(1, math.ceil(support * distinct_rows)))
-        if weight is not None:
-            estimator.set_params(mdl_weight=weight * copies)
+        estimator.set_params(
+            min_support=(support if isinstance(support, Integral)
+                         else max(1, math.ceil(support * distinct_rows))),
+            mdl_weight=None if weight is None else weight * copies)
         # ``params`` holds what FOLD ran with; these are the values given for one copy
         extra = {"params_given": {"min_support": _plain(support), "mdl_weight": _plain(weight)}}
     estimator.fit(X, names)

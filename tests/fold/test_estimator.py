@@ -38,6 +38,22 @@ def test_clone_pipeline_gridsearch_and_string_labels():
     assert clone(FOLDClassifier(min_support=3)).get_params()["min_support"] == 3
 
 
+def test_parameter_names_are_each_classes_own():
+    # FOLDClassifier caches the names read from __init__; a subclass has its own
+    class WithOneMore(FOLDClassifier):
+        def __init__(self, extra=1, exception_ratio=0.5):
+            super().__init__(exception_ratio=exception_ratio)
+            self.extra = extra
+
+    assert sorted(FOLDClassifier().get_params()) == sorted(
+        ["exception_ratio", "min_gain", "max_rule_length", "max_exception_depth",
+         "min_support", "mdl_weight", "try_complement", "lookahead", "class_order",
+         "prolog_timeout", "random_state"])
+    assert WithOneMore(extra=2).get_params() == {"exception_ratio": 0.5, "extra": 2}
+    assert "extra" not in FOLDClassifier().get_params()
+    assert clone(WithOneMore(extra=3)).extra == 3
+
+
 def test_not_fitted_and_bad_parameters():
     X = pd.DataFrame({"a": [1.0, 2.0]})
     for method in ("predict", "predict_python", "explain"):
