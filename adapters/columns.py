@@ -99,6 +99,16 @@ def spaced_alike(series) -> str | None:
     return None if alike is None else ", ".join(quoted(v) for v in alike[:3])
 
 
+def spaced_note(name, alike: str, target: bool = False) -> str:
+    """The note that values of column ``name`` differing only in the spaces around them
+    (``alike``, from :func:`spaced_alike`) were read as one."""
+    if target:
+        return (f"target {quoted(name)}: labels that differ only in the spaces around "
+                f"them are one class ({alike})")
+    return (f"column {quoted(name)}: values that differ only in the spaces around them "
+            f"are one category ({alike})")
+
+
 def clean_features(frame, keep=()):
     """Type and clean every column of ``frame`` (the target already removed).
 
@@ -178,8 +188,7 @@ def _typed(name, series):
     parses = ~np.isnan(parsed)
     if not present.any() or parses.mean() < NUMERIC_SHARE:
         if (alike := spaced_alike(series)) is not None:
-            notes.append(f"column {quoted(name)}: values that differ only in the spaces "
-                         f"around them are one category ({alike})")
+            notes.append(spaced_note(name, alike))
         return "categorical", text, (notes + _mostly_numbers(name, text[present], parses)
                                      + _dressed_numbers(name, text[present])
                                      + _other_digits(name, text[present])

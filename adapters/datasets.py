@@ -14,7 +14,7 @@ import numpy as np
 import pandas as pd
 
 from .columns import (MISSING_TOKENS, NUMERIC_SHARE, clean_features, leading_zeros,
-                      zero_padded)
+                      spaced_alike, spaced_note, zero_padded)
 from .dataset import Dataset
 from .errors import InputError, listing, quoted
 from .target import encode_target
@@ -354,6 +354,7 @@ def read_csv(path, target=None):
     frame.columns = columns
     if decimal == ",":
         _read_decimal_commas(frame)
+    notes += _leading_spaces(text, delimiter, frame, target)
     notes += _exact_target(text, delimiter, frame, target)  # first: it may keep the text
     notes += _zero_padded(text, delimiter, frame, target)
     unnamed = [f"{i + 1} ({quoted(frame.columns[i])})" for i, n in enumerate(names)
@@ -393,6 +394,42 @@ def _first_line_end(text: str) -> str | None:
         elif char in "\r\n" and not quoted_field:
             return char
     return None
+
+
+def _leading_spaces(text, delimiter, frame, target) -> list[str]:
+    """Notes on text columns where a value is written both with and without spaces
+    before it (``' a'``, ``'a'``) outside quotes: the reader drops such spaces (``a, b``
+    files), so the values become one before :func:`adapters.columns.spaced_alike` sees
+    them. Numbers and missing-value words are left out (spaces never part them)."""
+    lead = re.compile(rf"(?:^|{re.escape(delimiter)})[ \t]+[^\s{re.escape(delimiter)}]", re.M)
+    text_columns = [i for i, dtype in enumerate(frame.dtypes)
+                    if not pd.api.types.is_numeric_dtype(dtype)]
+    if not text_columns or not lead.search(text):
+        return []
+    # rows a quoted field after spaces splits differently are skipped: they are the rows
+    # whose spaces the reader keeps apart anyway (inside the quotes)
+    try:
+        written = pd.read_csv(io.StringIO(text), sep=delimiter, index_col=False, dtype=str,
+                              keep_default_na=False, na_filter=False, on_bad_lines="skip",
+                              usecols=text_columns)
+    except (pd.errors.ParserError, ValueError):
+        return []  # the table as read stands; only this note is lost
+    name = None if target is None else str(target).strip()
+    notes = []
+    for k, column in enumerate(frame.columns[text_columns]):
+        if spaced_alike(frame[column]) is not None:
+            continue  # the columns' own check sees these spaces, and notes them
+        values = pd.Series(pd.unique(written.iloc[:, k]))
+        stripped = values.str.strip()
+        spaced = values.str.match(r"\s") & ~stripped.str.lower().isin(MISSING_TOKENS)
+        spaced &= pd.to_numeric(stripped.str.replace(",", ".", regex=False),
+                                errors="coerce").isna()
+        plain = set(values[~values.str.match(r"\s")].str.strip())
+        alike = [v for v, s in zip(values[spaced], stripped[spaced]) if s in plain]
+        if alike:
+            pair = f"{quoted(alike[0])}, {quoted(alike[0].strip())}"
+            notes.append(spaced_note(column, pair, target=column == name))
+    return notes
 
 
 def _zero_padded(text, delimiter, frame, target) -> list[str]:

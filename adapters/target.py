@@ -7,7 +7,7 @@ from decimal import Decimal, InvalidOperation
 import numpy as np
 import pandas as pd
 
-from .columns import as_strings, spaced_alike, zero_padded
+from .columns import as_strings, spaced_alike, spaced_note, zero_padded
 from .errors import InputError, listing, quoted
 
 MAX_CLASSES = 50
@@ -99,8 +99,7 @@ def encode_target(series, target, positive=None, binary=False):
     notes = []
     alike = spaced_alike(series)
     if alike is not None:
-        notes.append(f"target {quoted(target)}: labels that differ only in the spaces around "
-                     f"them are one class ({alike})")
+        notes.append(spaced_note(target, alike, target=True))
     if not keep.all():
         words = list(dict.fromkeys(_words_read_as_missing(series, keep)))
         written = (f" (written {', '.join(quoted(w) for w in words[:3])}"

@@ -262,6 +262,31 @@ def test_labels_that_one_float_holds_stay_apart():
         in ds.notes[0]
 
 
+def test_a_csv_value_with_spaces_before_it_outside_quotes_is_noted_when_merged(tmp_path):
+    # the reader drops spaces after a delimiter ('a, b' files): ' a' and 'a' become one
+    rows = ["c,g,n,y"] + [" a,u, 1,no", "a, v,1,yes", "b,u,x, yes", "b, v, NA,no",
+                          "b,u,NA,no"] * 3
+    path = tmp_path / "lead.csv"
+    path.write_text("\n".join(rows) + "\n")
+    ds = load_dataset(path, "y")
+    assert ("column 'c': values that differ only in the spaces around them are one category "
+            "(' a', 'a')") in ds.notes
+    assert ("target 'y': labels that differ only in the spaces around them are one class "
+            "(' yes', 'yes')") in ds.notes
+    assert sorted(set(ds.X["c"])) == ["a", "b"] and ds.class_names == ("no", "yes")
+    # a value written one way only (' v', 'u'), numbers and missing words among text, and
+    # spaces before every value or in quotes (which the columns' own check notes) say
+    # nothing more
+    assert len([n for n in ds.notes if "differ only" in n]) == 2
+    path.write_text("c, g, y\n" + "".join(f"{v}, x, {t}\n" for v, t in
+                                          [("a", "no"), ("b", "yes")] * 4))
+    assert not any("differ only" in n for n in load_dataset(path, "y").notes)
+    path.write_text('c,y\n' + '" a",no\na,yes\n a,no\nb,yes\n' * 3)
+    quoted_spaces = [n for n in load_dataset(path, "y").notes if "differ only" in n]
+    assert quoted_spaces == ["column 'c': values that differ only in the spaces around "
+                             "them are one category (' a', 'a')"]
+
+
 def test_values_that_differ_only_in_spaces_are_one_and_say_so():
     df = pd.DataFrame({"x": np.arange(8.0), "v": ["a", "a ", " a", "b"] * 2,
                        "t": [" yes", "yes", "no", "no"] * 2})
