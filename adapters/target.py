@@ -101,10 +101,16 @@ def encode_target(series, target, positive=None, binary=False):
     if alike is not None:
         notes.append(spaced_note(target, alike, target=True))
     if not keep.all():
-        words = list(dict.fromkeys(_words_read_as_missing(series, keep)))
-        written = (f" (written {', '.join(quoted(w) for w in words[:3])}"
-                   f"{', ...' if len(words) > 3 else ''})" if words else "")
-        notes.append(f"dropped {int((~keep).sum())} rows with a missing value in target "
+        worded = _words_read_as_missing(series, keep)
+        words = list(dict.fromkeys(worded))
+        dropped, written = int((~keep).sum()), ""
+        if words:
+            written = (f"written {', '.join(quoted(w) for w in words[:3])}"
+                       f"{', ...' if len(words) > 3 else ''}")
+            if len(worded) < dropped:  # the others are empty cells (None, NaN)
+                written = f"{dropped - len(worded)} empty, {len(worded)} {written}"
+            written = f" ({written})"
+        notes.append(f"dropped {dropped} rows with a missing value in target "
                      f"{quoted(target)}{written}")
     labels = labels[keep]
     labels, merged = _merge_equal_numbers(labels)

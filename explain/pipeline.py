@@ -217,11 +217,13 @@ def _unseen_categories_note(X_train: pd.DataFrame, X_test: pd.DataFrame,
 
 def _split(dataset: Dataset, test_size: float, random_state: int):
     n = len(dataset.y)
-    _, counts = np.unique(dataset.y, return_counts=True)
+    labels, counts = np.unique(dataset.y, return_counts=True)
     if n < 10 or counts.min() < 3:
+        smallest = int(np.argmin(counts))
         raise InputError(
-            f"too few rows to hold out a test set ({n} rows, smallest class {counts.min()}): "
-            "need at least 10 rows and 3 of each class (2 to learn from, 1 to test on)"
+            f"too few rows to hold out a test set ({n} rows, smallest class "
+            f"{dataset.class_names[labels[smallest]]!r} with {counts[smallest]}): need at "
+            "least 10 rows and 3 of each class (2 to learn from, 1 to test on)"
         )
     idx = np.arange(n)
     fix = "need at least 10 training rows and 2 of each class: lower test_size (--test-size)"

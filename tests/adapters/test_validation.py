@@ -54,6 +54,10 @@ def test_missing_target_values_dropped_and_counted():
     df["t"] = ["a", "?", "b", " NA ", "a"]
     assert "dropped 2 rows with a missing value in target 't' (written '?', 'NA')" in \
         from_frame(df, "t").notes
+    # beside empty cells, the note counts both
+    df["t"] = ["a", "NA", "b", None, "NA"]
+    assert ("dropped 3 rows with a missing value in target 't' (1 empty, 2 written 'NA')"
+            in from_frame(df, "t").notes)
 
 
 @pytest.mark.parametrize("n_classes, said", [(10, False), (11, True)])

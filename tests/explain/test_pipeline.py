@@ -303,7 +303,8 @@ def test_a_test_set_without_a_row_of_a_class_is_refused():
                                          "class 'yes'.*--test-size"):
         run_pipeline(from_frame(df, "t"), RunConfig(lime=FAST_LIME, test_size=0.04))
     # with two rows, no test_size holds one out and leaves two to learn from
-    with pytest.raises(InputError, match=r"smallest class 2\): need at least 10 rows and 3 "):
+    with pytest.raises(InputError, match=r"smallest class 'yes' with 2\): need at least 10 "
+                                         r"rows and 3 "):
         run_pipeline(from_frame(df.iloc[8:], "t"), RunConfig(lime=FAST_LIME))
 
 
