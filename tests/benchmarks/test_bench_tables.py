@@ -1,16 +1,22 @@
 """The tables benchmark runs end to end on small tables."""
 
+import numpy as np
 import pytest
 
-from benchmarks.bench_tables import LABELS, TABLES, main, table
+from benchmarks.bench_tables import LABELS, TABLES, WIDTH, main, table
 
 
-def test_generated_tables_are_labelled_by_their_rule():
-    dataset = table("xor", seed=0, rows=200)
+@pytest.mark.parametrize("kind", ["xor", "xor_gated"])
+def test_generated_tables_are_labelled_by_their_rule(kind):
+    dataset = table(kind, seed=0, rows=200)
     X = dataset.X.to_numpy()
-    assert list(dataset.X.columns) == [f"f{i}" for i in range(6)]
+    assert list(dataset.X.columns) == [f"f{i}" for i in range(WIDTH.get(kind, 6))]
     positive = dataset.class_names.index("yes")
-    assert ((dataset.y == positive) == LABELS["xor"](X)).all()
+    assert ((dataset.y == positive) == LABELS[kind](X)).all()
+    if kind == "xor_gated":  # the quadrants where f0 and f1 agree, above the gate
+        assert LABELS[kind](np.array([[1.0, 2.0, 0.0], [-1.0, -2.0, 0.0], [-1.0, 2.0, 0.0],
+                                      [1.0, 2.0, -1.0]])).tolist() == [True, True, False,
+                                                                        False]
 
 
 @pytest.mark.parametrize("kind", TABLES)
@@ -21,9 +27,9 @@ def test_every_table_has_both_classes(kind):
 
 def test_prints_one_row_per_method(capsys):
     main(["--seeds", "1", "--rows", "300", "--num-samples", "200", "--tables", "and",
-          "--top-k", "3"])
+          "--top-k", "3", "--train-view", "lime"])
     out = capsys.readouterr().out
-    assert "entropy bins, top 3 features, seeds 0-0" in out
+    assert "entropy bins, top 3 features, seeds 0-0, training view lime" in out
     rows = [line for line in out.splitlines() if line.startswith("| and ")]
     assert [row.split(" | ")[1] for row in rows] == ["imli", "fold", "black box"]
     for row in rows:
