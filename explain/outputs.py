@@ -156,6 +156,24 @@ def write_run(result: PipelineResult, out_dir: Path) -> dict[str, Path]:
     # every text quoted: a label holding a lone CR would otherwise end a line for readers
     texts["predictions"] = ("predictions.csv", predictions_frame(result).to_csv(
         index=False, lineterminator="\n", quoting=csv.QUOTE_NONNUMERIC))
+    try:
+        written = _write_files(result, out, texts)
+    except OSError as err:  # a full disk, a directory made read-only meanwhile
+        where = f" ({err.filename})" if err.filename else ""
+        raise InputError(f"cannot write the run's files in --out {out}: "
+                         f"{err.strerror or err}{where}; no run's files are left "
+                         f"there") from None
+    # A previous run's files that this run did not write (--force, other learners or
+    # black box) would read as this run's.
+    for name in RUN_FILES + BLACK_BOX_FILES:
+        if out / name not in written.values():
+            (out / name).unlink(missing_ok=True)
+    return written
+
+
+def _write_files(result: PipelineResult, out: Path, texts: dict) -> dict[str, Path]:
+    """The black box, then ``texts`` and the reports, into ``out``; on failure none of the
+    run files is left there."""
     with tempfile.TemporaryDirectory(dir=out, prefix=".black_box.") as tmp:
         saved = Path(result.black_box.save(Path(tmp)))
         files = {key: name for key, (name, _) in texts.items()}
@@ -179,10 +197,5 @@ def write_run(result: PipelineResult, out_dir: Path) -> dict[str, Path]:
             for name in RUN_FILES + BLACK_BOX_FILES:
                 (out / name).unlink(missing_ok=True)
             raise
-    # A previous run's files that this run did not write (--force, other learners or
-    # black box) would read as this run's.
-    for name in RUN_FILES + BLACK_BOX_FILES:
-        if out / name not in written.values():
-            (out / name).unlink(missing_ok=True)
     return written
 

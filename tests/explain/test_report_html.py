@@ -1,7 +1,9 @@
 """report.html is one self-contained, escaped file with every section; report.md matches it."""
 
 import base64
+import errno
 import json
+import os
 import re
 import shutil
 from html.parser import HTMLParser
@@ -15,7 +17,7 @@ from sklearn.ensemble import GradientBoostingClassifier
 from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import OneHotEncoder
 
-from adapters import TableEncoder, from_frame, wrap_sklearn
+from adapters import InputError, TableEncoder, from_frame, wrap_sklearn
 from explain import outputs
 from explain.compare import SweepConfig, run_compare
 from explain.lime_runner import LimeConfig
@@ -492,5 +494,24 @@ def test_a_write_stopped_midway_leaves_no_files_that_read_as_one_run(written, tm
 
     monkeypatch.setattr(outputs, "atomic_write_text", stopped)
     with pytest.raises(KeyboardInterrupt):
+        write_run(result, previous)
+    assert sorted(p.name for p in previous.iterdir()) == []
+
+
+def test_a_full_disk_while_writing_is_one_line_and_leaves_no_run(written, tmp_path,
+                                                                 monkeypatch):
+    out, result = written
+    previous = tmp_path / "previous"
+    shutil.copytree(out, previous)
+    write = outputs.atomic_write_text
+
+    def full(path, text):
+        if Path(path).name == "report.html":
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+        write(path, text)
+
+    monkeypatch.setattr(outputs, "atomic_write_text", full)
+    with pytest.raises(InputError, match=r"^cannot write the run's files in --out .*: No space "
+                                         r"left on device; no run's files are left there$"):
         write_run(result, previous)
     assert sorted(p.name for p in previous.iterdir()) == []
