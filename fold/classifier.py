@@ -347,12 +347,17 @@ class FOLDClassifier(ClassifierMixin, BaseEstimator):
             array = _cells(X)
             check_array(array, dtype=None, ensure_all_finite="allow-nan",
                         ensure_min_samples=1)
-        if (not reset and isinstance(X, pd.DataFrame) and hasattr(self, "feature_names_in_")
-                and list(X.columns) != list(self.feature_names_in_)):
-            _refuse_columns(X.columns, self.schema_.names)  # scikit-learn's is many lines
-        validate_data(self, X, reset=reset, skip_check_array=True)
         fitted_on_array = (not reset and not hasattr(self, "feature_names_in_")
                            and self.schema_.names == _array_names(len(self.schema_.names)))
+        if not reset and isinstance(X, pd.DataFrame) and (
+                list(X.columns) != list(self.feature_names_in_)
+                if hasattr(self, "feature_names_in_") else
+                X.shape[1] != len(self.schema_.names) if fitted_on_array else
+                [str(c) for c in X.columns] != list(self.schema_.names)):
+            # scikit-learn's is many lines, or (names that are not all text, as a
+            # MultiIndex's) only counts the columns
+            _refuse_columns(X.columns, self.schema_.names)
+        validate_data(self, X, reset=reset, skip_check_array=True)
         if isinstance(X, pd.DataFrame) and fitted_on_array:
             # the frame's columns stand for the array's, in order (scikit-learn has warned
             # that the model was fitted without names)

@@ -284,9 +284,19 @@ def test_a_frame_at_predict_stands_for_the_fitted_array_columns_in_order():
     assert [str(w.message) for w in caught] == [
         "X has feature names, but FOLDClassifier was fitted without feature names"]
     named = FOLDClassifier().fit(X.set_axis([0, 1], axis=1), y)  # names, though not text
-    with pytest.raises(ValueError, match=r"^X has columns \['1', '0'\], the model was fitted "
+    with pytest.raises(ValueError, match=r"^X has columns \[1, 0\], the model was fitted "
                                          r"on \['0', '1'\]; pass the same columns"):
         named.predict(X.set_axis([1, 0], axis=1))
+    # a column more or fewer: the same words (scikit-learn's only counted them, or refused
+    # names of two types)
+    for model in (named, clf):
+        fitted = "'0', '1'" if model is named else "'x0', 'x1'"
+        with pytest.raises(ValueError, match=rf"^X has columns \[0, 1, 'z'\], the model was "
+                                             rf"fitted on \[{fitted}\]; pass the same"):
+            model.predict(X.set_axis([0, 1], axis=1).assign(z=1.0))
+        with pytest.raises(ValueError, match=rf"^X has columns \[0\], the model was fitted on "
+                                             rf"\[{fitted}\]; pass the same"):
+            model.predict(X.set_axis([0, 1], axis=1)[[0]])
 
 
 @pytest.mark.parametrize("bad", ["class_order", "missing label"])
