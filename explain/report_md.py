@@ -80,8 +80,8 @@ def _escaped(char: str) -> str:
 
 
 #: Characters with a meaning in Markdown (emphasis, links, images, code, headings, tables,
-#: HTML), written with a backslash in plain text.
-_MARKDOWN = re.compile(r"([\\`*_\[\]!#|<>&~])")
+#: HTML, GitHub's maths), written with a backslash in plain text.
+_MARKDOWN = re.compile(r"([\\`*_\[\]!#|<>&~$])")
 
 
 def md_text(text) -> str:

@@ -139,6 +139,17 @@ def _rendered_markdown(path) -> Page:
     return Page(MarkdownIt("commonmark").enable("table").render(path.read_text("utf-8")))
 
 
+def test_markdown_text_keeps_dollars_out_of_maths():
+    # GitHub renders $...$ as maths: a category "$x^2$" must read as written
+    from markdown_it import MarkdownIt
+
+    from explain.report_md import md_text
+
+    assert md_text("$x^2$ & *y*") == "\\$x^2\\$ \\& \\*y\\*"
+    shown = MarkdownIt("commonmark").render(md_text("$x^2$ costs $5"))
+    assert shown == "<p>$x^2$ costs $5</p>\n"
+
+
 @pytest.mark.parametrize("text, shown", [
     ("plain_name*", "plain_name*"),
     ("a\u200cb", "a\u200cb"),                        # Persian zero-width non-joiner: shows
