@@ -16,6 +16,8 @@ import numpy as np
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 
+from explain.report_md import visible
+
 __all__ = ["tradeoff_plot", "features_plot", "filtering_plot", "LEARNER_STYLE"]
 
 #: Colour, marker and display name of each learner, shared by every plot.
@@ -164,4 +166,7 @@ def _ordered(learners: dict) -> list[str]:
 
 
 def _short(name: str, width: int = 38) -> str:
+    """``name`` as the reports' text shows it (a control or direction mark escaped,
+    :func:`explain.report_md.visible`), cut to ``width`` characters."""
+    name = visible(name)
     return name if len(name) <= width else name[: width - 1] + "…"

@@ -526,3 +526,12 @@ def test_a_full_disk_while_writing_is_one_line_and_leaves_no_run(written, tmp_pa
                                          r"left on device; no run's files are left there$"):
         write_run(result, previous)
     assert sorted(p.name for p in previous.iterdir()) == []
+
+
+def test_plot_labels_show_names_as_the_text_does():
+    # a right-to-left mark drew "RTLname" reversed, a newline on two lines
+    from explain.report_plots import _short
+
+    assert _short("\u202eRTLname") == "'\\u202eRTLname'"
+    assert _short("new\nline") == "'new\\nline'"
+    assert _short("x" * 50) == "x" * 37 + "…"
