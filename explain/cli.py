@@ -303,8 +303,9 @@ def parse_args(argv: list[str]) -> CliRun:
     args = parser.parse_args(argv)
     try:
         return _cli_run(args)
-    except ValueError as err:
-        parser.error(str(err))
+    except ValueError as err:  # in the command's words, as argparse's own are
+        command = f"{parser.prog} {args.command}"
+        parser.exit(2, f"{command}: error: {err} (see {command} --help)\n")
 
 
 def _cli_run(args) -> CliRun:
@@ -413,7 +414,10 @@ def _pareto_table(report: dict) -> Table:
     table = Table(title="Pareto fronts of the sweep (fidelity vs literals)")
     for title in ("learner", "setting", "fidelity (raw test)", "literals", "optimal",
                   "vs this run"):
-        table.add_column(title, justify="left" if title in ("learner", "setting") else "right")
+        # a setting wraps rather than ending in "…": cut, settings read alike
+        table.add_column(title, justify="left" if title in ("learner", "setting") else "right",
+                         overflow="fold" if title == "setting" else "ellipsis",
+                         min_width=14 if title == "setting" else None)
     for name, points in report["sweep"]["learners"].items():
         for p in sorted(points, key=lambda p: p["rule_size"]):
             if p["pareto"]:

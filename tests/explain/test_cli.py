@@ -598,7 +598,11 @@ def test_compare_views_without_lime_is_a_usage_error(capsys):
 
     with pytest.raises(SystemExit) as stop:
         parse_args(["demo", "--out", "unused", "--train-view", "raw", "--compare-views"])
-    assert stop.value.code == 2 and "--compare-views" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    # in the command's words, as argparse's own errors are
+    assert stop.value.code == 2 and err.startswith("python -m explain demo: error: "
+                                                   "--compare-views compares")
+    assert err.endswith("(see python -m explain demo --help)\n") and err.count("\n") == 1
 
 
 @pytest.mark.parametrize("option, value", [

@@ -2,6 +2,7 @@
 
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -242,3 +243,21 @@ def test_compare_views_says_when_lime_kept_every_feature(tmp_path, monkeypatch, 
     note = "LIME kept every feature of every training row"
     assert (note in (out / "report.md").read_text()) is same
     assert (note in (out / "report.html").read_text()) is same
+
+
+def test_pareto_table_settings_wrap_in_a_narrow_terminal():
+    # cut to "data_fidelit…", four settings read alike in 80 columns
+    from rich.console import Console
+
+    from explain.cli import _pareto_table
+
+    points = [{"params": {"data_fidelity": d, "n_clauses": k}, "fidelity_test": 0.9,
+               "rule_size": d + k, "pareto": True, "optimal": False}
+              for d in (1, 3) for k in (1, 2)]
+    console = Console(width=80, record=True)
+    console.print(_pareto_table({"sweep": {"learners": {"imli": points}}}))
+    text = console.export_text()
+    assert "…" not in text
+    cells = re.findall(r"│ imli +│ ([^│]+?) *│.*\n│ +│ ([^│]+?) *│", text)
+    assert ["".join(cell) for cell in cells] == [
+        f"data_fidelity={d}, n_clauses={k}" for d in (1, 3) for k in (1, 2)]
