@@ -15,7 +15,7 @@ import warnings
 import numpy as np
 import pandas as pd
 
-from adapters import BlackBox, TableEncoder
+from adapters import BlackBox, InputError, TableEncoder
 from explain.lime_runner import discretizer_edges, make_explainer, probe_rows
 
 MISSING = "(missing)"
@@ -83,7 +83,11 @@ class LimeInput:
         for j, n in self._n_categories.items():
             column = Z[:, j]
             column[column >= n] = np.nan
-        return self.black_box.predict_proba_encoded(Z)
+        try:
+            return self.black_box.predict_proba_encoded(Z)
+        except InputError as err:  # its row counts are LIME's, not the table's
+            raise InputError(f"{err} (the rows LIME asked about: training rows or samples "
+                             f"it drew around them)") from None
 
     def explainer(self, lime_config):
         """The lime explainer of these training rows under ``lime_config``, made once per

@@ -165,6 +165,23 @@ def test_a_black_box_reading_the_classes_the_other_way_is_flagged():
     assert not any("swapping" in n for n in right.report["dataset"]["notes"])
 
 
+def test_a_black_box_failing_on_lime_samples_says_the_rows_are_lime_s():
+    # "NaN ... for 256 of 576 rows" on a table of 200 rows, without saying whose rows
+    from adapters import TableEncoder, wrap_callable
+
+    rng = np.random.default_rng(0)
+    df = pd.DataFrame({"x": rng.normal(size=200)})
+    df["t"] = np.where(df.x > 0, "hi", "lo")
+    ds = from_frame(df, "t")
+    seen = set(df.x)  # the table's rows are answered; rows LIME makes are not
+    box = wrap_callable(lambda X: np.where(X["x"].isin(seen), 0.5 + 0.1 * (X["x"] > 0), np.nan),
+                        TableEncoder().fit(ds.X, ()))
+    with pytest.raises(InputError, match=r"returned NaN or infinite probabilities for \d+ of "
+                                         r"\d+ rows; .* \(the rows LIME asked about: training "
+                                         r"rows or samples it drew around them\)$"):
+        run_pipeline(ds, RunConfig(lime=FAST_LIME, learners=("fold",)), black_box=box)
+
+
 def test_a_black_box_with_one_answer_says_how_large_the_other_class_is():
     from adapters import TableEncoder, wrap_callable
 
