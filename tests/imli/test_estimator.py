@@ -564,6 +564,16 @@ def test_a_list_past_its_time_limit_says_so_and_keeps_greedy_rules(mode):
     assert clf.score(X, y) > majority + 0.2 and clf.rule_size_ > 0
 
 
+@pytest.mark.parametrize("limit", [np.float32(30.0), np.float16(30.0), np.int64(30)])
+def test_a_numpy_time_limit_is_taken_as_a_number(limit):
+    # np.float32 passed the check, then threading's join refused it mid-fit
+    rng = np.random.default_rng(0)
+    X = rng.random((80, 4)) < 0.5
+    y = X[:, 0] & X[:, 1]
+    clf = IMLIClassifier(batch_size=None, time_limit=limit).fit(X, y)
+    assert clf.optimal_ and not clf.timed_out_ and clf.score(X, y) == 1.0
+
+
 def test_a_list_quotes_class_labels_that_could_be_misread():
     # "yes\nELSE no" printed as an extra rule; "x THEN y" as a second THEN
     a = Literal(0, "a")

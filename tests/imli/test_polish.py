@@ -125,6 +125,10 @@ def test_stops_when_the_budget_is_spent():
     y = X[:, 0] ^ X[:, 1]
     spent = Budget(0.0)
     assert polish(setting_for(6), Data.of(merge_rows(X, y)), (), 3, spent) == ()
+    assert spent.timed_out  # cut short: the fit says so (timed_out_, TimeLimitWarning)
+    finished = Budget(None)
+    polish(setting_for(6), Data.of(merge_rows(X, y)), (), 3, finished)
+    assert not finished.timed_out
 
 
 class _ExpiresAfter(Budget):
@@ -148,7 +152,8 @@ def test_stops_within_a_step_between_blocks(monkeypatch):
     monkeypatch.setattr(polish_module, "_BLOCK_ROWS", 16)
     assert polish(setting, data, (), 3, Budget(None))  # the search does find moves
     # the step starts (1st check), then the budget runs out after the first block
-    assert polish(setting, data, (), 3, _ExpiresAfter(1)) == ()
+    cut = _ExpiresAfter(1)
+    assert polish(setting, data, (), 3, cut) == () and cut.timed_out
     # with a budget for one whole step, exactly one move is made
     blocks = -(-len(data.rows) // 16)
     one_step = polish(setting, data, (), 3, _ExpiresAfter(blocks))
