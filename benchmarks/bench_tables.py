@@ -6,12 +6,13 @@ Run from the repository root::
         [--train-view lime+raw]
 
 Two kinds of table. Generated (``--rows`` rows of six standard normal features
-``f0``-``f5``, ten for ``xor_gated``), labelled by a rule the black box (XGBoost, trained by the pipeline) learns:
-``xor``, ``(f0 > 0) xor (f1 > 0)``, where neither feature says anything on its own;
-``xor_shifted``, ``(f0 > 0.7) xor (f1 > -0.5)``, where each does a little;
-``xor_gated``, ``not ((f0 > 0) xor (f1 > 0)) and f2 > -0.5``, an xor inside a subgroup
-that one feature alone tells apart; ``and``, ``f0 > 0.3 and f1 < 0.5``, a control. And scikit-learn's bundled or generated tables that
-no benchmark dataset is: ``digits`` (the digit 3 against the rest, 64 pixel counts),
+``f0``-``f5``, ten for ``xor_gated``), labelled by a rule the black box (XGBoost, trained
+by the pipeline) learns: ``xor``, ``(f0 > 0) xor (f1 > 0)``, where neither feature says
+anything on its own; ``xor_shifted``, ``(f0 > 0.7) xor (f1 > -0.5)``, where each does a
+little; ``xor_gated``, ``not ((f0 > 0) xor (f1 > 0)) and f2 > -0.5``, an xor inside a
+subgroup that one feature alone tells apart; ``and``, ``f0 > 0.3 and f1 < 0.5``, a
+control. And scikit-learn's bundled or generated tables that no benchmark dataset is:
+``digits`` (the digit 3 against the rest, 64 pixel counts),
 ``diabetes`` (disease progression above its median, 10 features), ``classification``
 (``make_classification``: 10 features, 4 informative, 2 redundant, 5 % flipped labels) and
 ``friedman1`` (``make_friedman1``'s target above its median: ``sin(pi x0 x1)`` and other

@@ -333,6 +333,14 @@ class FOLDClassifier(ClassifierMixin, BaseEstimator):
         return tags
 
     # -- input -------------------------------------------------------------
+    def _other_columns(self, X: pd.DataFrame, fitted_on_array: bool) -> bool:
+        """Whether a frame given after fitting has other columns than the fitted ones."""
+        if hasattr(self, "feature_names_in_"):
+            return list(X.columns) != list(self.feature_names_in_)
+        if fitted_on_array:  # any names stand for the array's columns, in order
+            return X.shape[1] != len(self.schema_.names)
+        return [str(c) for c in X.columns] != list(self.schema_.names)
+
     def _frame(self, X, reset: bool) -> pd.DataFrame:
         # A DataFrame is 2-D and dense: its dtypes are checked on one row, as converting a
         # mixed frame to one object array costs ~0.3 s per million rows.
@@ -349,11 +357,8 @@ class FOLDClassifier(ClassifierMixin, BaseEstimator):
                         ensure_min_samples=1)
         fitted_on_array = (not reset and not hasattr(self, "feature_names_in_")
                            and self.schema_.names == _array_names(len(self.schema_.names)))
-        if not reset and isinstance(X, pd.DataFrame) and (
-                list(X.columns) != list(self.feature_names_in_)
-                if hasattr(self, "feature_names_in_") else
-                X.shape[1] != len(self.schema_.names) if fitted_on_array else
-                [str(c) for c in X.columns] != list(self.schema_.names)):
+        if not reset and isinstance(X, pd.DataFrame) and self._other_columns(
+                X, fitted_on_array):
             # scikit-learn's is many lines, or (names that are not all text, as a
             # MultiIndex's) only counts the columns
             _refuse_columns(X.columns, self.schema_.names)

@@ -362,8 +362,7 @@ class IMLIClassifier(ClassifierMixin, BaseEstimator):
     def _fit(self, X, y, column_specs):
         start = time.monotonic()
         Xb, classes, codes, space, setting = self._prepare(X, y, column_specs)
-        # a Python float: a numpy float32 limit reached threading's join, which refuses it
-        budget = Budget(None if self.time_limit is None else float(self.time_limit), start)
+        budget = Budget(self.time_limit, start)
         rng = np.random.default_rng(setting.solver.seed)
         self.classes_ = classes
         if self.mode in ("decision_list", "decision_set"):

@@ -287,10 +287,7 @@ def polish(setting: Setting, data: Data, clauses: Clauses, n_clauses: int,
     # The products have a few dozen rows: one BLAS thread is about as fast on an idle
     # machine and many times faster when the cores are shared.
     with one_blas_thread():
-        while True:
-            if budget.expired():  # a move might have been left: the fit was cut short
-                budget.timed_out = True
-                break
+        while not budget.expired():
             search = _Search(setting, data, rule)
             _moves(search, n_clauses)
             found = _best(search, literals, budget)
@@ -299,6 +296,8 @@ def polish(setting: Setting, data: Data, clauses: Clauses, n_clauses: int,
             if found is None or found[0] >= 0:
                 break
             rule = found[1]
+        else:  # a move might have been left: the fit was cut short
+            budget.timed_out = True
     return tuple(rule)
 
 

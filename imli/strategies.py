@@ -49,6 +49,11 @@ class Budget:
     timed_out: bool = False
     n_queries: int = 0
 
+    def __post_init__(self) -> None:
+        # a numpy scalar limit would reach threading's join, which refuses it mid-fit
+        if self.seconds is not None:
+            self.seconds = float(self.seconds)
+
     def remaining(self) -> float | None:
         """Seconds left (``None``: unlimited)."""
         if self.seconds is None:
