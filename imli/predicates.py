@@ -238,7 +238,9 @@ class Predicate:
     feature : str
         Name of the original (non-binarized) feature.
     relation : {"<=", ">", "==", "!="}
-        Comparison of the feature's value with ``value``.
+        Comparison of the feature's value with ``value``. A missing value satisfies none
+        of them: ``!=`` is a known value other than ``value``, as ``>`` is a known value
+        above it.
     value : float, int or str
         The threshold or category, kept exactly.
 
@@ -275,14 +277,15 @@ class Predicate:
         return self.relation in ("<=", ">")
 
     def negate(self) -> Predicate:
-        """The complementary test (``<=`` and ``>``, ``==`` and ``!=`` swap)."""
+        """The opposite test (``<=`` and ``>``, ``==`` and ``!=`` swap): the complement on
+        known values; a missing value satisfies neither."""
         return Predicate(self.feature, _NEGATED[self.relation], self.value)
 
     def evaluate(self, values: object) -> np.ndarray:
         """Evaluate on raw feature values.
 
-        A missing value satisfies no threshold (neither ``<=`` nor ``>``) and no ``==``;
-        it differs (``!=``) from every category. Categories are compared by
+        A missing value satisfies no test: neither ``<=`` nor ``>``, neither ``==`` nor
+        ``!=`` (a known value other than the category). Categories are compared by
         :func:`category_texts`, so ``1``, ``1.0`` and ``"1"`` are the same category.
 
         Parameters
@@ -302,7 +305,7 @@ class Predicate:
         codes, texts = category_codes(values)
         wanted = _category_text(self.value)
         equal = codes == (texts.index(wanted) if wanted in texts else -2)
-        return equal if self.relation == "==" else ~equal
+        return equal if self.relation == "==" else ~equal & (codes >= 0)
 
     def describe(self, digits: int | None = DEFAULT_DIGITS) -> str:
         """Text such as ``age > 39.5`` (numbers exact, or rounded to ``digits``)."""

@@ -79,32 +79,35 @@ class Literal:
     def describe(self, digits: int | None = DEFAULT_DIGITS) -> str:
         """Human-readable text; numbers exact (or rounded to ``digits`` significant digits).
 
-        A complemented threshold column prints as ``not (f <= t)``: on data where a
-        row may have neither ``f <= t`` nor ``f > t`` set (missing or unselected values),
-        the complement is not ``f > t``. Complemented ``==`` / ``!=`` columns print as
-        ``!=`` / ``==`` (Python's semantics: a missing value differs from every category).
+        A complemented column prints as ``not (...)``: ``not (f <= t)``, ``not (c == v)``.
+        A missing or unselected value satisfies no test (neither ``f > t`` nor ``c != v``,
+        a known other category) but does satisfy the complement of every column, so the
+        complement is not the opposite test.
         """
         if self.predicate is None:
             name = readable(self.name, name=True)
             return f"not {name}" if self.negated else name
-        if not self.negated:
-            return self.predicate.describe(digits)
-        if self.predicate.is_threshold:
-            return f"not ({self.predicate.describe(digits)})"
-        return self.predicate.negate().describe(digits)
-
-    def category_test(self) -> Predicate | None:
-        """The category test this literal makes (``c == v`` or ``c != v``), or ``None``
-        for a threshold or a column without a predicate."""
-        if self.predicate is None or self.predicate.is_threshold:
-            return None
-        return self.predicate.negate() if self.negated else self.predicate
+        text = self.predicate.describe(digits)
+        return f"not ({text})" if self.negated else text
 
     def __str__(self) -> str:
         return self.describe()
 
 
 _CONNECTIVES = ("OR", "AND")
+#: (connective, relation, negated) -> how such category tests of one feature print as a set
+_SET_FORMS = {
+    ("OR", "==", False): "{name} in {values}",
+    ("AND", "==", True): "not ({name} in {values})",
+    ("AND", "!=", False): "{name} not in {values}",
+}
+
+
+def _set_form(literal: Literal, connective: str) -> str | None:
+    """The set form ``literal`` joins in a clause of ``connective``, or ``None``."""
+    if literal.predicate is None:
+        return None
+    return _SET_FORMS.get((connective, literal.predicate.relation, literal.negated))
 
 
 @dataclass(frozen=True)
@@ -143,28 +146,30 @@ class Clause:
     def describe(self, digits: int | None = None) -> str:
         """Text such as ``(a <= 1.0 OR b == x)``; ``TRUE`` / ``FALSE`` when empty.
 
-        Literals that test one feature against several categories print as one set:
-        ``c != a AND c != b`` as ``c not in {a, b}``, ``c == a OR c == b`` as
-        ``c in {a, b}`` (where the first of them stands). The meaning is the same (a
-        missing value is in no set), and each category still counts as one literal.
+        Tests of one feature against several categories print as one set (where the first
+        of them stands), when the set means the same: ``c == a OR c == b`` as
+        ``c in {a, b}``; ``not (c == a) AND not (c == b)`` as ``not (c in {a, b})`` (true
+        for a missing value); ``c != a AND c != b`` as ``c not in {a, b}`` (a known value
+        outside the set). Each category still counts as one literal.
         """
         if not self.literals:
             return "TRUE" if self.connective == "AND" else "FALSE"
-        grouped = "!=" if self.connective == "AND" else "=="
-        tests = [lit.category_test() for lit in self.literals]
-        values: dict[str, list] = {}
-        for test in tests:
-            if test is not None and test.relation == grouped:
-                values.setdefault(test.feature, []).append(test.value)
+        forms = [_set_form(lit, self.connective) for lit in self.literals]
+        members: dict[tuple, list] = {}
+        for lit, form in zip(self.literals, forms):
+            if form is not None:
+                members.setdefault((lit.predicate.feature, form), []).append(
+                    lit.predicate.value)
         parts, done = [], set()
-        for lit, test in zip(self.literals, tests):
-            if test is None or test.relation != grouped or len(values[test.feature]) < 2:
+        for lit, form in zip(self.literals, forms):
+            key = None if form is None else (lit.predicate.feature, form)
+            if key is None or len(members[key]) < 2:
                 parts.append(lit.describe(digits))
-            elif test.feature not in done:
-                done.add(test.feature)
-                members = ", ".join(format_value(v, digits) for v in values[test.feature])
-                word = "not in" if grouped == "!=" else "in"
-                parts.append(f"{readable(test.feature, name=True)} {word} {{{members}}}")
+            elif key not in done:
+                done.add(key)
+                values = ", ".join(format_value(v, digits) for v in members[key])
+                parts.append(form.format(name=readable(key[0], name=True),
+                                         values="{" + values + "}"))
         return "(" + f" {self.connective} ".join(parts) + ")"
 
     def __str__(self) -> str:

@@ -75,8 +75,10 @@ def test_negation_is_complement():
 
 def test_complemented_literals_print_safely():
     assert str(Literal(0, "n", True, PL)) == "not (petal length <= 5.0)"
-    assert str(Literal(0, "n", True, Predicate("color", "==", "red"))) == "color != red"
-
+    # true for a missing value, which `color != red` (a known other colour) is not
+    assert str(Literal(0, "n", True, Predicate("color", "==", "red"))) == "not (color == red)"
+    assert str(Literal(0, "n", False, Predicate("color", "!=", "red"))) == "color != red"
+    assert str(Literal(0, "n", True, Predicate("color", "!=", "red"))) == "not (color != red)"
 
 
 def test_categories_of_one_feature_print_as_a_set():
@@ -85,17 +87,40 @@ def test_categories_of_one_feature_print_as_a_set():
     size = Literal(3, "s", False, PL)
     term = Clause((no_colour[0], size, *no_colour[1:]), "AND")
     # where the first of them stands; a member holding set syntax is quoted
-    assert str(term) == "(colour not in {red, 'a, b', '<0'} AND petal length <= 5.0)"
+    assert str(term) == "(not (colour in {red, 'a, b', '<0'}) AND petal length <= 5.0)"
     assert str(term.negate()) == ("(colour in {red, 'a, b', '<0'} OR "
                                   "not (petal length <= 5.0))")
     # one category alone, or categories joined by the other connective, print as before
-    assert str(Clause((no_colour[0], size), "AND")) == "(colour != red AND petal length <= 5.0)"
-    assert str(Clause((no_colour[0], no_colour[2]), "OR")) == "(colour != red OR colour != '<0')"
+    assert str(Clause((no_colour[0], size), "AND")) == \
+        "(not (colour == red) AND petal length <= 5.0)"
+    assert str(Clause((no_colour[0], no_colour[2]), "OR")) == \
+        "(not (colour == red) OR not (colour == '<0'))"
     assert len(term) == 4   # each category is still a literal
     # a test of the other kind on the same feature keeps its own place
     red = Literal(4, "r", False, colour[0])
     assert str(Clause((red, *no_colour[1:]), "AND")) == \
-        "(colour == red AND colour not in {'a, b', '<0'})"
+        "(colour == red AND not (colour in {'a, b', '<0'}))"
+
+
+def test_only_tests_of_one_meaning_share_a_set():
+    # `c != v` columns (a known other category, as the pipeline's negated categories) and
+    # complemented `c == v` columns (true for a missing value) never share a set
+    other = [Literal(i, f"o{i}", False, Predicate("city", "!=", v))
+             for i, v in enumerate(("a", "b"))]
+    not_c = Literal(2, "c", True, Predicate("city", "==", "c"))
+    not_d = Literal(3, "d", True, Predicate("city", "==", "d"))
+    term = Clause((*other, not_c, not_d), "AND")
+    assert str(term) == "(city not in {a, b} AND not (city in {c, d}))"
+    # the sets say what the literals do: a missing city satisfies only the second
+    X = np.array([[0, 0, 0, 0],    # missing: no column holds
+                  [0, 1, 0, 0],    # a
+                  [1, 1, 1, 0]])   # c
+    assert Clause(tuple(other), "AND").evaluate(X).tolist() == [False, False, True]
+    assert Clause((not_c, not_d), "AND").evaluate(X).tolist() == [True, True, False]
+    cities = np.array([None, "a", "c"], dtype=object)
+    assert (Predicate("city", "!=", "a").evaluate(cities)
+            & Predicate("city", "!=", "b").evaluate(cities)).tolist() == [False, False, True]
+
 
 def test_empty_rules():
     X = np.zeros((2, 1))
