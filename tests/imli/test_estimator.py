@@ -747,3 +747,30 @@ def test_labels_of_dates_and_time_spans_are_written_as_such(unit, mode):
         clf = IMLIClassifier(n_clauses=1, mode=mode).fit(X, y)
         assert str(clf.rules_).startswith(f"IF (a <= 1.5) THEN {first}"), str(clf.rules_)
         assert clf.predict(X).dtype == y.dtype and (clf.predict(X) == y).all()
+
+
+@pytest.mark.parametrize("rule_type", ["CNF", "DNF"])
+def test_every_literal_means_on_raw_rows_what_it_prints(rule_type):
+    # a complemented category column is true for a missing value: it must not print as
+    # `c != v`, which (as everywhere in the project) is a known other category
+    rng = np.random.default_rng(3)
+    n = 400
+    city = pd.Series(rng.choice(list("abcde"), n), dtype=object)
+    city[rng.random(n) < 0.15] = None
+    x = pd.Series(rng.normal(size=n))
+    x[rng.random(n) < 0.1] = np.nan
+    X = pd.DataFrame({"city": city, "x": x})
+    y = ~city.isin(["a", "b"]) & ~(x <= -0.5)
+    clf = IMLIClassifier(n_clauses=2, rule_type=rule_type, data_fidelity=30).fit(X, y)
+    binary = clf.binarizer_.transform(X).to_numpy()
+    literals = clf.rules_.literals
+    assert any(lit.negated and not lit.predicate.is_threshold for lit in literals)
+    for lit in literals:
+        text = lit.describe()
+        negated = text.startswith("not (") and text.endswith(")")
+        inner = text[len("not ("):-1] if negated else text
+        feature, relation, value = inner.split(" ")
+        raw = Predicate(feature, relation, value if feature == "city" else float(value))
+        assert raw.describe() == inner
+        means = raw.evaluate(X[feature])
+        assert ((~means if negated else means) == lit.evaluate(binary)).all(), text
