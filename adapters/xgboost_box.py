@@ -672,9 +672,19 @@ def _recode(booster, encoder, order):
                              f"with spaces around them, which reading the table removed; "
                              f"read as the same categories")
             unseen = [c for c, code in zip(ours, codes) if np.isnan(code)]
+            if unseen and len(unseen) == len(ours):
+                raise InputError(f"column {quoted(name)}: the model knows none of the "
+                                 f"data's categories {listing(ours, 5)} (it was trained on "
+                                 f"{listing(categories, 5)}); give the data the model was "
+                                 f"trained on")
             if unseen:
+                # XGBoost 3.2's own predict on a DataFrame refuses such a category ("not
+                # in the training set") or, for some frames, reads it as another category:
+                # neither says what the model means by it
                 notes.append(f"column {quoted(name)}: the model never saw "
-                             f"{listing(unseen, 5)}; it reads them as missing values")
+                             f"{listing(unseen, 5)}; they are read as missing values (the "
+                             f"branch each split learned for them), where XGBoost's own "
+                             f"predict refuses them or takes them for other categories")
             notes += missing_words_note(name, categories, ours)
     return recode, notes
 

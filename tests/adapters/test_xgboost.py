@@ -148,8 +148,17 @@ def test_user_model_with_other_category_order_and_column_order(tmp_path):
     assert "notes" not in box.info   # every category known, columns named
     ours.loc[ours.index[:3], "colour"] = "purple"
     unseen = load_xgboost(tmp_path / "theirs.json", TableEncoder().fit(ours, ["colour", "size"]))
-    assert unseen.info["notes"] == ["column 'colour': the model never saw 'purple'; it reads "
-                                    "them as missing values"]
+    assert unseen.info["notes"] == [
+        "column 'colour': the model never saw 'purple'; they are read as missing values "
+        "(the branch each split learned for them), where XGBoost's own predict refuses them "
+        "or takes them for other categories"]
+    missing = ours.assign(colour=ours["colour"].replace({"purple": None}))
+    np.testing.assert_allclose(unseen.predict_proba(ours), box.predict_proba(missing))
+    # a column none of whose categories the model knows is the wrong data, not unseen values
+    renamed = ours.assign(colour=ours["colour"].str.upper())
+    with pytest.raises(InputError, match=r"^column 'colour': the model knows none of the "
+                                         r"data's categories 'BLUE', 'GREEN', "):
+        load_xgboost(tmp_path / "theirs.json", TableEncoder().fit(renamed, ["colour", "size"]))
 
 
 def test_model_naming_no_columns_is_read_by_position_with_a_note(tmp_path):
