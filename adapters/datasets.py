@@ -241,8 +241,17 @@ def load_dataset(source, target=None, positive=None, *, binary=False, missing=()
         raise InputError(f"{quoted(str(source))} is not a file but a device or socket; "
                          f"give the path of a CSV file")
     frame, notes = read_csv(path, target)
-    dataset = from_frame(frame, target, positive, name=_text(path.stem), binary=binary,
-                         missing=missing, drop=drop, keep=keep)
+    try:
+        dataset = from_frame(frame, target, positive, name=_text(path.stem), binary=binary,
+                             missing=missing, drop=drop, keep=keep)
+    except InputError as err:
+        # what the reading did to the labels may be why the target is refused (two labels
+        # written with and without spaces before them are one class)
+        about = f"target {quoted(str(target).strip())}:" if target is not None else None
+        said = [n for n in notes if about is not None and n.startswith(about)]
+        if said and str(err).startswith(f"target column {quoted(str(target).strip())}"):
+            raise InputError(f"{err} ({'; '.join(said)})") from None
+        raise
     return _with_notes(dataset, [_text(note) for note in notes])
 
 

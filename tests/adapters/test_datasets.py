@@ -285,6 +285,13 @@ def test_a_csv_value_with_spaces_before_it_outside_quotes_is_noted_when_merged(t
     quoted_spaces = [n for n in load_dataset(path, "y").notes if "differ only" in n]
     assert quoted_spaces == ["column 'c': values that differ only in the spaces around "
                              "them are one category (' a', 'a')"]
+    # when the merge leaves one class, the refusal says why
+    path.write_text("x,y\n" + "1, yes\n2,yes\n" * 4)
+    with pytest.raises(InputError, match=r"^target column 'y' has a single class \('yes'\); "
+                                         r"a classifier needs at least two \(target 'y': "
+                                         r"labels that differ only in the spaces around them "
+                                         r"are one class \(' yes', 'yes'\)\)$"):
+        load_dataset(path, "y")
 
 
 def test_values_that_differ_only_in_spaces_are_one_and_say_so():
