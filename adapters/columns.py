@@ -403,7 +403,7 @@ def _reason_to_drop(name, kind, values):
     if len(present) == 0:
         return "no values (all missing)"
     distinct = pd.unique(present)
-    if len(distinct) == 1:
+    if len(distinct) == 1 and len(present) == len(values):
         shown = distinct[0]
         if kind == "numeric" and float(shown).is_integer():
             shown = int(shown)

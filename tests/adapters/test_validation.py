@@ -118,13 +118,22 @@ def test_inf_is_missing_and_noted():
 @pytest.mark.parametrize("values, reason", [
     ([np.nan] * 4, "no values (all missing)"),
     (["", None, "?", "NA"], "no values (all missing)"),
-    ([3.0, 3.0, np.nan, 3.0], "a single value ('3')"),
+    ([3.0, 3.0, 3.0, 3.0], "a single value ('3')"),
     (["k", "k", "k", "k"], "a single value ('k')"),
 ])
 def test_constant_and_all_missing_columns_dropped(values, reason):
     ds = from_frame(_frame(x=[1.0, 2.0, 3.0, 4.0], bad=values), "t")
     assert list(ds.X.columns) == ["x"]
     assert f"dropped column 'bad': {reason}" in ds.notes
+
+
+@pytest.mark.parametrize("values", [[3.0, 3.0, np.nan, 3.0], ["k", None, "k", "?"]])
+def test_a_single_value_with_missing_cells_is_kept(values):
+    # whether the value is there can be all a model knows (XGBoost and both learners read
+    # a missing value)
+    ds = from_frame(_frame(x=[1.0, 2.0, 3.0, 4.0], bad=values), "t")
+    assert list(ds.X.columns) == ["x", "bad"]
+    assert not any("'bad'" in note and "dropped" in note for note in ds.notes)
 
 
 def test_every_column_dropped_is_an_error():
