@@ -263,8 +263,12 @@ def relabel_classes(black_box, codes, what="the target"):
     codes = [int(c) for c in codes]
     n_classes = len(black_box.classes_)
     if n_classes != len(codes):
+        fix = ("; a class no row of the table holds cannot be named: give a table with "
+               "rows of every class the model was trained on, or the model trained on "
+               "this target" if n_classes > len(codes)
+               else "; give the model trained on this target")
         raise InputError(f"the {black_box.kind} model gives {n_classes} classes but "
-                         f"{what} has {len(codes)}; give the model trained on this target")
+                         f"{what} has {len(codes)}{fix}")
     if sorted(set(codes)) != list(range(max(codes) + 1)):
         raise ValueError(f"codes must cover the labels 0 .. k-1, got {codes}")
     if codes == list(range(n_classes)):

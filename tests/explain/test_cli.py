@@ -371,7 +371,9 @@ def test_own_model_with_other_classes_is_one_line_exit_2(own_models, tmp_path):
                    "--model", str(own_models / "three.ubj"), "--out", str(tmp_path / "o"),
                    *FAST)
     assert done.returncode == 2 and "Traceback" not in done.stderr
-    assert "gives 3 classes but target 'label' has 2" in done.stderr.strip().splitlines()[-1]
+    last = done.stderr.strip().splitlines()[-1]
+    assert "gives 3 classes but target 'label' has 2" in last
+    assert "give a table with rows of every class the model was trained on" in last
 
 
 @pytest.mark.parametrize("args, words", [
