@@ -406,7 +406,8 @@ def restrict_to_model(dataset, path):
     Returns
     -------
     Dataset
-        With a note naming the columns left out.
+        With a note naming the columns left out; a numeric column the model reads as
+        categories (integers trained as a pandas category) is read as its categories.
 
     Raises
     ------
@@ -422,6 +423,7 @@ def restrict_to_model(dataset, path):
         return dataset
     by_name = {n: columns[i] for n, i in _name_index(
         names, columns, ours=booster.attr("class_names") is not None).items()}
+    dataset = _numbers_as_the_models_categories(dataset, booster, by_name)
     absent = [n for n in names if n not in by_name]
     dropped = [note for n in absent for note in dataset.notes
                if note.startswith(f"dropped column {quoted(n)}:")]
@@ -568,6 +570,36 @@ def _labels(y, n_rows):
         raise InputError(f"y must hold the labels 0 .. k-1 (k >= 2), each at least once; "
                          f"got {present.tolist()[:10]}")
     return y.astype(np.int64)
+
+
+def _numbers_as_the_models_categories(dataset, booster, by_name):
+    """``dataset`` with each numeric column that the model reads as categories (a zip code
+    trained as a pandas category of integers) read as categories too, written as XGBoost
+    stores numeric categories (``501``, ``2.5``), with a note."""
+    stored = _stored_categories(booster)
+    turned = {}
+    for j, (name, kind) in enumerate(zip(booster.feature_names,
+                                         booster.feature_types or ())):
+        column = by_name.get(name)
+        if (kind != "c" or column is None or column in dataset.categorical
+                or not pd.api.types.is_numeric_dtype(dataset.X[column])
+                or pd.api.types.is_bool_dtype(dataset.X[column])):
+            continue
+        known = (stored.get(j) or (0, None))[1]
+        values = dataset.X[column].to_numpy(dtype=np.float64)
+        text = pd.Series([None if np.isnan(v) else str(int(v)) if v.is_integer()
+                          else repr(float(v)) for v in values], index=dataset.X.index,
+                         dtype=object)
+        if known is not None and not set(text.dropna()) & set(known):
+            continue  # no number is one of its categories: load_xgboost refuses the types
+        turned[column] = text
+    if not turned:
+        return dataset
+    X = dataset.X.assign(**turned)
+    categorical = tuple(c for c in X.columns if c in dataset.categorical or c in turned)
+    note = (f"columns {listing(list(turned), 10)} hold numbers in the table and categories "
+            f"in the model: read as categories, as the model reads them")
+    return replace(dataset, X=X, categorical=categorical, notes=dataset.notes + (note,))
 
 
 def _column_order(booster, encoder):

@@ -573,3 +573,26 @@ def test_small_tables_train_on_one_thread_and_predict_on_every_core(cancer):
     assert everywhere.booster.save_raw("json") == box.booster.save_raw("json")
     given = train_xgboost(ds.X, ds.y, encoder, ds.categorical, n_jobs=2)
     assert given.info["training_threads"] == 2 and _nthread(given.booster) == "2"
+
+
+def test_numbers_the_model_reads_as_categories_are_read_as_its_categories(tmp_path):
+    # a zip code trained as a pandas category of integers; the CSV holds numbers
+    rng = np.random.default_rng(5)
+    frame = pd.DataFrame({"zip": rng.choice([75001, 69002, 6000], 300),
+                          "age": rng.integers(18, 80, 300).astype(float)})
+    frame["y"] = ((frame.zip == 75001) ^ (frame.age > 50)).astype(int)
+    theirs = frame[["zip", "age"]].astype({"zip": "category"})
+    clf = xgb.XGBClassifier(n_estimators=10, enable_categorical=True).fit(theirs, frame.y)
+    clf.save_model(tmp_path / "zip.json")
+    ds = restrict_to_model(from_frame(frame, "y"), tmp_path / "zip.json")
+    assert ds.categorical == ("zip",) and set(ds.X["zip"]) == {"75001", "69002", "6000"}
+    assert ("columns 'zip' hold numbers in the table and categories in the model: read as "
+            "categories, as the model reads them") in ds.notes
+    box = load_xgboost(tmp_path / "zip.json", TableEncoder().fit(ds.X, ds.categorical))
+    np.testing.assert_allclose(box.predict_proba(ds.X), clf.predict_proba(theirs), atol=1e-6)
+    # numbers none of which is one of its categories stay numbers, and are refused
+    other = frame.assign(zip=frame.zip + 1)
+    ds = restrict_to_model(from_frame(other, "y"), tmp_path / "zip.json")
+    assert ds.categorical == ()
+    with pytest.raises(InputError, match="categories in the model, numbers in the data"):
+        load_xgboost(tmp_path / "zip.json", TableEncoder().fit(ds.X, ds.categorical))
