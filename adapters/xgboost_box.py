@@ -366,6 +366,10 @@ def _read_booster(path) -> xgb.Booster:
     if not content:  # XGBoost aborts the process on an empty buffer
         raise InputError(f"model file {quoted(str(path))} is empty; give a file written by "
                          f"XGBoost's save_model")
+    if content.startswith(b"\x80"):  # pickle's protocols 2 and later
+        raise InputError(f"model file {quoted(str(path))} is a Python pickle, which is "
+                         f"never loaded (unpickling runs code); save the model with "
+                         f"save_model as .json or .ubj")
     if not content.lstrip().startswith(b"{"):
         # JSON and UBJSON models are objects; anything else (the old binary format, a
         # pickle) gets XGBoost's least helpful message

@@ -1,6 +1,7 @@
 """The XGBoost adapter: training, in-place prediction on codes, saving and loading."""
 import json
 import os
+import pickle
 import sys
 from pathlib import Path
 
@@ -235,6 +236,10 @@ def test_load_errors(mixed, cancer, tmp_path):
     with pytest.raises(InputError, match=r"not JSON or UBJSON .* old binary format must be "
                                          r"saved again as \.json or \.ubj$"):
         load_xgboost(tmp_path / "old.ubj", encoder)
+    (tmp_path / "pickled.json").write_bytes(pickle.dumps({"a": 1}))  # never unpickled
+    with pytest.raises(InputError, match=r"^model file .* is a Python pickle, which is never "
+                                         r"loaded \(unpickling runs code\); save the model "):
+        load_xgboost(tmp_path / "pickled.json", encoder)
     (tmp_path / "folder.ubj").mkdir()
     with pytest.raises(InputError, match="is a directory"):
         load_xgboost(tmp_path / "folder.ubj", encoder)
