@@ -247,9 +247,9 @@ def load_dataset(source, target=None, positive=None, *, binary=False, missing=()
     except InputError as err:
         # what the reading did to the labels may be why the target is refused (two labels
         # written with and without spaces before them are one class)
-        about = f"target {quoted(str(target).strip())}:" if target is not None else None
-        said = [n for n in notes if about is not None and n.startswith(about)]
-        if said and str(err).startswith(f"target column {quoted(str(target).strip())}"):
+        name = quoted(str(target).strip())
+        said = [n for n in notes if n.startswith(f"target {name}:")]
+        if target is not None and said and str(err).startswith(f"target column {name}"):
             raise InputError(f"{err} ({'; '.join(said)})") from None
         raise
     return _with_notes(dataset, [_text(note) for note in notes])

@@ -371,8 +371,8 @@ def _read_booster(path) -> xgb.Booster:
                          f"never loaded (unpickling runs code); save the model with "
                          f"save_model as .json or .ubj")
     if not content.lstrip().startswith(b"{"):
-        # JSON and UBJSON models are objects; anything else (the old binary format, a
-        # pickle) gets XGBoost's least helpful message
+        # JSON and UBJSON models are objects; anything else (the old binary format)
+        # gets XGBoost's least helpful message
         raise InputError(f"could not load XGBoost model {quoted(str(path))}: not JSON or "
                          f"UBJSON (save_model's formats); a model in XGBoost's old binary "
                          f"format must be saved again as .json or .ubj")
