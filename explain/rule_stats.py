@@ -195,7 +195,9 @@ def fold_rule_stats(theory, X, bb, class_names) -> list[RuleStat]:
         outcome = {True: decision == k, False: decision > k}  # the class wins / loses
         for rule in class_rules.rules:
             everywhere = np.ones(len(decision), dtype=bool)
-            _fold_rule(rule, X, everywhere, outcome, (label, other), True, 0, bb_names, stats)
+            # a part that gives rows to the class counts those its top-level rule fires on
+            won = {True: outcome[True] & rule.covers(X), False: outcome[False]}
+            _fold_rule(rule, X, everywhere, won, (label, other), True, 0, bb_names, stats)
     default = str(theory.default)
     stats.append(_stat(f"{readable(default)} otherwise", "default", 0, default,
                        decision == len(theory.classes), bb_names == default))
@@ -209,9 +211,9 @@ def _fold_rule(rule, X, scope, outcome, labels, toward, depth, bb_names, stats) 
     every enclosing body holds (all rows for a top-level rule). ``toward`` is True when
     the rule's rows go to its class (a default rule, an exception to an exception...),
     False when they are taken away from it, toward the other (an exception);
-    a part counts only the rows that end that way (``outcome[toward]``: the class wins,
-    or loses to a later class or the default), not those another rule of the class, a
-    sibling exception or an earlier class decides.
+    a part counts only the rows that end that way (``outcome[toward]``: the class wins by
+    this top-level rule, or loses to a later class or the default), not those another
+    rule of the class, a sibling exception or an earlier class decides.
     """
     label, other = labels
     body = " and ".join(str(lit) for lit in rule.literals) or "true"

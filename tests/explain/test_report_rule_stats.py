@@ -127,6 +127,23 @@ def test_fold_rules_exceptions_and_default():
     assert stats[0].text == "yes if age > 30" and stats[1].text == "unless city == x"
 
 
+def test_an_exception_to_an_exception_counts_only_rows_its_rule_then_takes():
+    # x <= 5 would take the row from `yes if true`, y <= 5 gives it back, but z <= 5 takes
+    # it too: the first rule does not fire, and the second (w > 0) gives the row to yes
+    gives_back = FoldRule((FoldLiteral("y", "<=", 5.0),))
+    first = FoldRule((), (FoldRule((FoldLiteral("x", "<=", 5.0),), (gives_back,)),
+                          FoldRule((FoldLiteral("z", "<=", 5.0),))))
+    second = FoldRule((FoldLiteral("w", ">", 0.0),))
+    theory = Theory((ClassRules("yes", (first, second)),), "no")
+    X = pd.DataFrame({"x": [1.0, 1.0], "y": [1.0, 1.0], "z": [1.0, 9.0], "w": [1.0, 1.0]})
+    stats = fold_rule_stats(theory, X, np.array([1, 1]), CLASSES)
+    # row 0: no part of the first rule decides it; row 1 (z > 5): the exception's
+    # exception gives it back, and the first rule fires
+    assert [(s.text, s.covered) for s in stats] == [
+        ("yes if true", 1), ("unless x <= 5", 0), ("unless y <= 5", 1),
+        ("unless z <= 5", 0), ("yes if w > 0", 2), ("no otherwise", 0)]
+
+
 def test_fold_exceptions_are_listed_as_the_rule_prints_them():
     # "unless (city in {x, z} or age > 60)": the table had city == x, age > 60, city == z
     exceptions = tuple(FoldRule((lit,)) for lit in (
