@@ -31,7 +31,7 @@ What a part decides, by kind:
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 
 import numpy as np
 
@@ -152,7 +152,8 @@ def imli_rule_stats(rules, X, bb, class_names) -> list[RuleStat]:
     stats = []
     for rule, mask in zip(rules.rules, covered):
         label = _class_name(rule.label, class_names)
-        stats.append(_stat(rule, kind, 0, label, mask, _bb_is(bb, rule.label, class_names)))
+        text = replace(rule, label=label)  # IF ... THEN the class's name, not its code
+        stats.append(_stat(text, kind, 0, label, mask, _bb_is(bb, rule.label, class_names)))
     label = _class_name(rules.default, class_names)
     stats.append(_stat(f"{readable(label)} otherwise", "default", 0, label, covered[-1],
                        _bb_is(bb, rules.default, class_names)))

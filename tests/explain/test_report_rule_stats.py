@@ -73,6 +73,8 @@ def test_decision_list_counts_the_rows_each_rule_decides():
         ("list rule", "no", 1, 1.0),
         ("default", "no", 2, 0.5),
     ]
+    # each rule says its class by name, as the learner prints it
+    assert [s.text for s in stats] == ["IF (b) THEN yes", "IF (c) THEN no", "no otherwise"]
 
 
 def test_a_part_covering_no_row_has_no_precision():
