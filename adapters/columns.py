@@ -39,7 +39,7 @@ import unicodedata
 import numpy as np
 import pandas as pd
 
-from .errors import InputError, quoted
+from .errors import InputError, listing, quoted
 
 MISSING_TOKENS = frozenset({"", "?", "na", "n/a", "nan", "null", "none", "#n/a", "#n/a n/a",
                             "#na", "<na>", "-nan", "-1.#ind", "-1.#qnan", "1.#ind",
@@ -159,7 +159,25 @@ def clean_features(frame, keep=()):
         if kind == "categorical":
             categorical.append(name)
     X = pd.DataFrame(kept, index=frame.index)
-    return X, tuple(categorical), notes
+    return X, tuple(categorical), notes + _same_columns(X)
+
+
+def _same_columns(X) -> list[str]:
+    """A note per group of columns that hold the same value on every row: they are kept
+    (a model may read either), but they share what LIME and the rules say of one."""
+    groups: dict[int, list[list]] = {}
+    for name in X.columns:
+        key = int(pd.util.hash_pandas_object(X[name], index=False).sum())
+        for group in groups.setdefault(key, []):
+            if X[group[0]].equals(X[name]):
+                group.append(name)
+                break
+        else:
+            groups[key].append([name])
+    return [f"columns {listing(group, 5)} hold the same values on every row: LIME and the "
+            f"rules may name any of them (--drop on the command line, drop= in Python, "
+            f"leaves the others out)"
+            for same in groups.values() for group in same if len(group) > 1]
 
 
 def _typed(name, series):

@@ -127,6 +127,17 @@ def test_constant_and_all_missing_columns_dropped(values, reason):
     assert f"dropped column 'bad': {reason}" in ds.notes
 
 
+def test_columns_holding_the_same_values_are_kept_and_noted():
+    ds = from_frame(_frame(x=[1.0, 2.0, np.nan, 4.0], copy=[1.0, 2.0, np.nan, 4.0],
+                           c=["u", "v", "u", None], d=["u", "v", "u", None],
+                           near=[1.0, 2.0, 3.0, 4.0]), "t")
+    assert list(ds.X.columns) == ["x", "copy", "c", "d", "near"]
+    same = [n for n in ds.notes if "same values" in n]
+    assert same == [f"columns {pair} hold the same values on every row: LIME and the rules "
+                    f"may name any of them (--drop on the command line, drop= in Python, "
+                    f"leaves the others out)" for pair in ("'x', 'copy'", "'c', 'd'")]
+
+
 @pytest.mark.parametrize("values", [[3.0, 3.0, np.nan, 3.0], ["k", None, "k", "?"]])
 def test_a_single_value_with_missing_cells_is_kept(values):
     # whether the value is there can be all a model knows (XGBoost and both learners read
