@@ -158,11 +158,17 @@ def binary_input(est, X, y=None, column_specs=None, reset=True):
             )
     if est.binarizer_ is not None:
         table = frame if frame is not None else X
-        if isinstance(X, pd.DataFrame) and not reset and est._fit_columns is None:
-            # fitted on an array: scikit-learn has warned once; the binarizer reads the
-            # frame's columns by position, as that array's
-            fitted = getattr(est.binarizer_, "feature_names_in_", None)
-            table = frame.to_numpy() if fitted is None else frame.set_axis(list(fitted), axis=1)
+        if not reset:
+            # the binarizer gets the columns as it was fitted on them, named or not (their
+            # names are checked above): scikit-learn has warned once, for this estimator,
+            # that an array or a frame stands for the other
+            fitted = est.binarizer_._fit_columns  # None: fitted on an array
+            if fitted is None and isinstance(table, pd.DataFrame):
+                table = table.to_numpy()
+            elif fitted is not None and isinstance(table, pd.DataFrame):
+                table = table.set_axis(fitted, axis=1)
+            elif fitted is not None:
+                table = pd.DataFrame(table, columns=fitted)
         Xb = est.binarizer_.transform(table).to_numpy()
     else:
         values = frame.to_numpy() if frame is not None else np.asarray(X)

@@ -774,3 +774,22 @@ def test_every_literal_means_on_raw_rows_what_it_prints(rule_type):
         assert raw.describe() == inner
         means = raw.evaluate(X[feature])
         assert ((~means if negated else means) == lit.evaluate(binary)).all(), text
+
+
+def test_predict_warns_only_as_scikit_learn_does_for_the_estimator():
+    # the inner Binarizer said "X has feature names" of an array, or warned a second time
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(100, 2))
+    y = (X[:, 0] > 0).astype(int)
+    clf = IMLIClassifier(n_clauses=1).fit(X, y)
+    for table in (X.astype(object), X.astype(str)):
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            assert (clf.predict(table) == clf.predict(X)).all()
+    named = IMLIClassifier(n_clauses=1).fit(pd.DataFrame(X, columns=["a", "b"]), y)
+    with warnings.catch_warnings(record=True) as seen:
+        warnings.simplefilter("always")
+        assert (named.predict(X) == clf.predict(X)).all()
+    assert [str(w.message) for w in seen] == [
+        "X does not have valid feature names, but IMLIClassifier was fitted with feature "
+        "names"]
