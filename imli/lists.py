@@ -202,10 +202,15 @@ def decision_set(
     covered = np.zeros(counts.shape[0], dtype=np.int64)  # correctly covered so far
     rules: list[tuple[Term, int]] = []
     default = None
-    for _ in range(n_rules):  # past the time limit, greedy terms (see decision_list)
-        if remaining.sum() == 0:
+    # classes no term picks out of the rest (too few thresholds, say): the next class is
+    # tried instead, where the search stopped at the first (learning 2 rules for 12
+    # classes that a list separates one by one)
+    passed = np.zeros(counts.shape[1], dtype=bool)
+    while len(rules) < n_rules:  # past the time limit, greedy terms (see decision_list)
+        left = np.where(passed, 0, remaining.sum(axis=0))
+        if left.sum() == 0:
             break
-        v = int(np.argmax(remaining.sum(axis=0)))
+        v = int(np.argmax(left))
         target = remaining[:, v]
         other = remaining.sum(axis=1) - target + covered
         live = (target + other) > 0
@@ -213,8 +218,9 @@ def decision_set(
             setting.after([t for t, _ in rules]), X[live], target[live], other[live], budget,
             batch_size, n_passes, rng
         )
-        if term is None:
-            break
+        if term is None:  # no term for v pays: another class may have one
+            passed[v] = True
+            continue
         if not term:
             # Fires on every row: the default rule. Its rows count as covered, so the next
             # terms learn the exceptions to it, which precede it as every rule does.
@@ -226,7 +232,8 @@ def decision_set(
             continue
         fires = _fires(term, L)
         if not (fires & (remaining[:, v] > 0)).any():
-            break
+            passed[v] = True
+            continue
         rules.append((term, v))
         covered[fires] += remaining[fires, v]
         remaining[fires, v] = 0

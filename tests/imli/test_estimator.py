@@ -793,3 +793,18 @@ def test_predict_warns_only_as_scikit_learn_does_for_the_estimator():
     assert [str(w.message) for w in seen] == [
         "X does not have valid feature names, but IMLIClassifier was fitted with feature "
         "names"]
+
+
+def test_a_decision_set_goes_on_past_a_class_no_term_picks_out():
+    # 12 classes along one feature, 9 thresholds: some classes have no term of their own;
+    # the set stopped at the first of them (2 rules, 0.23 of the rows right)
+    rng = np.random.default_rng(0)
+    x = np.repeat(np.arange(12), 10).astype(float) + rng.normal(0, 0.01, 120)
+    y = np.repeat(np.arange(12), 10)
+    X = pd.DataFrame({"x": x})
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        rules = IMLIClassifier(mode="decision_set", n_clauses=12).fit(X, y)
+        listed = IMLIClassifier(mode="decision_list", n_clauses=12).fit(X, y)
+    assert len(rules.rules_.rules) > 2
+    assert rules.score(X, y) >= listed.score(X, y) > 0.5
