@@ -130,15 +130,20 @@ def cached(lime: dict) -> str:
 
 def complement_legend(name: str, rules: str) -> str | None:
     """How a learner's negated tests read on a missing value, when its rules have one; else
-    ``None``. The learners differ: IMLI's negations hold on it, FOLD's ``!=`` does not."""
-    if name == "imli" and ("not (" in rules or " != " in rules):
-        return ("A missing value satisfies no test of IMLI's (nor, on a LIME-filtered row, a "
-                "feature not selected for the row), so `not (…)` and `!=` hold on it: where "
-                "f is known, `not (f <= t)` is f > t and `f != v` is f ≠ v.")
-    if name == "fold" and " != " in rules:
-        return ("A missing value satisfies no test of FOLD's, `!=` included: `f != v` holds "
-                "where f is known and is not v.")
-    return None
+    ``None``. IMLI's complement of a column, ``not (…)``, holds on it; ``!=`` (either
+    learner's: a known other category) does not."""
+    parts = []
+    if name == "imli" and "not (" in rules:
+        parts.append("`not (…)` holds on it: where f is known, `not (f <= t)` is f > t and "
+                     "`not (f == v)` is f ≠ v")
+    if " != " in rules or " not in {" in rules:
+        parts.append("`f != v` (and `f not in {…}`) holds only where f is known and is not v "
+                     "(or LIME's explanation of the row says f is not v)")
+    if not parts:
+        return None
+    learner = "IMLI" if name == "imli" else "FOLD"
+    return (f"A missing value satisfies no test of {learner}'s (nor, on a LIME-filtered row, "
+            f"a feature not selected for the row): {'; '.join(parts)}.")
 
 
 def empty_rules_note(name: str, entry: dict) -> str | None:

@@ -366,7 +366,7 @@ def test_a_run_without_lime_renders(tmp_path):
 
 def test_complemented_columns_are_explained_where_imli_uses_them(written):
     out, result = written
-    legend = "hold on it: where f is known"
+    legend = "satisfies no test of IMLI's"
     written_md = (out / "report.md").read_text(encoding="utf-8")
     rules = result.report["learners"]["imli"]["rules"]
     assert (legend in written_md) == ("not (" in rules or " != " in rules)
@@ -374,11 +374,14 @@ def test_complemented_columns_are_explained_where_imli_uses_them(written):
     report["learners"]["imli"]["rules"] = "yes IF\n  (not (age <= 34.0))\nELSE no"
     assert legend in render_markdown(report)
     assert legend in " ".join(Page(render_html(report)).text)
-    assert "`not (…)` and `!=` hold on it" in complement_legend("imli", "(x <= 1) OR not (x)")
-    assert complement_legend("imli", "(x <= 1 AND c != a)") is not None
+    assert "`not (…)` holds on it" in complement_legend("imli", "(x <= 1) OR not (x)")
+    assert "!=" not in complement_legend("imli", "(x <= 1) OR not (x)")
+    # IMLI's `!=` columns (LIME's negated categories) read as FOLD's: a known other value
+    assert "holds only where f is known" in complement_legend("imli", "(x <= 1 AND c != a)")
+    assert "not (…)" not in complement_legend("imli", "(x <= 1 AND c != a)")
     assert complement_legend("imli", "x <= 1") is None
     assert complement_legend("fold", "not (x)") is None
-    assert "`!=` included" in complement_legend("fold", "1 if c != a")
+    assert "holds only where f is known" in complement_legend("fold", "1 if c not in {a, b}")
 
 
 def test_rules_that_test_nothing_say_why_and_what_to_change(written):
