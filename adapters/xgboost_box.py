@@ -429,6 +429,12 @@ def restrict_to_model(dataset, path):
         names, columns, ours=booster.attr("class_names") is not None).items()}
     dataset = _numbers_as_the_models_categories(dataset, booster, by_name)
     absent = [n for n in names if n not in by_name]
+    asked = [c for n in absent for c in _as_written(n)
+             if f"dropped column {quoted(c)}, as asked" in dataset.notes]
+    if asked:
+        raise InputError(f"the model reads {listing(asked, 10)}, which you asked to drop "
+                         f"(--drop on the command line, drop= in Python); a model cannot be "
+                         f"explained without the columns it reads")
     dropped = [note for n in absent for note in dataset.notes
                if note.startswith(f"dropped column {quoted(n)}:")]
     if dropped:
@@ -466,14 +472,20 @@ def dropped_columns_read(dataset, path) -> list[str]:
     """
     names = _read_booster(path).feature_names or []
     found = []
-    for name in names:  # as the table writes it, or as xgboost_names wrote it
-        for column in dict.fromkeys([name, _XGBOOST_UNESCAPE.sub(
-                lambda m: chr(int(m.group(1), 16)), name)]):
+    for name in names:
+        for column in _as_written(name):
             if any(note.startswith(f"dropped column {quoted(column)}: ")
                    for note in dataset.notes):
                 found.append(column)
                 break
     return found
+
+
+def _as_written(name) -> list[str]:
+    """A model's column ``name`` as the table may write it: as it is, or as
+    :func:`xgboost_names` escaped it."""
+    return list(dict.fromkeys([name, _XGBOOST_UNESCAPE.sub(
+        lambda m: chr(int(m.group(1), 16)), name)]))
 
 
 def _name_index(names, columns, ours=False) -> dict:

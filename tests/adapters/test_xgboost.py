@@ -488,6 +488,10 @@ def test_a_model_column_dropped_while_reading_the_table_is_named(tmp_path):
         with pytest.raises(InputError, match=r"the model reads columns the table's reading "
                                              r"dropped \(dropped column 'k': a single value"):
             restrict_to_model(from_frame(table, "y"), tmp_path / "m.ubj")
+    # dropped as asked: said so, not "not in the data"
+    with pytest.raises(InputError, match=r"^the model reads 'a', which you asked to drop "
+                                         r"\(--drop on the command line, drop= in Python\)"):
+        restrict_to_model(from_frame(frame, "y", drop=["a"], keep=["k"]), tmp_path / "m.ubj")
     # named, to keep: then the model is explained on them
     assert dropped_columns_read(from_frame(frame, "y"), tmp_path / "m.ubj") == ["k"]
     kept = restrict_to_model(from_frame(frame, "y", keep=["k"]), tmp_path / "m.ubj")
