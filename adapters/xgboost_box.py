@@ -370,6 +370,10 @@ def _read_booster(path) -> xgb.Booster:
         raise InputError(f"model file {quoted(str(path))} is a Python pickle, which is "
                          f"never loaded (unpickling runs code); save the model with "
                          f"save_model as .json or .ubj")
+    if content.lstrip().startswith(b"["):
+        raise InputError(f"model file {quoted(str(path))} holds a JSON array, not a model "
+                         f"(save_model writes an object); give a file written by XGBoost's "
+                         f"save_model")
     if not content.lstrip().startswith(b"{"):
         # JSON and UBJSON models are objects; anything else (the old binary format)
         # gets XGBoost's least helpful message

@@ -240,6 +240,9 @@ def test_load_errors(mixed, cancer, tmp_path):
     with pytest.raises(InputError, match=r"^model file .* is a Python pickle, which is never "
                                          r"loaded \(unpickling runs code\); save the model "):
         load_xgboost(tmp_path / "pickled.json", encoder)
+    (tmp_path / "list.json").write_text("[1, 2]")
+    with pytest.raises(InputError, match=r"^model file .* holds a JSON array, not a model"):
+        load_xgboost(tmp_path / "list.json", encoder)
     (tmp_path / "folder.ubj").mkdir()
     with pytest.raises(InputError, match="is a directory"):
         load_xgboost(tmp_path / "folder.ubj", encoder)
