@@ -607,9 +607,8 @@ def _numbers_as_the_models_categories(dataset, booster, by_name):
             continue
         known = (stored.get(j) or (0, None))[1]
         values = dataset.X[column].to_numpy(dtype=np.float64)
-        text = pd.Series([None if np.isnan(v) else str(int(v)) if v.is_integer()
-                          else repr(float(v)) for v in values], index=dataset.X.index,
-                         dtype=object)
+        text = pd.Series([None if np.isnan(v) else _number_category(v) for v in values],
+                         index=dataset.X.index, dtype=object)
         if known is not None and not set(text.dropna()) & set(known):
             continue  # no number is one of its categories: load_xgboost refuses the types
         turned[column] = text
@@ -770,6 +769,13 @@ def _match_cut_categories(cut, ours):
     return None if None in codes else codes
 
 
+def _number_category(value) -> str:
+    """A numeric category as text, as the model's stored categories are compared:
+    ``501``, ``2.5``."""
+    value = float(value)
+    return str(int(value)) if value.is_integer() else repr(value)
+
+
 def _stored_categories(booster):
     """``{model column: (count, category strings in code order or None)}`` from the model.
 
@@ -783,8 +789,7 @@ def _stored_categories(booster):
         if not values:
             continue
         if "offsets" not in entry:
-            stored[j] = (len(values), [str(int(v)) if float(v).is_integer()
-                                       else repr(float(v)) for v in values])
+            stored[j] = (len(values), [_number_category(v) for v in values])
             continue
         offsets = entry["offsets"]
         raw = bytes(v & 0xFF for v in values)

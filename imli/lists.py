@@ -202,9 +202,8 @@ def decision_set(
     covered = np.zeros(counts.shape[0], dtype=np.int64)  # correctly covered so far
     rules: list[tuple[Term, int]] = []
     default = None
-    # classes no term picks out of the rest (too few thresholds, say): the next class is
-    # tried instead, where the search stopped at the first (learning 2 rules for 12
-    # classes that a list separates one by one)
+    # classes no term picks out of the rest (too few thresholds, say) are passed over: a
+    # later class may still have a rule of its own
     passed = np.zeros(counts.shape[1], dtype=bool)
     while len(rules) < n_rules:  # past the time limit, greedy terms (see decision_list)
         left = np.where(passed, 0, remaining.sum(axis=0))
