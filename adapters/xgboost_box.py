@@ -439,8 +439,8 @@ def restrict_to_model(dataset, path):
         raise InputError(f"the model reads {listing(asked, 10)}, which you asked to drop "
                          f"(--drop on the command line, drop= in Python); a model cannot be "
                          f"explained without the columns it reads")
-    dropped = [note for n in absent for note in dataset.notes
-               if note.startswith(f"dropped column {quoted(n)}:")]
+    dropped = [note for n in absent for c in _as_written(n) for note in dataset.notes
+               if note.startswith(f"dropped column {quoted(c)}:")]
     if dropped:
         raise InputError(f"the model reads columns the table's reading dropped "
                          f"({'; '.join(dropped)}); a model cannot be explained without "

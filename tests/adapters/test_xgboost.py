@@ -511,6 +511,9 @@ def test_dropped_columns_read_match_names_written_for_xgboost(tmp_path):
     assert dropped_columns_read(from_frame(frame, "y"), tmp_path / "m.ubj") == ["dose[mg]"]
     assert dropped_columns_read(from_frame(frame, "y", keep="dose[mg]"),
                                 tmp_path / "m.ubj") == []
+    with pytest.raises(InputError, match=r"the model reads columns the table's reading "
+                                         r"dropped \(dropped column 'dose\[mg\]': a single"):
+        restrict_to_model(from_frame(frame, "y"), tmp_path / "m.ubj")
 
 
 def _user_model(tmp_path, categories, name="m.ubj"):
