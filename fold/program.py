@@ -36,9 +36,12 @@ __all__ = ["PrologProgram", "write_program", "ENCODING"]
 #: First line of the program and facts files: their text is UTF-8 whatever the locale.
 ENCODING = ":- encoding(utf8)."
 
-# Functors that mean something to the clause reader or loader whatever their arity.
+# Functors that mean something to the clause reader or loader whatever their arity
+# ('.'/2 is a dict call in a body, '=>'/2 a single-sided-unification clause, '/'/2 and
+# '//'/2 cannot be declared dynamic); every other operator of SWI-Prolog 9 was tried.
 _SPECIAL = frozenset({
-    ":-", "-->", "?-", ":", ",", ";", "->", "*->", "|", "\\+", "{}", "[]",
+    ":-", "-->", "?-", "=>", ":", ",", ";", "->", "*->", "|", "\\+", "{}", "[]",
+    ".", "/", "//",
     "dynamic", "discontiguous", "multifile", "module", "table", "initialization",
 })
 

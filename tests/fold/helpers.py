@@ -16,7 +16,8 @@ from fold import FOLDClassifier, Negated, quote_atom
 HOSTILE = (
     "a'b", "x), halt(", "Foo", "_x", "2nd", "naïve", "%", "\n", "\\", "'",
     "x" * 10_000, ":- halt.", "'), halt, ('", "a b", "is", ":-", ",", "label",
-    "row", "neg_a", "ab0", "halt", "[]", "{}", "\t\r", "end_of_file", "\x00z",
+    "row", "neg_a", "ab0", "halt", "[]", "{}", "\t\r", "end_of_file", "\x00z", ".", "/",
+    "//", "=>",
 )
 
 

@@ -171,6 +171,21 @@ def test_names_that_clash_with_builtins_are_renamed(tmp_path):
     assert (clf.predict(X) == np.array(y)).all()
 
 
+@pytest.mark.parametrize("name", [".", "/", "//", "=>"])
+def test_names_the_clause_reader_reads_specially_are_renamed(tmp_path, name):
+    # '.'(X, V) is a dict call in a body, '/'/2 and '//'/2 cannot be declared dynamic,
+    # '=>'(0, 1.0). is a single-sided-unification clause: plain swipl differed or failed
+    x = np.tile([0.0, 1.0, 2.0, 3.0], 5)
+    X = pd.DataFrame({name: x, f"{name}c": np.where(x > 2.5, "a", "b")})
+    y = np.where(x > 1.5, "p", "q")
+    y[x > 2.5] = "r"
+    clf = FOLDClassifier(random_state=0).fit(X, y)
+    assert clf.prolog_.feature_predicates[name] != name
+    assert clf.prolog_.feature_predicates[f"{name}c"] == f"{name}c"  # not special
+    assert (run_swipl(clf, X, tmp_path) == python_decisions(clf, X)).all()
+    assert (clf.predict(X) == y).all()
+
+
 def test_evaluation_result_is_compact_and_fast(cancer):
     clf, X = cancer
     big = pd.concat([X] * 40, ignore_index=True)      # ~23k rows
