@@ -127,9 +127,9 @@ class DecisionList(_RuleCollection):
 class DecisionSet(_RuleCollection):
     """An unordered set of rules; overlaps are settled by vote.
 
-    A row takes the label fired by most rules; ties go to the label of the earliest fired
-    rule in ``rules`` (:class:`~imli.IMLIClassifier` lists the most precise on its training
-    rows first); rows no rule fires on take ``default``.
+    A row takes the label fired by most rules; of labels fired by as many, the one whose
+    first fired rule comes earliest in ``rules`` (:class:`~imli.IMLIClassifier` lists the
+    most precise on its training rows first); rows no rule fires on take ``default``.
     """
 
     rules: tuple[Rule, ...]
@@ -155,17 +155,18 @@ class DecisionSet(_RuleCollection):
         out[:] = [self.default] * fired.shape[0]
         if not self.rules:
             return out
-        distinct = list(dict.fromkeys(labels[:-1].tolist()))
-        votes = np.column_stack(
-            [fired[:, labels[:-1] == lab].sum(axis=1) for lab in distinct]
-        )
-        first = np.where(fired, np.arange(len(self.rules)), len(self.rules)).min(axis=1)
-        rank = np.array([distinct.index(lab) for lab in labels[:-1].tolist()])
-        # ties: the label of the earliest fired rule wins; encode as vote * big - order
-        first_rank = np.full(fired.shape[0], -1)
+        # labels told apart as Python values: an object array's == is False between
+        # equal datetime64[ns] values
+        index: dict = {}
+        codes = np.array([index.setdefault(lab, len(index)) for lab in labels[:-1].tolist()])
+        distinct = list(index)
+        n = len(self.rules)
+        order = np.where(fired, np.arange(n), n)  # a fired rule's place, else n
+        of = [codes == k for k in range(len(distinct))]
+        votes = np.column_stack([fired[:, rules].sum(axis=1) for rules in of])
+        earliest = np.column_stack([order[:, rules].min(axis=1) for rules in of])
+        # most votes; of equal votes, the label whose first fired rule comes first
+        winner = (votes * (n + 1) - earliest).argmax(axis=1)
         some = fired.any(axis=1)
-        first_rank[some] = rank[first[some]]
-        score = votes * 2 - (np.arange(len(distinct))[None, :] != first_rank[:, None])
-        winner = score.argmax(axis=1)
         out[some] = np.array(distinct, dtype=object)[winner[some]]
         return out

@@ -149,6 +149,21 @@ def test_decision_set_votes_and_counts_overlap():
     assert ds.overlap(X) == 2
 
 
+def test_a_decision_set_tie_goes_to_the_label_fired_first():
+    # A and B both get two votes; A's first fired rule (2) comes before B's (4), and
+    # the earliest rule fired (0, C) is neither: it went to B, listed first (1, not fired)
+    rules = tuple(Rule(Clause((Literal(j, f"x{j}"),), "AND"), label)
+                  for j, label in enumerate("CBAABB"))
+    ds = DecisionSet(rules, "D")
+    X = np.array([[1, 0, 1, 1, 1, 1], [1, 1, 0, 1, 1, 0], [0, 1, 1, 1, 1, 0],
+                  [0, 0, 0, 0, 0, 0], [1, 0, 0, 0, 0, 0]])
+    assert ds.predict(X).tolist() == ["A", "B", "B", "D", "C"]
+    # votes are counted for labels numpy's == does not match in an object array
+    day = {c: np.datetime64(f"2020-01-0{i + 1}", "ns") for i, c in enumerate("ABCD")}
+    dated = DecisionSet(tuple(Rule(r.term, day[r.label]) for r in rules), day["D"])
+    assert dated.predict(X).tolist() == [day[c] for c in "ABBDC"]
+
+
 def test_invalid_values_raise():
     with pytest.raises(ValueError, match="relation"):
         Predicate("f", "<", 1.0)
