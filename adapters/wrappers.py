@@ -195,7 +195,9 @@ def wrap_sklearn(estimator, encoder, *, class_names=None, source_labels=None):
         ``Dataset.class_names``. Needed when the estimator was fitted on the original
         labels (its ``classes_`` are strings) rather than on ``Dataset.y``: its columns are
         then put in this order. Labels match as the dataset writes them (``1.0`` is
-        ``"1"``).
+        ``"1"``). Leave it out for an estimator fitted on ``Dataset.y``: given, its
+        classes ``0``, ``1`` are read as the labels ``"0"``, ``"1"``, which
+        ``Dataset.class_names`` may list the other way round.
     source_labels : sequence of (str, int), optional
         ``Dataset.source_labels``, for an estimator fitted on the table's original labels
         when the dataset merged some of them (``from_frame(..., positive=...)`` on a

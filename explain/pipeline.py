@@ -342,6 +342,7 @@ def run_pipeline(
         check_params(name, config.imli_params if name == "imli" else config.fold_params)
     binary = binarize_target(dataset)
     if black_box is not None:
+        black_box = _read_by_name(black_box, dataset)
         # A given black box gives the classes of ``dataset.y``: merge them as the labels were.
         codes = list(range(dataset.n_classes))
         if binary is not dataset:
@@ -414,10 +415,11 @@ def run_pipeline(
         # A model fitted on the raw 0/1 target while the dataset chose "0" as its positive
         # class looks like this: its classes are read the other way round.
         note = (f"the black box agrees with the target on {np.mean(bb_train == y_train):.0%} "
-                f"of the training rows, less than swapping its two classes would; if it "
-                f"was fitted on the original labels, wrap it with "
-                f"class_names=Dataset.class_names (a scikit-learn model) or, if on their "
-                f"codes 0 .. k-1 in sorted order (LabelEncoder, an XGBoost model), give "
+                f"of the training rows, less than swapping its two classes would: its "
+                f"classes are likely read the wrong way round. A model fitted on Dataset.y "
+                f"needs neither class_names nor source_labels; one fitted on the original "
+                f"labels, class_names=Dataset.class_names (a scikit-learn model) or, if on "
+                f"their codes 0 .. k-1 in sorted order (LabelEncoder, an XGBoost model), "
                 f"relabel_classes(box, [code for _, code in Dataset.source_labels]); on "
                 f"the command line, give the model's classes in order with --model-class")
         warnings.warn(note, UserWarning, stacklevel=2)
@@ -532,6 +534,23 @@ def run_pipeline(
     labels = {"bb_train": bb_train, "bb_test": bb_test, "y_train": y_train, "y_test": y_test}
     return PipelineResult(report, black_box, fitted, exp_train, exp_test, views, labels, columns,
                           predictions)
+
+
+def _read_by_name(black_box, dataset: Dataset):
+    """``black_box`` with its classes read as ``dataset``'s labels by the names its file
+    gives them (a model a run trained and saved), when it names them."""
+    names = getattr(black_box, "class_names", None)
+    if names is None:
+        return black_box
+    if sorted(names) != sorted(dataset.class_names):
+        rest = len(names) == 2 and names[0].startswith(f"not {names[1]}")
+        hint = (f"; read the table with positive={names[1]!r}"
+                if rest and names[1] in dict(dataset.source_labels) else "")
+        raise InputError(f"the {black_box.kind} model's classes {listing(names)} are not "
+                         f"those of dataset {dataset.name!r}, "
+                         f"{listing(dataset.class_names)}{hint}")
+    return relabel_classes(black_box, [dataset.class_names.index(n) for n in names],
+                           f"dataset {dataset.name!r}")
 
 
 def _step(progress, stage: str, done: int) -> None:

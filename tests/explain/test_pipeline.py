@@ -163,6 +163,44 @@ def test_a_black_box_reading_the_classes_the_other_way_is_flagged():
                                                             class_names=ds.class_names))
     assert right.report["black_box"]["accuracy_test"] >= 0.9
     assert not any("swapping" in n for n in right.report["dataset"]["notes"])
+    # fitted on Dataset.y, given class_names: read the other way round; the note says so
+    coded = LogisticRegression().fit(ds.X, ds.y)
+    with pytest.warns(UserWarning, match="fitted on Dataset.y needs neither class_names"):
+        run_pipeline(ds, config, black_box=wrap_sklearn(coded, encoder,
+                                                         class_names=ds.class_names))
+    plain = run_pipeline(ds, config, black_box=wrap_sklearn(coded, encoder))
+    assert plain.report["black_box"]["accuracy_test"] >= 0.9
+
+
+def test_a_model_file_that_names_its_classes_is_read_by_those_names(tmp_path):
+    # a run's saved 'a'-vs-rest model was taken in Python for any dataset's 0, 1: as the
+    # black box of 'b' against the rest it labelled 39 rows of 'a' as 'b', without a word
+    from adapters import TableEncoder, load_xgboost
+
+    rng = np.random.default_rng(0)
+    df = pd.DataFrame({"x": rng.normal(size=300), "z": rng.normal(size=300)})
+    df["t"] = np.select([df.x < -1.0, df.x > 1.0], ["a", "b"], "c")
+    config = RunConfig(lime=FAST_LIME, learners=("fold",))
+    ds = from_frame(df, "t", positive="a")
+    path = run_pipeline(ds, config).black_box.save(tmp_path)
+    box = load_xgboost(path, TableEncoder().fit(ds.X, ds.categorical))
+    assert box.class_names == ("not a", "a")
+    with pytest.raises(InputError, match=r"^the xgboost model's classes 'not a', 'a' are "
+                                         r"not those of dataset 'frame', 'not b', 'b'; read "
+                                         r"the table with positive='a'$"):
+        run_pipeline(from_frame(df, "t", positive="b"), config, black_box=box)
+    again = run_pipeline(ds, config, black_box=box)
+    np.testing.assert_array_equal(again.black_box.predict(ds.X), box.predict(ds.X))
+    # the same names in the other order: read by name
+    df["u"] = np.where(df.t == "a", "yes", "no")
+    yes = from_frame(df.drop(columns="t"), "u", positive="yes")
+    path = run_pipeline(yes, config).black_box.save(tmp_path / "u")
+    box = load_xgboost(path, TableEncoder().fit(yes.X, yes.categorical))
+    no = from_frame(df.drop(columns="t"), "u", positive="no")
+    assert box.class_names == yes.class_names == no.class_names[::-1]
+    flipped = run_pipeline(no, config, black_box=box)
+    np.testing.assert_array_equal(flipped.black_box.predict(no.X), 1 - box.predict(no.X))
+    assert flipped.report["black_box"]["accuracy_test"] >= 0.9
 
 
 def test_a_black_box_failing_on_lime_samples_says_the_rows_are_lime_s():
