@@ -1,6 +1,7 @@
 """The black-box protocol the pipeline uses, and the checks every adapter applies."""
 from __future__ import annotations
 
+import operator
 import os
 import warnings
 from pathlib import Path
@@ -88,6 +89,7 @@ def check_probabilities(P, n_rows, n_classes, source="the black box"):
         raise InputError(f"{source} returned non-numeric output; it must return class "
                          f"probabilities") from None
     if P.shape in ((n_rows,), (n_rows, 1)) and n_classes == 2:
+        _check_range(P, source)  # as returned, before 1 - p
         P = np.column_stack([1.0 - P.ravel(), P.ravel()])
     if P.shape != (n_rows, n_classes):
         raise InputError(f"{source} returned an array of shape {P.shape} for {n_rows} rows; "
@@ -96,14 +98,20 @@ def check_probabilities(P, n_rows, n_classes, source="the black box"):
         rows = int((~np.isfinite(P)).any(axis=1).sum())
         raise InputError(f"{source} returned NaN or infinite probabilities for {rows} of "
                          f"{n_rows} rows; it must return finite class probabilities")
-    if P.size and (P.min() < -1e-9 or P.max() > 1 + 1e-9):
-        raise InputError(f"{source} returned values in [{P.min():.4g}, {P.max():.4g}], "
-                         f"outside [0, 1]; return probabilities, not scores or logits")
+    _check_range(P, source)
     sums = P.sum(axis=1)
     if P.size and np.abs(sums - 1).max() > SUM_TOLERANCE:
         raise InputError(f"{source} returned rows summing to {sums.min():.4g} .. "
                          f"{sums.max():.4g}; each row must sum to 1 (class probabilities)")
     return np.clip(P, 0.0, 1.0)
+
+
+def _check_range(P, source):
+    known = P[np.isfinite(P)]  # NaN and inf have their own message
+    if known.size and (known.min() < -1e-9 or known.max() > 1 + 1e-9):
+        raise InputError(f"{source} returned values in [{known.min():.4g}, "
+                         f"{known.max():.4g}], outside [0, 1]; return probabilities, not "
+                         f"scores or logits")
 
 
 class EncodedBlackBox:
@@ -260,7 +268,12 @@ def relabel_classes(black_box, codes, what="the target"):
     InputError
         The model has another number of classes than ``codes`` gives labels for.
     """
-    codes = [int(c) for c in codes]
+    given = list(codes)
+    try:
+        codes = [operator.index(c) for c in given]
+    except TypeError:
+        raise InputError(f"codes must be whole numbers, one label 0 .. k-1 per class of the "
+                         f"model, got {given}") from None
     n_classes = len(black_box.classes_)
     if n_classes != len(codes):
         fix = ("; a class no row of the table holds cannot be named: give a table with "
@@ -269,8 +282,9 @@ def relabel_classes(black_box, codes, what="the target"):
                else "; give the model trained on this target")
         raise InputError(f"the {black_box.kind} model gives {n_classes} classes but "
                          f"{what} has {len(codes)}{fix}")
-    if sorted(set(codes)) != list(range(max(codes) + 1)):
-        raise ValueError(f"codes must cover the labels 0 .. k-1, got {codes}")
+    if len(set(codes)) < 2 or sorted(set(codes)) != list(range(max(codes) + 1)):
+        raise InputError(f"codes must name each label 0 .. k-1 (k at least 2) at least "
+                         f"once, got {codes}")
     if codes == list(range(n_classes)):
         return black_box
     return RelabeledBlackBox(black_box, codes)

@@ -71,7 +71,8 @@ class SklearnBlackBox(EncodedBlackBox):
         X = self.encoder.select(X)
         if len(X) == 0:
             return np.empty(0, dtype=np.int64)
-        predicted = np.asarray(self._run("predict", X)).ravel().tolist()
+        # a copy: a step that writes to its input must not change the caller's rows
+        predicted = np.asarray(self._run("predict", X.copy())).ravel().tolist()
         position = {c: i for i, c in enumerate(np.asarray(self.estimator.classes_).tolist())}
         unknown = sorted({str(v) for v in predicted if v not in position})
         if unknown or len(predicted) != len(X):
@@ -84,9 +85,10 @@ class SklearnBlackBox(EncodedBlackBox):
 
     def _proba_frame(self, X):
         P = self._run("predict_proba", X)
-        if self._order is not None:
-            P = np.asarray(P)[:, self._order]
-        return P
+        if self._order is None:
+            return P
+        # checked first: a 1-D P(class 1) becomes two columns before they are reordered
+        return self._checked(P, len(X))[:, self._order]
 
     def _run(self, method, X):
         if self._column_names == ():

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import os
 import re
 import threading
 from dataclasses import replace
@@ -347,6 +348,9 @@ def load_xgboost(path, encoder):
 
 def _read_booster(path) -> xgb.Booster:
     """The model saved at ``path``, or an :class:`InputError` saying why not."""
+    if not isinstance(path, (str, os.PathLike)):
+        raise InputError(f"expected the path of a model file, not a {type(path).__name__}: "
+                         f"save the model with save_model('model.ubj') and give that path")
     path = Path(path)
     if path.suffix.lower() not in (".ubj", ".json"):
         raise InputError(f"model file {quoted(str(path))} must end in .ubj or .json "

@@ -125,6 +125,18 @@ def test_a_function_that_writes_to_its_input_leaves_the_rows_alone(mixed):
     X = ds.X.copy()
     wrap_callable(rescaling, encoder).predict(X)
     pd.testing.assert_frame_equal(X, ds.X)
+    # a scikit-learn step writing to its input: predict (its own) too
+    from sklearn.preprocessing import FunctionTransformer
+
+    def to_milli(X):
+        X["x"] = X["x"] * 1000
+        return X
+
+    model = make_pipeline(FunctionTransformer(to_milli), _pipeline(ds, ds.y))
+    box = wrap_sklearn(model.fit(ds.X.copy(), ds.y), encoder)
+    box.predict(X)
+    box.predict_proba(X)
+    pd.testing.assert_frame_equal(X, ds.X)
 
 def test_sklearn_fitted_on_string_labels(mixed):
     ds, encoder, _ = mixed
@@ -138,6 +150,29 @@ def test_sklearn_fitted_on_string_labels(mixed):
     flipped = wrap_sklearn(model, encoder, class_names=("yes", "no"))
     np.testing.assert_array_equal(flipped.predict_proba(ds.X),
                                   model.predict_proba(ds.X)[:, ::-1])
+
+
+def test_sklearn_probabilities_of_class_1_alone_in_another_order(mixed):
+    # P(classes_[1]) as a 1-D array, classes put in another order: an IndexError
+    from sklearn.base import BaseEstimator, ClassifierMixin
+
+    class OneColumn(ClassifierMixin, BaseEstimator):
+        def fit(self, X, y):
+            self.model_ = _pipeline(ds, y)
+            self.classes_ = self.model_.classes_
+            return self
+
+        def predict_proba(self, X):
+            return self.model_.predict_proba(X)[:, 1]
+
+        def predict(self, X):
+            return self.model_.predict(X)
+
+    ds, encoder, _ = mixed
+    names = np.asarray(ds.class_names, dtype=object)[ds.y]     # ("no", "yes")
+    model = OneColumn().fit(ds.X, names)
+    flipped = wrap_sklearn(model, encoder, class_names=("yes", "no"))
+    np.testing.assert_allclose(flipped.predict_proba(ds.X)[:, 0], model.predict_proba(ds.X))
 
 
 def test_sklearn_labels_are_its_own_predict(mixed):
@@ -215,6 +250,8 @@ def test_callable_errors(mixed):
     (lambda n: np.where(np.arange(n) == 0, np.nan, 0.5), "NaN or infinite.* for 1 of"),
     (lambda n: np.full((n, 2), np.inf), "NaN or infinite"),
     (lambda n: np.full(n, 1.5), "outside"),
+    # the values returned, not 1 - p: it said [-1, 2] of labels 1 and 2
+    (lambda n: np.arange(n) % 2 + 1, r"values in \[1, 2\], outside"),
     (lambda n: np.full((n, 2), 0.7), "sum"),
     (lambda n: np.full(n, "high", dtype=object), "non-numeric"),
 ])
@@ -274,6 +311,18 @@ def test_relabel_classes_refuses_another_number_of_classes(mixed):
     ds, encoder, _ = mixed
     with pytest.raises(InputError, match="gives 2 classes but target 't' has 3"):
         relabel_classes(wrap_callable(_rule, encoder), [0, 1, 0], "target 't'")
+
+
+@pytest.mark.parametrize("codes, words", [
+    ([1, 1], r"name each label 0 \.\. k-1 \(k at least 2\) at least once, got \[1, 1\]"),
+    ([0, 2], r"name each label .* got \[0, 2\]"),
+    ([1.5, 0], r"be whole numbers, .* got \[1.5, 0\]"),  # it was read as [1, 0]
+    (["1", "0"], r"be whole numbers.*"),
+])
+def test_relabel_classes_refuses_codes_that_are_not_labels(mixed, codes, words):
+    _, encoder, _ = mixed
+    with pytest.raises(InputError, match=f"^codes must {words}$"):
+        relabel_classes(wrap_callable(_rule, encoder), codes)
 
 
 def _flag_table():

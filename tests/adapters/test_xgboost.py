@@ -246,6 +246,10 @@ def test_load_errors(mixed, cancer, tmp_path):
     (tmp_path / "folder.ubj").mkdir()
     with pytest.raises(InputError, match="is a directory"):
         load_xgboost(tmp_path / "folder.ubj", encoder)
+    for model in (box.booster, xgb.XGBClassifier()):  # a TypeError from Path
+        with pytest.raises(InputError, match=r"^expected the path of a model file, not a "
+                                             r"(Booster|XGBClassifier): save the model with "):
+            load_xgboost(model, encoder)
     # seed 1's bytes make XGBoost's own message undecodable (a UnicodeDecodeError)
     for name, content in (("bad.ubj", b"\x00garbage"), ("bad.json", b"{not json"),
                           ("noise.ubj", np.random.default_rng(1).bytes(300))):
