@@ -355,7 +355,8 @@ def check_encoded_reading(black_box, encoder, X):
     InputError
         The box's own encoder differs from ``encoder`` (saying how), or its two readings
         of the rows differ (a box that answers the same rows differently from one call to
-        the next is warned of instead: that is noise, not another decoding).
+        the next is warned of instead: that is noise, not another decoding), or it reads a
+        numeric column as categories (a scikit-learn model's ``check_columns``).
     """
     inner = black_box
     while isinstance(inner, RelabeledBlackBox):
@@ -368,6 +369,8 @@ def check_encoded_reading(black_box, encoder, X):
         if difference is not None:
             raise InputError(f"the black box was wrapped with an encoder of {difference}; "
                              f"{fix}")
+    if hasattr(inner, "check_columns"):  # a scikit-learn model: how it reads the columns
+        inner.check_columns(X)
     rows = X.iloc[np.unique(np.linspace(0, len(X) - 1, min(len(X), PROBE_ROWS)).astype(int))]
     as_table = black_box.predict_proba(rows)
     as_encoded = black_box.predict_proba_encoded(encoder.transform(rows))

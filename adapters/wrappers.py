@@ -83,6 +83,18 @@ class SklearnBlackBox(EncodedBlackBox):
                     else np.argsort(self._order))
         return self.classes_[label_of[[position[v] for v in predicted]]]
 
+    def check_columns(self, X):
+        """Refuse to explain the estimator on the table ``X`` when it reads one of its
+        numeric columns as categories (:func:`_numbers_read_as_categories`).
+
+        Raises
+        ------
+        InputError
+        """
+        reason = _numbers_read_as_categories(self.estimator, self.encoder, X)
+        if reason is not None:
+            raise InputError(reason)
+
     def _proba_frame(self, X):
         P = self._run("predict_proba", X)
         if self._order is None:
@@ -269,11 +281,21 @@ def wrap_sklearn(estimator, encoder, *, class_names=None, source_labels=None):
 
 def _category_encoders(estimator):
     """``(encoder, its input column names)`` for every fitted OneHotEncoder or
-    OrdinalEncoder inside ``estimator``: in Pipelines and ColumnTransformers, and in the
-    fitted estimators a meta-estimator holds (``best_estimator_`` of a search, the
-    calibrated or voting classifiers' ``estimators_``), nested."""
-    from sklearn.base import BaseEstimator
+    OrdinalEncoder inside ``estimator`` that records its input columns' names."""
     from sklearn.preprocessing import OneHotEncoder, OrdinalEncoder
+
+    for fitted in _fitted_parts(estimator, (OneHotEncoder, OrdinalEncoder)):
+        names = getattr(fitted, "feature_names_in_", None)
+        if names is not None and hasattr(fitted, "categories_"):
+            yield fitted, [str(n) for n in names]
+
+
+def _fitted_parts(estimator, kinds):
+    """Every part of ``estimator`` of one of the classes ``kinds``: in Pipelines and
+    ColumnTransformers, and in the fitted estimators a meta-estimator holds
+    (``best_estimator_`` of a search, the calibrated or voting classifiers'
+    ``estimators_``), nested."""
+    from sklearn.base import BaseEstimator
 
     seen = set()
 
@@ -292,10 +314,8 @@ def _category_encoders(estimator):
             if not hasattr(value, "__dict__"):
                 return
             seen.add(id(value))
-            if isinstance(value, (OneHotEncoder, OrdinalEncoder)):
-                names = getattr(value, "feature_names_in_", None)
-                if names is not None and hasattr(value, "categories_"):
-                    yield value, [str(n) for n in names]
+            if isinstance(value, kinds):
+                yield value
                 return
             for item in vars(value).values():
                 yield from parts(item, depth + 1)
@@ -345,6 +365,47 @@ def _check_category_types(estimator, encoder):
                           f"{listing(unseen, 5)} of column {name!r} (it knows "
                           f"{listing(known, 5)}); unless a step before it recodes them, it "
                           f"reads them as its handle_unknown says", UserWarning, stacklevel=3)
+
+
+def _numbers_read_as_categories(estimator, encoder, X) -> str | None:
+    """Why ``estimator`` cannot be explained on the numeric columns of ``X`` it reads as
+    categories, if it reads one so, else None.
+
+    LIME varies a numeric column continuously: a OneHotEncoder or OrdinalEncoder that
+    learned its values (``1``, ``2``, ``3``, as numbers or as text) as categories, or a
+    HistGradientBoosting model told it is categorical, meets ``1.37`` as an unknown
+    category, and LIME would explain a model that ignores the column there.
+    """
+    from sklearn.ensemble import HistGradientBoostingClassifier
+
+    numeric = [n for i, n in enumerate(encoder.feature_names_)
+               if i not in encoder.categorical_indices_]
+
+    def reason(fitted, name, how):
+        return (f"the estimator's {type(fitted).__name__} reads column {name!r} as {how}, but "
+                f"the dataset reads it as numbers, which LIME varies continuously (values "
+                f"between them are categories it never saw); give from_frame the column as "
+                f"a pandas category (df[{name!r}].astype('category')) and fit the estimator "
+                f"on Dataset.X")
+
+    for fitted, names in _category_encoders(estimator):
+        for name, known in zip(names, fitted.categories_):
+            if name not in numeric:
+                continue
+            values = set(X[name].dropna().tolist())
+            numbers = set(pd.to_numeric(pd.Series(np.asarray(known, dtype=object)),
+                                        errors="coerce").dropna().tolist())
+            if values and values <= numbers:  # its categories, not a step's recoding
+                return reason(fitted, name, f"the categories {listing(known, 5)}")
+    for fitted in _fitted_parts(estimator, HistGradientBoostingClassifier):
+        names = getattr(fitted, "feature_names_in_", None)
+        flags = getattr(fitted, "is_categorical_", None)
+        if names is None or flags is None:
+            continue
+        for name, flag in zip(names, flags):
+            if flag and str(name) in numeric:
+                return reason(fitted, str(name), "categories (categorical_features)")
+    return None
 
 
 def wrap_callable(fn, encoder, kind="callable", *, n_classes=2):

@@ -15,6 +15,7 @@ from sklearn.preprocessing import OneHotEncoder
 from adapters import (BlackBox, InputError, TableEncoder, from_frame, load_xgboost,
                       relabel_classes, wrap_callable, wrap_sklearn)
 from adapters.blackbox import check_probabilities
+from adapters.wrappers import _category_encoders
 
 
 def _pipeline(ds, y):
@@ -578,3 +579,68 @@ def test_a_category_the_table_reading_takes_for_missing_is_warned_of():
                                          "missing values"):
         wrap_sklearn(model, TableEncoder().fit(ds.X, ds.categorical),
                      class_names=ds.class_names)
+
+
+def _classes_table():
+    rng = np.random.default_rng(2)
+    df = pd.DataFrame({"age": rng.normal(size=300), "pclass": rng.integers(1, 4, size=300)})
+    df["survived"] = (0.3 * df.age + 3 * (df.pclass == 1) > 0.8).astype(int)
+    return df
+
+
+@pytest.mark.parametrize("reads", ["one-hot", "ordinal text", "histogram boosting"])
+def test_a_numeric_column_the_estimator_reads_as_categories_is_refused(reads):
+    """LIME gives pclass 1.37, which a OneHotEncoder(handle_unknown="ignore") that learned
+    1, 2, 3 reads as no class at all: pclass was the top LIME feature of 12 of 225 rows
+    (225 of 225 with the values rounded), with no word."""
+    from sklearn.ensemble import HistGradientBoostingClassifier
+    from sklearn.preprocessing import OrdinalEncoder
+
+    from adapters.blackbox import check_encoded_reading
+
+    df = _classes_table()
+    ds = from_frame(df, "survived")
+    assert ds.categorical == ()
+    raw = df[["age", "pclass"]]
+    if reads == "one-hot":
+        step = OneHotEncoder(handle_unknown="ignore")
+    elif reads == "ordinal text":
+        raw = raw.astype({"pclass": str})
+        step = OrdinalEncoder(handle_unknown="use_encoded_value", unknown_value=-1)
+    if reads == "histogram boosting":
+        model = HistGradientBoostingClassifier(categorical_features=["pclass"], max_iter=10)
+    else:
+        model = make_pipeline(ColumnTransformer([("c", step, ["pclass"])],
+                                                remainder="passthrough"), LogisticRegression())
+    encoder = TableEncoder().fit(ds.X, ds.categorical)
+    box = wrap_sklearn(model.fit(raw, df.survived), encoder)
+    with pytest.raises(InputError, match=r"^the estimator's \w+ reads column 'pclass' as .*, "
+                                         r"but the dataset reads it as numbers, .* "
+                                         r"\(df\['pclass'\]\.astype\('category'\)\) and fit "
+                                         r"the estimator on Dataset\.X$"):
+        check_encoded_reading(box, encoder, ds.X)
+    # as the message says: then the column's categories are the dataset's and LIME's
+    fixed = from_frame(df.astype({"pclass": "category"}), "survived")
+    assert fixed.categorical == ("pclass",)
+    encoder = TableEncoder().fit(fixed.X, fixed.categorical)
+    if reads != "histogram boosting":
+        box = wrap_sklearn(model.fit(fixed.X, fixed.y), encoder)
+        check_encoded_reading(box, encoder, fixed.X)
+
+
+def test_an_encoder_of_a_column_a_step_recodes_is_not_refused():
+    from sklearn.preprocessing import FunctionTransformer
+
+    from adapters.blackbox import check_encoded_reading
+
+    df = _classes_table()
+    ds = from_frame(df, "survived")
+    floor = FunctionTransformer(np.floor, feature_names_out="one-to-one")
+    recoded = make_pipeline(floor, OneHotEncoder(handle_unknown="ignore",
+                                                 sparse_output=False))
+    model = make_pipeline(ColumnTransformer([("c", recoded, ["age"])], remainder="passthrough"),
+                          LogisticRegression()).set_output(transform="pandas").fit(ds.X, ds.y)
+    # the encoder learned 'age' by name, but the floor of its values
+    assert [names for _, names in _category_encoders(model)] == [["age"]]
+    encoder = TableEncoder().fit(ds.X, ds.categorical)
+    check_encoded_reading(wrap_sklearn(model, encoder), encoder, ds.X)
