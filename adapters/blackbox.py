@@ -246,6 +246,13 @@ class RelabeledBlackBox:
         return f"<RelabeledBlackBox codes={self.codes} of {self.black_box!r}>"
 
 
+def unwrapped(black_box):
+    """The model inside ``black_box``, through any :class:`RelabeledBlackBox`."""
+    while isinstance(black_box, RelabeledBlackBox):
+        black_box = black_box.black_box
+    return black_box
+
+
 def relabel_classes(black_box, codes, what="the target"):
     """``black_box`` with its class ``i`` read as label ``codes[i]``.
 
@@ -358,9 +365,7 @@ def check_encoded_reading(black_box, encoder, X):
         the next is warned of instead: that is noise, not another decoding), or it reads a
         numeric column as categories (a scikit-learn model's ``check_columns``).
     """
-    inner = black_box
-    while isinstance(inner, RelabeledBlackBox):
-        inner = inner.black_box
+    inner = unwrapped(black_box)
     own = getattr(inner, "encoder", None)
     fix = ("wrap it with TableEncoder().fit(dataset.X, dataset.categorical), the encoder of "
            "the table it explains")

@@ -634,9 +634,8 @@ def _load_model(run: CliRun, dataset):
         box.booster.set_attr(**{CLASS_READING: json.dumps(list(labels))})
     order = ", ".join(f"{i} = {label!r}" for i, label in enumerate(labels))
     note = f"the model's classes read as the target's labels, {how}: {order}"
-    read = tuple(box.info.get("notes", ()))  # how its columns and categories were read
     box = relabel_classes(box, codes, f"target {dataset.target!r}")
-    return box, replace(dataset, notes=dataset.notes + read + (note,))
+    return box, replace(dataset, notes=dataset.notes + (note,))
 
 
 #: The booster attribute in which a run's saved copy of a user's model keeps how its

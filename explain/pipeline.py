@@ -18,7 +18,7 @@ from sklearn.model_selection import train_test_split
 
 from adapters import (BlackBox, Dataset, InputError, TableEncoder, relabel_classes,
                       rest_name, train_xgboost)
-from adapters.blackbox import check_encoded_reading
+from adapters.blackbox import check_encoded_reading, unwrapped
 from adapters.errors import listing, quoted
 from explain.learners import LEARNERS, FittedLearner, check_params, fit_learner
 from explain.lime_input import LimeInput
@@ -380,6 +380,8 @@ def run_pipeline(
     notes = []
     if not user_box and black_box.info.get("note"):  # e.g. trained without early stopping
         notes.append(black_box.info["note"])
+    if user_box:  # how a model file's columns and categories were read
+        notes += (getattr(unwrapped(black_box), "info", None) or {}).get("notes", [])
     if len(test_idx) < 30:
         notes.append(f"only {len(test_idx)} held-out rows: each is "
                      f"{1 / len(test_idx):.0%} of the test fidelity, so read it as rough")

@@ -203,6 +203,27 @@ def test_a_model_file_that_names_its_classes_is_read_by_those_names(tmp_path):
     assert flipped.report["black_box"]["accuracy_test"] >= 0.9
 
 
+def test_how_a_model_file_was_read_is_in_the_notes(tmp_path):
+    # the command line listed them; in Python they were only in box.info
+    import xgboost as xgb
+
+    from adapters import TableEncoder, load_xgboost, relabel_classes
+
+    rng = np.random.default_rng(0)
+    df = pd.DataFrame({"x": rng.normal(size=200), "z": rng.normal(size=200)})
+    df["t"] = (df.x > 0).astype(int)
+    ds = from_frame(df, "t")
+    model = xgb.XGBClassifier(n_estimators=5).fit(df[["x", "z"]].to_numpy(), df.t)
+    model.save_model(tmp_path / "m.ubj")
+    box = load_xgboost(tmp_path / "m.ubj", TableEncoder().fit(ds.X, ds.categorical))
+    (read,) = box.info["notes"]
+    assert read.startswith("the model names no columns")
+    config = RunConfig(lime=FAST_LIME, learners=("fold",))
+    for given in (box, relabel_classes(box, [1, 0])):
+        notes = run_pipeline(ds, config, black_box=given).report["dataset"]["notes"]
+        assert notes.count(read) == 1
+
+
 def test_a_black_box_failing_on_lime_samples_says_the_rows_are_lime_s():
     # "NaN ... for 256 of 576 rows" on a table of 200 rows, without saying whose rows
     from adapters import TableEncoder, wrap_callable
