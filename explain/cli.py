@@ -36,7 +36,7 @@ from adapters.xgboost_box import STOP_TRAINING, TrainingStopped
 from explain.compare import SweepConfig, run_compare, view_comparison
 from explain.learners import IMLI_DEFAULTS, LEARNERS
 from explain.lime_parallel import DASK_EXTRA_HINT
-from explain.lime_runner import CATEGORY_VIEWS, DISCRETIZERS, LimeConfig
+from explain.lime_runner import CATEGORY_VIEWS, DISCRETIZERS, MAX_SAMPLES, LimeConfig
 from explain.outputs import RUN_FILES, prepare_out_dir, write_run
 from explain.pipeline import (MIN_POSITIVE_ROWS, MIN_POSITIVE_SHARE, TRAIN_VIEWS, RunConfig,
                               binarize_target, run_pipeline)
@@ -240,7 +240,8 @@ def _parser() -> argparse.ArgumentParser:
         p.add_argument("--top-k", type=number_arg(int, 1), default=None,
                        help=f"LIME features kept per row (default {LimeConfig.top_k})")
         p.add_argument("--num-samples", type=number_arg(int, 2), default=None,
-                       help=f"LIME samples per row (default {LimeConfig.num_samples})")
+                       help=f"LIME samples per row (default {LimeConfig.num_samples}, at "
+                            f"most {MAX_SAMPLES:,})")
         p.add_argument("--discretizer", choices=DISCRETIZERS, default="entropy",
                        help="how LIME bins numeric features (IMLI's thresholds too): entropy "
                             "cuts where the black box's labels change (quartiles for a "
@@ -801,6 +802,10 @@ def main(argv: list[str] | None = None) -> int:
     except (InputError, FoldInputError) as err:
         print(f"error: {err}", file=sys.stderr)
         return 2
+    except MemoryError as err:  # numpy's says how much it asked for
+        print(f"error: out of memory ({' '.join(str(err).split()) or 'no detail'}); give "
+              f"fewer rows or LIME samples (--num-samples)", file=sys.stderr)
+        return 1
     except BaseException as err:
         return _stopped(err, run)
     for label, path in (("report:", report), ("", report.with_name("report.html")),

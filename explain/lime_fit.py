@@ -157,10 +157,17 @@ def _final_ridge(m: Moments, rows: np.ndarray, used: np.ndarray):
     return coef, intercept, score
 
 
+def resolved_selection(method: str, k: int) -> str:
+    """Lime's feature selection ``method`` for ``k`` features: ``auto`` as lime resolves
+    it, ``forward_selection`` for at most 6, else ``highest_weights``."""
+    if method == "auto":
+        return "forward_selection" if k <= 6 else "highest_weights"
+    return method
+
+
 def _select(m, k, method, lasso):
     d = m.gram.shape[1]
-    if method == "auto":
-        method = "forward_selection" if k <= 6 else "highest_weights"
+    method = resolved_selection(method, k)
     if method == "forward_selection":
         return forward_selection(m, k)
     if method == "highest_weights":

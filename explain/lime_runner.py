@@ -44,7 +44,7 @@ from __future__ import annotations
 import math
 import warnings
 import time
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from typing import Callable
 
 import numpy as np
@@ -54,7 +54,7 @@ from sklearn.utils import check_random_state
 from explain.lime_batch import BatchedLime, ReferenceLime, check_probabilities
 from explain.lime_bins import RankEntropyDiscretizer
 from explain.lime_cache import BatchStore, cache_key
-from explain.lime_fit import LocalFits
+from explain.lime_fit import LocalFits, resolved_selection
 from explain.lime_parallel import dask_client, n_workers, run_batches
 from explain.lime_sampling import one_hot_negations
 
@@ -67,6 +67,10 @@ __all__ = ["CATEGORY_VIEWS", "LimeConfig", "Explanations", "seed_for", "make_exp
 DISCRETIZERS = ("entropy", "quartile", "decile")
 #: How LIME sees a categorical column (:attr:`LimeConfig.categories`).
 CATEGORY_VIEWS = ("value", "one-hot")
+#: Most samples per row: a row's neighbourhood is drawn, predicted and fitted at once.
+MAX_SAMPLES = 1_000_000
+#: Most rows per pool (row ids are int64).
+MAX_POOL_ROWS = 10**9
 _SELECTIONS = ("auto", "forward_selection", "highest_weights", "lasso_path", "none")
 _EXECUTION_ONLY = ("n_jobs", "batch_size", "memory_budget_mb", "scheduler")
 _ARRAYS_PER_SAMPLE = 4  # float64 (samples x features) arrays per row of a batch (3.2 measured)
@@ -81,7 +85,7 @@ class LimeConfig:
     Parameters
     ----------
     num_samples : int, default=5000
-        Perturbed samples per row.
+        Perturbed samples per row, at most :data:`MAX_SAMPLES`.
     top_k : int, default=5
         Features kept per row (lime's ``num_features``).
     discretizer : {"entropy", "quartile", "decile"}, default="entropy"
@@ -112,7 +116,8 @@ class LimeConfig:
         Batched engine: a bin whose minimum equals its maximum yields its value instead of
         lime's ~0.0 (``False`` reproduces lime; the reference engine is always lime).
     pool_rows : int, default=32
-        Rows with consecutive ids that share one neighbourhood (see the module docstring).
+        Rows with consecutive ids that share one neighbourhood (see the module docstring),
+        at most :data:`MAX_POOL_ROWS`.
         Each row's explanation keeps lime's distribution; rows of a pool have correlated
         sampling noise. 1 = an independent neighbourhood per row.
     memory_budget_mb : float, default=256
@@ -166,6 +171,14 @@ class LimeConfig:
             raise ValueError(f"LimeConfig.pool_rows must be an int, got {self.pool_rows!r}")
         if self.num_samples < 2:
             raise ValueError("LimeConfig.num_samples must be at least 2")
+        if self.num_samples > MAX_SAMPLES:
+            raise ValueError(f"LimeConfig.num_samples (--num-samples) must be at most "
+                             f"{MAX_SAMPLES:,}: a row's neighbourhood is held in memory "
+                             f"at once; got {self.num_samples!r}")
+        if self.pool_rows > MAX_POOL_ROWS:
+            raise ValueError(f"LimeConfig.pool_rows (--lime-pool-rows) must be at most "
+                             f"{MAX_POOL_ROWS:,} (a larger value is one pool for every "
+                             f"row as well); got {self.pool_rows!r}")
         if not (isinstance(self.random_state, (int, np.integer)) and self.random_state >= 0):
             raise ValueError(f"LimeConfig.random_state must be a non-negative int, "
                              f"got {self.random_state!r}")
@@ -443,6 +456,10 @@ def explain_rows(training_data, rows, predict_fn: Callable, config: LimeConfig |
     negations = (one_hot_negations(explainer.feature_values, categorical)
                  if config.categories == "one-hot" else np.zeros((0, 2), dtype=np.intp))
     width = d + len(negations)  # the local models' features
+    if config.top_k > width:  # every feature is kept: the arrays need no more columns
+        config = replace(config, top_k=width,
+                         feature_selection=resolved_selection(config.feature_selection,
+                                                              config.top_k))
     probe = np.concatenate([training_data[:8], rows[:8]])
     if cache_dir is not None and n:  # the key's digest of the model's behaviour
         probe = np.concatenate([probe_rows(training_data, categorical_features=categorical),

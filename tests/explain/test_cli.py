@@ -533,6 +533,18 @@ def test_a_run_into_out_that_another_run_filled_meanwhile_is_refused(tmp_path, m
     assert (out / "report.json").read_text() == "{}"
 
 
+def test_running_out_of_memory_is_one_line(tmp_path, monkeypatch, capsys):
+    def too_large(*args, **kwargs):
+        return np.zeros((2**30, 2**20))  # numpy's own MemoryError
+
+    monkeypatch.setattr(cli, "run_pipeline", too_large)
+    code = cli.main(["run", "--data", "iris", "--out", str(tmp_path / "run"), "--no-cache"])
+    err = capsys.readouterr().err
+    assert code == 1 and err.count("\n") == 1, err
+    assert err.startswith("error: out of memory (Unable to allocate 8.00 PiB for an array ")
+    assert err.endswith("; give fewer rows or LIME samples (--num-samples)\n")
+
+
 def test_arguments_of_bytes_that_are_not_utf8_are_read(mixed_csv, tmp_path):
     """A Latin-1 file name in --data and --out: pyswip, loading, encodes every argument."""
     data = os.fsencode(tmp_path / "caf") + b"\xe9.csv"

@@ -463,6 +463,33 @@ def test_pool_rows_must_be_a_positive_int(value):
         LimeConfig(pool_rows=value)
 
 
+@pytest.mark.parametrize("name, most", [("num_samples", 1_000_000),
+                                        ("pool_rows", 1_000_000_000)])
+def test_samples_and_pools_have_a_ceiling(name, most):
+    # 10**10 samples: a 37 GiB array; a pool of 2**63 rows: an OverflowError
+    LimeConfig(**{name: most})
+    with pytest.raises(ValueError, match=f"^LimeConfig.{name} .* must be at most {most:,}"):
+        LimeConfig(**{name: most + 1})
+
+
+@pytest.mark.parametrize("engine", ["batched", "reference"])
+def test_top_k_above_the_features_keeps_them_all_in_arrays_of_their_width(engine):
+    # --top-k 2147483647 allocated (rows, top_k) arrays: 2.34 TiB
+    X, y, predict = mixed()
+    d = X.shape[1]
+
+    def explain(top_k, selection="auto"):
+        config = LimeConfig(num_samples=200, top_k=top_k, n_jobs=1, engine=engine,
+                            feature_selection=selection)
+        return explain_rows(X, X[:6], predict, config, categorical_features=MIXED_CATEGORICAL,
+                            training_labels=y)
+
+    huge = explain(2**31 - 1)
+    assert huge.features.shape == huge.weights.shape == (6, d)
+    assert (huge.features >= 0).all()  # every feature, every row
+    _same(huge, explain(d, "highest_weights"))  # what "auto" chose for the huge k
+
+
 def test_entropy_bins_cut_where_the_black_box_decides():
     """The default discretizer is supervised by the black box: on a feature the model
     thresholds at 0.3, a cut falls at 0.3 (quartiles of a uniform feature do not); without
