@@ -123,10 +123,11 @@ def number_arg(kind, low=None, high=None, inclusive=True, nonzero=False):
         if too_low or (high is not None and value >= high) or (nonzero and value == 0) \
                 or not math.isfinite(value):
             bounds = []
+            shown = "{}" if kind is int else "{:g}"  # 4294967296, not 4.29497e+09
             if low is not None:
-                bounds.append(f"{'>=' if inclusive else '>'} {low:g}")
+                bounds.append(f"{'>=' if inclusive else '>'} {shown.format(low)}")
             if high is not None:
-                bounds.append(f"< {high:g}")
+                bounds.append(f"< {shown.format(high)}")
             if nonzero:
                 bounds.append("not 0")
             if not bounds:

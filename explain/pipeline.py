@@ -232,18 +232,18 @@ def _split(dataset: Dataset, test_size: float, random_state: int):
             idx, test_size=test_size, stratify=dataset.y, random_state=random_state
         )
     except ValueError as err:
-        raise InputError(f"test_size {test_size:g} cannot split {n} rows "
+        raise InputError(f"test_size {test_size:.10g} cannot split {n} rows "
                          f"({' '.join(str(err).split())}); the test rows need one of each "
                          f"class and the training rows 10, with 2 of each class: choose "
                          f"another test_size (--test-size)") from None
     smallest = np.bincount(dataset.y[train], minlength=dataset.n_classes).min()
     if len(train) < 10 or smallest < 2:
-        raise InputError(f"test_size {test_size:g} leaves {len(train)} training rows "
+        raise InputError(f"test_size {test_size:.10g} leaves {len(train)} training rows "
                          f"(smallest class {smallest}); {fix}")
     held = np.bincount(dataset.y[test], minlength=dataset.n_classes)
     if held.min() == 0:  # stratifying rounds a class of a few rows down to none
         absent = int(np.argmin(held))
-        raise InputError(f"test_size {test_size:g} holds out none of the "
+        raise InputError(f"test_size {test_size:.10g} holds out none of the "
                          f"{int(np.sum(dataset.y == absent))} rows of class "
                          f"{dataset.class_names[absent]!r}, so the test figures could not "
                          f"measure it: raise test_size (--test-size)")

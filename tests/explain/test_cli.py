@@ -629,6 +629,7 @@ def test_compare_views_without_lime_is_a_usage_error(capsys):
     ("--max-seconds", "1e12"), ("--data-fidelity", "1e-7"), ("--data-fidelity", "1e19"),
     ("--time-limit", "1e10"),
     ("--fold-mdl-weight", "nothing"), ("--fold-mdl-weight", "1e308"),
+    ("--num-samples", "10000000000"), ("--lime-pool-rows", "9223372036854775808"),
 ])
 def test_out_of_range_options_are_usage_errors(option, value, capsys):
     from explain.cli import parse_args
@@ -639,6 +640,8 @@ def test_out_of_range_options_are_usage_errors(option, value, capsys):
     lines = capsys.readouterr().err.strip().splitlines()
     assert len(lines) == 1 and "usage:" not in lines[0], lines  # no usage block first
     assert option in lines[0] and value in lines[0] and "--help" in lines[0]
+    if option == "--seed":  # an integer's bound in full, not < 4.29497e+09
+        assert ">= 0 and < 4294967296, got" in lines[0]
 
 
 @pytest.mark.parametrize("options, words", [
