@@ -378,8 +378,9 @@ def _numbers_read_as_categories(estimator, encoder, X) -> str | None:
     """
     from sklearn.ensemble import HistGradientBoostingClassifier
 
+    columns = {str(c): c for c in X.columns}
     numeric = [n for i, n in enumerate(encoder.feature_names_)
-               if i not in encoder.categorical_indices_]
+               if i not in encoder.categorical_indices_ and n in columns]
 
     def reason(fitted, name, how):
         return (f"the estimator's {type(fitted).__name__} reads column {name!r} as {how}, but "
@@ -392,7 +393,7 @@ def _numbers_read_as_categories(estimator, encoder, X) -> str | None:
         for name, known in zip(names, fitted.categories_):
             if name not in numeric:
                 continue
-            values = set(X[name].dropna().tolist())
+            values = set(X[columns[name]].dropna().tolist())
             numbers = set(pd.to_numeric(pd.Series(np.asarray(known, dtype=object)),
                                         errors="coerce").dropna().tolist())
             if values and values <= numbers:  # its categories, not a step's recoding
