@@ -22,6 +22,7 @@ The rules, applied column by column (each change is reported as a note):
   their column categorical, with a note;
 * a duration (timedelta) column is numeric, in seconds;
 * infinite values are treated as missing (noted with a count);
+* a cell holding several values (a list, tuple, set, dict or array) is refused;
 * a column with no values, or a single distinct value, is dropped;
 * a categorical column with more than :data:`MAX_CATEGORIES` distinct values, or with a
   different value in every row (more than :data:`ID_MIN_DISTINCT` of them), is dropped as an
@@ -35,6 +36,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Collection
 
 import numpy as np
 import pandas as pd
@@ -59,6 +61,45 @@ _DATE = re.compile(r"(\d{4}-\d{1,2}-\d{1,2}|\d{1,2}[/.]\d{1,2}[/.]\d{2,4})"
                    r"([ T]\d{1,2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?\Z")
 
 
+def objects(series):
+    """Values of ``series`` as an object array of its own values, NaN where missing.
+
+    Unlike ``to_numpy(dtype=object, na_value=nan)``, which makes a ``category`` column's
+    integers floats when one is missing (``1.0``; ``2**60 + 1`` as ``2**60``).
+
+    Parameters
+    ----------
+    series : pandas.Series
+        Any dtype.
+
+    Returns
+    -------
+    numpy.ndarray of object
+
+    Raises
+    ------
+    InputError
+        A cell holds several values (a list, tuple, set, dict or array).
+
+    Examples
+    --------
+    >>> objects(pd.Series([1, None, 3], dtype=object).astype("category")).tolist()
+    [1, nan, 3]
+    """
+    values = series.astype(object).to_numpy(dtype=object, copy=True)
+    values[pd.isna(values)] = np.nan
+    if series.dtype == object:
+        several = next((v for v in values
+                        if isinstance(v, Collection) and not isinstance(v, (str, bytes))), None)
+        if several is not None:
+            shown = repr(several)
+            shown = shown if len(shown) <= 40 else shown[:37] + "..."
+            raise InputError(f"column {quoted(series.name)} has a cell holding several "
+                             f"values ({shown}, a {type(several).__name__}); give each cell "
+                             f"a single number or word")
+    return values
+
+
 def as_strings(series):
     """Values of ``series`` as stripped Python ``str``, NaN where missing.
 
@@ -72,18 +113,22 @@ def as_strings(series):
     numpy.ndarray of object
         ``str`` values; NaN for missing values and for :data:`MISSING_TOKENS`.
 
+    Raises
+    ------
+    InputError
+        As :func:`objects`.
+
     Examples
     --------
     >>> as_strings(pd.Series([" a", None, "?", 3])).tolist()
     ['a', nan, nan, '3']
     """
-    values = series.to_numpy(dtype=object, na_value=np.nan).copy()
+    values = objects(series)
     present = ~pd.isna(values)
     text = np.array([str(v).strip() for v in values[present]], dtype=object)
     missing = np.array([t.lower() in MISSING_TOKENS for t in text], dtype=bool)
     text[missing] = np.nan
     values[present] = text
-    values[~present] = np.nan
     return values
 
 
@@ -185,7 +230,10 @@ def _typed(name, series):
     dtype = series.dtype
     if pd.api.types.is_bool_dtype(dtype) or isinstance(dtype, pd.CategoricalDtype):
         text = as_strings(series)
-        return "categorical", text, _missing_words(name, series, text)
+        notes = _missing_words(name, series, text)
+        if (alike := spaced_alike(series)) is not None:
+            notes.append(spaced_note(name, alike))
+        return "categorical", text, notes
     if pd.api.types.is_timedelta64_dtype(dtype):
         seconds = series.dt.total_seconds().to_numpy(dtype="float64", na_value=np.nan)
         values, notes = _finite(name, seconds)
@@ -281,7 +329,7 @@ def _numbers(text):
 
 def _missing_words(name, series, text):
     """A note counting the words (``"NA"``, ``"?"``, ...) that became missing values."""
-    raw = series.to_numpy(dtype=object, na_value=np.nan)
+    raw = objects(series)
     words = raw[pd.isna(text) & ~pd.isna(raw)]
     words = [w.strip() for w in words.astype(str) if w.strip()]
     if not words:

@@ -4,6 +4,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from .columns import objects
 from .errors import InputError, listing, quoted
 
 
@@ -260,10 +261,9 @@ def _is_categorical(column):
 
 def _strings(column):
     """Values as Python ``str`` (NaN where missing), without other cleaning."""
-    values = column.to_numpy(dtype=object, na_value=np.nan)
+    values = objects(column)
     present = ~pd.isna(values)
     if not all(isinstance(v, str) for v in values[present]):
-        values = values.copy()
         values[present] = [str(v) for v in values[present]]
     return values
 
@@ -273,7 +273,7 @@ def _numbers(name, column):
     if pd.api.types.is_numeric_dtype(column.dtype) or pd.api.types.is_bool_dtype(column.dtype):
         values = column.to_numpy(dtype=np.float64, na_value=np.nan)
     else:
-        raw = column.to_numpy(dtype=object, na_value=np.nan)
+        raw = objects(column)
         values = pd.to_numeric(pd.Series(raw, dtype=object), errors="coerce").to_numpy(
             dtype=np.float64, na_value=np.nan)
         bad = np.isnan(values) & ~pd.isna(raw)

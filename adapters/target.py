@@ -40,12 +40,14 @@ def label_strings(series):
     if pd.api.types.is_integer_dtype(dtype):  # exactly: 2**62 + 1 is not 2**62
         values = series.to_numpy(dtype=object, na_value=np.nan)
         return np.array([v if pd.isna(v) else str(int(v)) for v in values], dtype=object)
-    if pd.api.types.is_numeric_dtype(dtype) and not pd.api.types.is_bool_dtype(dtype):
+    if (pd.api.types.is_numeric_dtype(dtype) and not pd.api.types.is_bool_dtype(dtype)
+            and not pd.api.types.is_complex_dtype(dtype)):
         values = series.to_numpy(dtype="float64", na_value=np.nan)
+        own = np.dtype(getattr(dtype, "numpy_dtype", dtype)).type  # float32 0.1 is "0.1"
         labels = np.full(len(values), np.nan, dtype=object)
         for i, v in enumerate(values):
             if np.isfinite(v):
-                labels[i] = _number_label(v)
+                labels[i] = _number_label(own(v))
         return labels
     return as_strings(series)
 
@@ -277,7 +279,10 @@ def _codes(classes, chosen):
 
 
 def _number_label(value):
-    """``"1"`` for 1.0, ``"0.5"`` for 0.5."""
+    """``"1"`` for 1.0, ``"0.5"`` for 0.5; a float32 or float16 by its own shortest
+    decimal (``"0.1"``, not ``"0.10000000149011612"``)."""
+    if isinstance(value, np.floating) and value.itemsize < 8:
+        value = str(value)
     value = float(value)
     return str(int(value)) if value.is_integer() else repr(value)
 

@@ -324,3 +324,48 @@ def test_a_file_named_like_a_bundled_dataset_is_not_taken_for_it(tmp_path, monke
         load_dataset("wine")
     assert load_dataset("./wine", target="label").X.shape == (2, 1)
     assert load_dataset("iris").X.shape == (150, 4)  # no file of that name here
+
+
+def test_integer_categories_with_a_missing_value_keep_their_integers():
+    # pandas' to_numpy(object, na_value=nan) makes them floats: '1.0', and 2**60 + 1 = 2**60
+    codes = pd.Series([1, 2**60, 2**60 + 1, None] * 3, dtype=object).astype("category")
+    ds = from_frame(pd.DataFrame({"c": codes, "t": [0, 1, 1] * 4}), "t")
+    assert sorted(ds.X["c"].dropna().unique()) == ["1", "1152921504606846976",
+                                                   "1152921504606846977"]
+
+
+def test_category_values_that_differ_only_in_spaces_are_noted():
+    df = pd.DataFrame({"c": pd.Series(["a", "a ", "b"] * 4, dtype="category"),
+                       "t": [0, 1] * 6})
+    ds = from_frame(df, "t")
+    assert sorted(ds.X["c"].unique()) == ["a", "b"]
+    assert ("column 'c': values that differ only in the spaces around them are one "
+            "category ('a', 'a ')") in ds.notes
+
+
+@pytest.mark.parametrize("cell, kind", [([1, 2], "list"), ({"a": 1}, "dict"), ({1}, "set"),
+                                        ((1, 2), "tuple"), (np.array([1, 2]), "ndarray")])
+@pytest.mark.parametrize("column", ["c", "t"])
+def test_a_cell_holding_several_values_is_refused_in_one_line(cell, kind, column):
+    cells = pd.Series([None] * 6, dtype=object)
+    for i in range(0, 6, 2):
+        cells[i] = cell
+    df = pd.DataFrame({"x": np.arange(6.0), "c": ["u", "v"] * 3, "t": [0, 1] * 3})
+    df[column] = cells
+    with pytest.raises(InputError, match=rf"^column '{column}' has a cell holding several "
+                                         rf"values \(.*, a {kind}\); give each cell a single "
+                                         r"number or word$"):
+        from_frame(df, "t")
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float16, "Float32"])
+def test_a_narrow_float_target_is_labelled_by_its_own_shortest_decimal(dtype):
+    df = pd.DataFrame({"x": np.arange(6.0), "t": pd.Series([0.1, 0.2] * 3, dtype=dtype)})
+    assert from_frame(df, "t").class_names == ("0.1", "0.2")
+    for given in (0.1, "0.1", np.float32(0.1)):
+        assert from_frame(df, "t", positive=given).class_names == ("0.2", "0.1")
+
+
+def test_a_complex_target_keeps_its_imaginary_part():
+    df = pd.DataFrame({"x": np.arange(6.0), "t": [1 + 2j, 1 + 3j, 1 + 3j] * 2})
+    assert from_frame(df, "t").class_names == ("(1+3j)", "(1+2j)")

@@ -615,3 +615,17 @@ def test_numbers_the_model_reads_as_categories_are_read_as_its_categories(tmp_pa
     assert ds.categorical == ()
     with pytest.raises(InputError, match="categories in the model, numbers in the data"):
         load_xgboost(tmp_path / "zip.json", TableEncoder().fit(ds.X, ds.categorical))
+
+
+def test_integer_categories_with_a_missing_value_match_the_model(tmp_path):
+    # the reading once wrote them '10.0': the model, knowing 10, was refused
+    rng = np.random.default_rng(0)
+    c = pd.Series(rng.choice([10, 20, 30], 300), dtype=object)
+    c[::7] = None
+    theirs = pd.DataFrame({"x": rng.normal(size=300), "c": c.astype("category")})
+    y = ((theirs.x + 2 * (theirs.c == 10)) > 1).astype(int)
+    model = xgb.XGBClassifier(n_estimators=10, enable_categorical=True).fit(theirs, y)
+    model.save_model(tmp_path / "m.ubj")
+    ds = from_frame(theirs.assign(y=y), "y")
+    box = load_xgboost(tmp_path / "m.ubj", TableEncoder().fit(ds.X, ds.categorical))
+    np.testing.assert_array_equal(box.predict(ds.X), model.predict(theirs))
