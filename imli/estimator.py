@@ -41,10 +41,16 @@ class TimeLimitWarning(ConvergenceWarning):
 class IMLIClassifier(ClassifierMixin, BaseEstimator):
     """Interpretable CNF/DNF rules, decision lists and sets learned with MaxSAT (IMLI).
 
-    Minimises ``|R| + data_fidelity·|E|`` (rule size plus weighted training errors) over
-    rules with at most ``n_clauses`` clauses, as in MLIC (CP 2018) and IMLI (AIES 2019,
-    JAIR 2022). JAIR 2022 writes the same objective with its λ on the rule size
-    (``λ·|R| + |E|``): its λ is ``1 / data_fidelity`` here.
+    The objective is ``|R| + data_fidelity·|E|`` (rule size plus weighted training
+    errors) over rules with at most ``n_clauses`` clauses, as in MLIC (CP 2018) and IMLI
+    (AIES 2019, JAIR 2022). JAIR 2022 writes the same objective with its λ on the rule
+    size (``λ·|R| + |E|``): its λ is ``1 / data_fidelity`` here. Only one query over all
+    rows (``batch_size=None``, mode ``"auto"`` or ``"joint"``) returns an optimum of it.
+    Mini-batches and clause-by-clause learning (the default) are the papers' heuristics
+    and can miss it: a first clause learned alone weighs the positive rows it rejects,
+    errors no later clause can undo, like the negative rows it accepts, which a later
+    clause could reject; on y = (a AND b) OR c, two clauses learn ``(c)`` with an eighth of
+    the rows wrong, where ``(a OR c) AND (b OR c)`` makes no error.
 
     Parameters
     ----------

@@ -808,3 +808,13 @@ def test_a_decision_set_goes_on_past_a_class_no_term_picks_out():
         listed = IMLIClassifier(mode="decision_list", n_clauses=12).fit(X, y)
     assert len(rules.rules_.rules) > 2
     assert rules.score(X, y) >= listed.score(X, y) > 0.5
+
+
+def test_clause_by_clause_learning_can_miss_the_optimum_one_query_finds():
+    # the docstring's example: the first clause, learned alone, rejects positives for good
+    X = pd.DataFrame(list(itertools.product([0, 1], repeat=4)), columns=list("abcd"))
+    y = ((X.a & X.b) | X.c).to_numpy()
+    default = IMLIClassifier(n_clauses=2).fit(X, y)
+    assert str(default.rules_) == "(c)" and (default.predict(X) != y).mean() == 1 / 8
+    exact = IMLIClassifier(n_clauses=2, batch_size=None).fit(X, y)
+    assert str(exact.rules_) == "(a OR c) AND (b OR c)" and (exact.predict(X) == y).all()
