@@ -11,7 +11,7 @@ import numpy as np
 import pandas as pd
 
 from .columns import as_strings
-from .encoding import TableEncoder
+from .encoding import TableEncoder, check_encoder
 from .errors import InputError, listing, quoted
 
 SUM_TOLERANCE = 1e-3
@@ -131,7 +131,7 @@ class EncodedBlackBox:
     kind = "black box"
 
     def __init__(self, encoder, n_classes):
-        encoder._check_fitted()
+        check_encoder(encoder)
         self.encoder = encoder
         self.classes_ = np.arange(int(n_classes))
 

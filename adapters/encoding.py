@@ -249,6 +249,15 @@ class TableEncoder:
                 f"{len(self.categorical_indices_)} categorical>")
 
 
+def check_encoder(encoder):
+    """Refuse what is not a fitted :class:`TableEncoder`, in one line."""
+    if not isinstance(encoder, TableEncoder):
+        raise InputError(f"expected a TableEncoder fitted on the dataset's features "
+                         f"(TableEncoder().fit(ds.X, ds.categorical)), got "
+                         f"{type(encoder).__name__}")
+    encoder._check_fitted()
+
+
 def _require_frame(X):
     if not isinstance(X, pd.DataFrame):
         raise InputError(f"expected a pandas DataFrame, got {type(X).__name__}")

@@ -10,6 +10,7 @@ import pandas as pd
 
 from .blackbox import (EncodedBlackBox, missing_words_note, output_path, relabel_classes,
                        write_atomically)
+from .encoding import check_encoder
 from .errors import InputError, listing
 from .target import label_strings
 
@@ -263,10 +264,11 @@ def wrap_sklearn(estimator, encoder, *, class_names=None, source_labels=None):
     if classes is None:
         raise InputError(f"{type(estimator).__name__} has no classes_; wrap a fitted "
                          f"classifier")
-    encoder._check_fitted()
+    check_encoder(encoder)
     if source_labels is not None:
         merged = dict((str(label), int(code)) for label, code in source_labels)
         labels = _label_texts(np.asarray(classes))
+        _refuse_classes_the_table_lacks(labels, merged)
         if sorted(labels) != sorted(merged):
             raise InputError(f"the estimator's classes {listing(labels, 10)} are not the "
                              f"table's labels {listing(sorted(merged), 10)} (source_labels)")
@@ -454,6 +456,7 @@ def _class_order(classes, class_names):
     labels = _label_texts(classes)
     if class_names is not None:
         names = [str(c) for c in class_names]
+        _refuse_classes_the_table_lacks(labels, names)
         if sorted(labels) == sorted(names) and labels != names:
             return len(names), np.array([labels.index(n) for n in names])
         if labels == names:
@@ -467,6 +470,17 @@ def _class_order(classes, class_names):
             if class_names is not None and len(labels) > len(class_names) else "")
     raise InputError(f"the estimator's classes {listing(labels, 10)} are not the labels "
                      f"0..k-1{hint}; fit it on Dataset.y or pass class_names{more}")
+
+
+def _refuse_classes_the_table_lacks(labels, names):
+    """Refuse an estimator that knows every one of the table's labels ``names`` and more:
+    the rows of a table that lacks a class it predicts cannot say when it predicts it."""
+    extra = [c for c in labels if c not in set(names)]
+    if extra and set(names) <= set(labels):
+        raise InputError(f"the estimator knows the class{'es' if len(extra) > 1 else ''} "
+                         f"{listing(extra, 10)}, which no row of the table holds (its "
+                         f"labels are {listing(names, 10)}); explain it on a table holding "
+                         f"every class it knows")
 
 
 def _label_texts(classes):

@@ -13,6 +13,7 @@ import pandas as pd
 import xgboost as xgb
 
 from .blackbox import EncodedBlackBox, missing_words_note, output_path, write_atomically
+from .encoding import check_encoder
 from .errors import InputError, listing, quoted
 
 DEFAULT_PARAMS = {"n_estimators": 300, "max_depth": 4, "learning_rate": 0.1}
@@ -316,7 +317,7 @@ def load_xgboost(path, encoder):
         probabilistic classifier, or columns that do not match the encoder.
     """
     booster = _read_booster(path)
-    encoder._check_fitted()
+    check_encoder(encoder)
     config = json.loads(booster.save_config())["learner"]
     objective = config["objective"]["name"]
     if objective not in _OBJECTIVES:

@@ -5,6 +5,7 @@ import joblib
 import numpy as np
 import pandas as pd
 import pytest
+import xgboost as xgb
 from sklearn.compose import ColumnTransformer
 from sklearn.ensemble import RandomForestClassifier
 from sklearn.impute import SimpleImputer
@@ -478,10 +479,41 @@ def test_a_model_of_the_tables_labels_is_merged_one_vs_rest():
         wrap_sklearn(model, encoder, source_labels=[("a", 0), ("b", 1)])
 
 
+def test_a_model_of_a_class_the_table_lacks_is_refused_in_one_line():
+    from sklearn.datasets import load_iris
+
+    iris = load_iris(as_frame=True)
+    df = iris.frame.drop(columns="target")
+    df["species"] = np.asarray(iris.target_names)[iris.target]
+    model = LogisticRegression(max_iter=1000).fit(df.drop(columns="species"), df["species"])
+    ds = from_frame(df[df.species != "virginica"], "species")
+    encoder = TableEncoder().fit(ds.X, ds.categorical)
+    said = ("^the estimator knows the class 'virginica', which no row of the table holds "
+            "\\(its labels are 'setosa', 'versicolor'\\); explain it on a table holding "
+            "every class it knows$")
+    with pytest.raises(InputError, match=said):  # was: pass source_labels, which fails too
+        wrap_sklearn(model, encoder, class_names=ds.class_names)
+    with pytest.raises(InputError, match=said):
+        wrap_sklearn(model, encoder, source_labels=ds.source_labels)
+
+
 def test_an_unfitted_encoder_is_a_one_line_error():
     df, ds = _flag_table()
     with pytest.raises(InputError, match="this TableEncoder is not fitted"):
         wrap_sklearn(_flag_pipeline().fit(ds.X, ds.y), TableEncoder())
+
+
+@pytest.mark.parametrize("wrap", [lambda ds, model: wrap_sklearn(model, ds),
+                                  lambda ds, model: wrap_callable(_rule, ds.X),
+                                  lambda ds, model: load_xgboost("m.json", ds)])
+def test_something_other_than_an_encoder_is_a_one_line_error(wrap, tmp_path, monkeypatch):
+    df, ds = _flag_table()
+    xgb.XGBClassifier(n_estimators=2).fit(ds.X[["x"]], ds.y).save_model(tmp_path / "m.json")
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(InputError, match=r"^expected a TableEncoder fitted on the dataset's "
+                                         r"features \(TableEncoder\(\).fit\(ds.X, "
+                                         r"ds.categorical\)\), got (Dataset|DataFrame)$"):
+        wrap(ds, _flag_pipeline().fit(ds.X, ds.y))
 
 
 def test_an_estimator_that_cannot_read_the_columns_is_a_one_line_error():
