@@ -15,7 +15,8 @@ The rules, applied column by column (each change is reported as a note):
 * a text column whose non-missing values all parse as numbers is numeric; one where at
   least :data:`NUMERIC_SHARE` of them do is numeric too, the other values becoming missing
   (noted with examples); otherwise it is categorical and keeps its strings (noted when
-  most of them are numbers);
+  most of them are numbers, and when one number is written in several ways: ``1``,
+  ``1.0``);
 * numbers written as text whose '.' looks like a thousands separator (``1.381`` beside
   ``950``) are read with '.' as the decimal point, with a note;
 * integers that a 64-bit float cannot tell apart (beyond 2**53, such as card numbers) make
@@ -37,6 +38,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Collection
+from decimal import Decimal, InvalidOperation
 
 import numpy as np
 import pandas as pd
@@ -256,6 +258,7 @@ def _typed(name, series):
         if (alike := spaced_alike(series)) is not None:
             notes.append(spaced_note(name, alike))
         return "categorical", text, (notes + _mostly_numbers(name, text[present], parses)
+                                     + numbers_spelled_apart(name, text[present][parses])
                                      + _dressed_numbers(name, text[present])
                                      + _other_digits(name, text[present])
                                      + _numbers_with_a_unit(name, text[present])
@@ -349,6 +352,27 @@ def _mostly_numbers(name, text, parses):
             f"{', '.join(quoted(v) for v in others[:3])}), too many to read them as missing: "
             f"read as categories, each number its own; make those values empty to compare "
             f"the column as numbers"]
+
+
+def numbers_spelled_apart(name, numbers, target=False):
+    """A note when a column read as categories (or the target) writes one number in
+    several ways (``1``, ``1.0``): each spelling is a category (class) of its own. Leading
+    zeros (``01``) are codes."""
+    spellings: dict = {}
+    for t in pd.unique(numbers):
+        try:
+            number = Decimal(t)
+        except InvalidOperation:  # a word, or a number to pandas ("1_000") only
+            continue
+        if number.is_finite():  # a signalling NaN cannot even be hashed
+            spellings.setdefault(number, []).append(t)
+    apart = next((ts for ts in spellings.values()
+                  if len(ts) > 1 and zero_padded(ts) is None), None)
+    if apart is None:
+        return []
+    return [f"{'target' if target else 'column'} {quoted(name)}: {listing(apart, 3)} are "
+            f"one number written differently, read as different "
+            f"{'classes' if target else 'categories'}; write them alike to make them one"]
 
 
 def _dressed_numbers(name, text):

@@ -7,7 +7,8 @@ from decimal import Decimal, InvalidOperation
 import numpy as np
 import pandas as pd
 
-from .columns import as_strings, spaced_alike, spaced_note, zero_padded
+from .columns import (as_strings, numbers_spelled_apart, spaced_alike, spaced_note,
+                      zero_padded)
 from .errors import InputError, listing, quoted
 
 MAX_CLASSES = 50
@@ -119,6 +120,8 @@ def encode_target(series, target, positive=None, binary=False):
     if merged:
         notes.append(f"target {quoted(target)}: labels written differently for the same "
                      f"number are one class ({'; '.join(merged)})")
+    else:
+        notes += numbers_spelled_apart(target, labels, target=True)
     if len(labels) == 0:
         raise InputError(f"target column {quoted(target)} has no values"
                          f"{_missing_words(series, labels, keep)}; choose a column that "

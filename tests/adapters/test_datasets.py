@@ -369,3 +369,25 @@ def test_a_narrow_float_target_is_labelled_by_its_own_shortest_decimal(dtype):
 def test_a_complex_target_keeps_its_imaginary_part():
     df = pd.DataFrame({"x": np.arange(6.0), "t": [1 + 2j, 1 + 3j, 1 + 3j] * 2})
     assert from_frame(df, "t").class_names == ("(1+3j)", "(1+2j)")
+
+
+@pytest.mark.parametrize("column, said", [
+    ("c", "column 'c': '1', '1.0' are one number written differently, read as different "
+          "categories; write them alike to make them one"),
+    ("t", "target 't': '1', '1.0' are one number written differently, read as different "
+          "classes; write them alike to make them one"),
+])
+def test_one_number_written_two_ways_beside_words_is_noted(column, said):
+    df = pd.DataFrame({"x": np.arange(8.0), "c": ["u", "v"] * 4, "t": [0, 1] * 4})
+    df[column] = pd.Series([1, 1.0, "x", "y"] * 2, dtype=object)
+    ds = from_frame(df, "t")
+    assert said in ds.notes
+    assert sorted(pd.unique(ds.X["c"] if column == "c" else np.asarray(ds.class_names))) \
+        == ["1", "1.0", "x", "y"]
+
+
+@pytest.mark.parametrize("values", [["01", "1", "x", "y"], ["1", "2", "x", "y"],
+                                    ["sNaN", "Infinity", "x", "y"]])
+def test_codes_and_distinct_numbers_are_not_called_one_number(values):
+    df = pd.DataFrame({"c": values * 2, "t": values * 2})
+    assert not any("one number" in n for n in from_frame(df, "t").notes)
