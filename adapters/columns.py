@@ -338,7 +338,8 @@ def _missing_words(name, series, text):
     if not words:
         return []
     shown = ", ".join(quoted(w) for w in pd.unique(np.asarray(words, dtype=object))[:3])
-    return [f"column {quoted(name)}: {len(words)} values {shown} read as missing"]
+    return [f"column {quoted(name)}: {len(words)} value{'' if len(words) == 1 else 's'} "
+            f"{shown} read as missing"]
 
 
 def _mostly_numbers(name, text, parses):

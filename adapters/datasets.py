@@ -17,7 +17,7 @@ from .columns import (MISSING_TOKENS, NUMERIC_SHARE, clean_features, leading_zer
                       spaced_alike, spaced_note, zero_padded)
 from .dataset import Dataset
 from .errors import InputError, listing, quoted
-from .target import encode_target
+from .target import encode_target, number_label
 
 BUNDLED = ("breast_cancer", "wine", "iris")
 """Names :func:`load_dataset` knows without a file (scikit-learn's copies)."""
@@ -171,11 +171,14 @@ def _mark_missing(features, missing):
                 found.add(given)
                 hit |= these
         if hit.any():
-            shown = ", ".join(quoted(v) for v in pd.unique(column[hit].astype(str))[:3])
+            values = pd.unique(column[hit])[:3]
+            shown = ", ".join(quoted(number_label(v) if numeric else str(v))
+                              for v in values)
             features[name] = column.astype(object).mask(hit) if column.dtype == bool \
                 else column.mask(hit)
-            notes.append(f"column {quoted(name)}: {int(hit.sum())} values {shown} read as "
-                         "missing, as asked")
+            count = int(hit.sum())
+            notes.append(f"column {quoted(name)}: {count} value{'' if count == 1 else 's'} "
+                         f"{shown} read as missing, as asked")
     unused = [t for t in texts if t not in found]
     if unused:
         notes.append(f"no feature value is {listing(unused)}, given as missing")

@@ -48,7 +48,7 @@ def label_strings(series):
         labels = np.full(len(values), np.nan, dtype=object)
         for i, v in enumerate(values):
             if np.isfinite(v):
-                labels[i] = _number_label(own(v))
+                labels[i] = number_label(own(v))
         return labels
     return as_strings(series)
 
@@ -254,7 +254,7 @@ def _exact_label(number, spelling):
     else ``spelling``."""
     if number == number.to_integral_value():
         return str(int(number))
-    short = _number_label(float(number))
+    short = number_label(float(number))
     return short if Decimal(short) == number else spelling
 
 
@@ -281,9 +281,11 @@ def _codes(classes, chosen):
     return tuple((c, int(c == chosen)) for c in classes)
 
 
-def _number_label(value):
+def number_label(value):
     """``"1"`` for 1.0, ``"0.5"`` for 0.5; a float32 or float16 by its own shortest
-    decimal (``"0.1"``, not ``"0.10000000149011612"``)."""
+    decimal (``"0.1"``, not ``"0.10000000149011612"``); an integer exactly."""
+    if isinstance(value, (int, np.integer)):
+        return str(int(value))
     if isinstance(value, np.floating) and value.itemsize < 8:
         value = str(value)
     value = float(value)
@@ -330,7 +332,7 @@ def match_label(given, classes, target, what="positive class"):
     if isinstance(given, (bool, np.bool_)):
         wanted = str(bool(given))
     elif isinstance(given, (int, float, np.integer, np.floating)):
-        wanted = _number_label(given)
+        wanted = number_label(given)
     else:
         wanted = str(given).strip()
     if wanted in classes:

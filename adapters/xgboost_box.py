@@ -457,9 +457,12 @@ def restrict_to_model(dataset, path):
     left = [c for c in dataset.X.columns if str(c) not in keep]
     note = (f"the model reads {len(kept)} of the table's {len(columns)} columns: "
             f"{listing(left, 10)} left out of the explanation")
+    # what reading the table said of a column left out ("used as a feature") is moot
+    about = tuple(f"column {quoted(c)}{end}" for c in left for end in (" ", ":"))
+    notes = tuple(n for n in dataset.notes if not n.startswith(about))
     return replace(dataset, X=dataset.X[kept],
                    categorical=tuple(c for c in dataset.categorical if c in kept),
-                   notes=dataset.notes + (note,))
+                   notes=notes + (note,))
 
 
 def dropped_columns_read(dataset, path) -> list[str]:

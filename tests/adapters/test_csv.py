@@ -266,7 +266,7 @@ def test_decimal_commas_beside_a_missing_value_word(tmp_path, word):
     ds = load_dataset(_write(tmp_path, text), target="t")
     assert ds.numeric == ("temp",) and ds.categorical == ("code",)
     assert ds.X["temp"].tolist()[::2] == [38.2, 37.5] and ds.X["temp"].isna().sum() == 1
-    assert f"column 'temp': 1 values {word!r} read as missing" in ds.notes
+    assert f"column 'temp': 1 value {word!r} read as missing" in ds.notes
     assert ds.X["code"].tolist() == ["1,5x", "2,5x", "0,5x", "3x"]  # not numbers: as written
 
 
@@ -381,6 +381,7 @@ def test_values_given_as_missing_become_missing_in_every_kind_of_column():
     assert ds.X["s"].isna().tolist() == [False, True, False, True]
     assert ds.X["b"].notna().all()  # False is not a missing marker
     assert "column 's': 2 values ' -999', 'unknown' read as missing, as asked" in ds.notes
+    assert "column 'n': 1 value '-999' read as missing, as asked" in ds.notes  # not -999.0
     assert from_frame(frame, "t", missing=[0, 1]).y.tolist() == [0, 1, 0, 1]  # not the target
     # one value is one value, not its characters; a value found nowhere is said so
     ds = from_frame(frame, "t", missing="-999")

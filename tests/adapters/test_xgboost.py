@@ -441,6 +441,9 @@ def test_a_model_of_some_columns_keeps_the_table_to_them(tmp_path):
     assert list(kept.X.columns) == ["a[1]", "c"] and kept.categorical == ("c",)
     assert kept.notes[-1] == ("the model reads 2 of the table's 3 columns: 'id' left out "
                               "of the explanation")
+    # reading the table called it a possible row ID "used as a feature": no longer said
+    assert any(n.startswith("column 'id' holds a different whole number") for n in ds.notes)
+    assert not any(n.startswith("column 'id'") for n in kept.notes)
     box = load_xgboost(tmp_path / "m.ubj", TableEncoder().fit(kept.X, kept.categorical))
     assert np.array_equal(box.predict(kept.X), model.predict(
         pd.DataFrame({"a%5B1%5D": frame["a[1]"], "c": frame["c"].astype("category")})))
@@ -481,7 +484,7 @@ def test_a_model_trained_with_a_missing_sentinel_reads_it_as_missing(tmp_path):
         box = load_xgboost(tmp_path / "m.ubj", TableEncoder().fit(ds.X, ds.categorical))
         assert np.array_equal(box.predict(ds.X), expected) == same
     n = int((x == -999.0).sum())
-    assert f"column 'x': {n} values '-999.0' read as missing, as asked" in ds.notes
+    assert f"column 'x': {n} values '-999' read as missing, as asked" in ds.notes
 
 
 def test_a_model_column_dropped_while_reading_the_table_is_named(tmp_path):
