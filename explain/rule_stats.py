@@ -126,10 +126,12 @@ def imli_rule_stats(rules, X, bb, class_names) -> list[RuleStat]:
         holds = rules.covers(X)
         n = len(rules.clauses)
         if isinstance(rules, CNF):
-            whole = (f"{shown} IF all {n} clauses below hold" if n
+            whole = (f"{shown} IF all {n} clauses below hold" if n > 1
+                     else f"{shown} IF the clause below holds" if n
                      else f"{shown} always (no clause)")
         else:
-            whole = (f"{shown} IF any of the {n} terms below holds" if n
+            whole = (f"{shown} IF any of the {n} terms below holds" if n > 1
+                     else f"{shown} IF the term below holds" if n
                      else f"{shown} never (no term)")
         stats = [_stat(whole, "rule", 0, positive, holds, bb == 1)]
         for j, clause in enumerate(rules.clauses):

@@ -63,6 +63,14 @@ def test_empty_rules_say_always_or_never():
     assert imli_rule_stats(CNF(()), X, BB, CLASSES)[0].text == "yes always (no clause)"
 
 
+def test_the_whole_rule_counts_its_clauses_or_terms():
+    texts = [imli_rule_stats(kind(tuple(Clause((lit,), op) for lit in literals)), X, BB,
+                             CLASSES)[0].text
+             for kind, op in ((CNF, "OR"), (DNF, "AND")) for literals in ((A, B), (A,))]
+    assert texts == ["yes IF all 2 clauses below hold", "yes IF the clause below holds",
+                     "yes IF any of the 2 terms below holds", "yes IF the term below holds"]
+
+
 def test_decision_list_counts_the_rows_each_rule_decides():
     rules = DecisionList((ImliRule(Clause((B,), "AND"), 1), ImliRule(Clause((C,), "AND"), 0)),
                          default=0)
@@ -167,7 +175,7 @@ def test_labels_that_read_as_rule_text_are_quoted_as_in_the_rules():
     assert [s.predicts for s in stats] == ["no if a > 5", "yes otherwise"]  # the labels
     rule = DNF((Clause((A,), "AND"),))
     texts = [s.text for s in imli_rule_stats(rule, X, BB, ("no\nway", "yes or no"))]
-    assert texts[0] == "'yes or no' IF any of the 1 terms below holds"
+    assert texts[0] == "'yes or no' IF the term below holds"
     rule = DecisionList((ImliRule(Clause((A,), "AND"), 1),), default=0)
     texts = [s.text for s in imli_rule_stats(rule, X, BB, ("no\nway", "yes or no"))]
     assert texts[-1] == "'no\\nway' otherwise"
