@@ -90,7 +90,7 @@ def objects(series):
     """
     values = series.astype(object).to_numpy(dtype=object, copy=True)
     values[pd.isna(values)] = np.nan
-    if series.dtype == object:
+    if series.dtype == object or isinstance(series.dtype, pd.CategoricalDtype):
         several = next((v for v in values
                         if isinstance(v, Collection) and not isinstance(v, (str, bytes))), None)
         if several is not None:
