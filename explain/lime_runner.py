@@ -491,10 +491,10 @@ def explain_rows(training_data, rows, predict_fn: Callable, config: LimeConfig |
         progress(from_cache, n)
 
     todo = np.flatnonzero(~done)
-    if len(todo) and config.num_samples <= d:
-        warnings.warn(f"LIME draws {config.num_samples} samples per row to weigh {d} "
+    if len(todo) and config.num_samples <= width:
+        warnings.warn(f"LIME draws {config.num_samples} samples per row to weigh {width} "
                       "features: the local fits have no more samples than features, so their "
-                      f"weights are mostly the ridge penalty's; use more than {d} samples "
+                      f"weights are mostly the ridge penalty's; use more than {width} samples "
                       "(--num-samples)", stacklevel=2)
     if len(todo):
         if config.engine == "batched":

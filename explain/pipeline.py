@@ -218,12 +218,14 @@ def _unseen_categories_note(X_train: pd.DataFrame, X_test: pd.DataFrame,
 def _split(dataset: Dataset, test_size: float, random_state: int):
     n = len(dataset.y)
     labels, counts = np.unique(dataset.y, return_counts=True)
-    if n < 10 or counts.min() < 3:
+    least = 10 + len(labels)  # 10 to learn from, and one of each class to test on
+    if n < least or counts.min() < 3:
         smallest = int(np.argmin(counts))
         raise InputError(
             f"too few rows to hold out a test set ({n} rows, smallest class "
             f"{dataset.class_names[labels[smallest]]!r} with {counts[smallest]}): need at "
-            "least 10 rows and 3 of each class (2 to learn from, 1 to test on)"
+            f"least {least} rows (10 to learn from, 1 of each class to test on) and 3 of "
+            "each class (2 to learn from, 1 to test on)"
         )
     idx = np.arange(n)
     fix = "need at least 10 training rows and 2 of each class: lower test_size (--test-size)"

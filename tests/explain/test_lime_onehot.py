@@ -121,3 +121,21 @@ def test_both_learners_learn_from_negations_and_prolog_agrees(not_b):
     assert min(report["learners"][k]["fidelity_test"] for k in ("imli", "fold")) >= 0.9
     details = add_details(result)["lime"]["feature_frequency"]
     assert {f["feature"] for f in details} == {"x", "city"}  # a negation counts for its column
+
+
+def test_too_few_samples_counts_the_one_hot_features():
+    import warnings
+
+    X, _, predict = mixed()
+    d = X.shape[1]  # and 7 negations: workclass's 4 categories and color's 3
+    for categories, warned in (("value", False), ("one-hot", True)):
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            explain_rows(X, X[:2], predict, LimeConfig(num_samples=d + 3, top_k=3, n_jobs=1,
+                                                       categories=categories),
+                         categorical_features=MIXED_CATEGORICAL)
+        said = [str(w.message) for w in caught if "samples per row" in str(w.message)]
+        assert said == ([f"LIME draws {d + 3} samples per row to weigh {d + 7} features: "
+                         f"the local fits have no more samples than features, so their "
+                         f"weights are mostly the ridge penalty's; use more than {d + 7} "
+                         f"samples (--num-samples)"] if warned else [])

@@ -379,9 +379,24 @@ def test_a_test_set_without_a_row_of_a_class_is_refused():
                                          "class 'yes'.*--test-size"):
         run_pipeline(from_frame(df, "t"), RunConfig(lime=FAST_LIME, test_size=0.04))
     # with two rows, no test_size holds one out and leaves two to learn from
-    with pytest.raises(InputError, match=r"smallest class 'yes' with 2\): need at least 10 "
-                                         r"rows and 3 "):
+    with pytest.raises(InputError, match=r"smallest class 'yes' with 2\): need at least 12 "
+                                         r"rows \(10 to learn from, 1 of each class to test "
+                                         r"on\) and 3 "):
         run_pipeline(from_frame(df.iloc[8:], "t"), RunConfig(lime=FAST_LIME))
+
+
+@pytest.mark.parametrize("n, refused", [(11, True), (12, False)])
+def test_the_fewest_rows_said_to_be_needed_can_run(n, refused):
+    # 10 and 11 rows passed the first check, then no test_size could split them
+    df = pd.DataFrame({"x": np.arange(n, dtype=float)})
+    df["t"] = np.where(df.x < n // 2, "a", "b")
+    config = RunConfig(lime=FAST_LIME, test_size=0.16, learners=("imli",))  # 2 held out
+    if refused:
+        with pytest.raises(InputError, match=r"^too few rows to hold out a test set \(11 "
+                                             r"rows.*need at least 12 rows"):
+            run_pipeline(from_frame(df, "t"), config)
+    else:
+        run_pipeline(from_frame(df, "t"), config)
 
 
 @pytest.mark.parametrize("split, words", [
