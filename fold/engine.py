@@ -289,6 +289,14 @@ class PrologEngine:
         return self._reserved
 
 
+# A process forked while another thread was inside a Prolog call inherited the lock held,
+# by a thread it does not have, and pyswip's query half done: its first call waited for
+# ever. The fork now waits for the call to end.
+os.register_at_fork(before=PrologEngine._lock.acquire,
+                    after_in_parent=PrologEngine._lock.release,
+                    after_in_child=PrologEngine._lock.release)
+
+
 def get_engine() -> PrologEngine:
     """The process-wide :class:`PrologEngine`."""
     return PrologEngine.instance()

@@ -99,6 +99,40 @@ def test_threads_agree_and_give_their_engines_back(cancer):
     assert _prolog_threads() == before
 
 
+def _predict_in_a_child(clf, X, out):
+    out.send(clf.predict(X).tolist())
+
+
+def test_a_process_forked_while_a_thread_predicts_can_predict(cancer):
+    # it inherited the engine's lock held by a thread it does not have: it waited for ever
+    import multiprocessing
+
+    clf, X = cancer
+    expected = clf.predict(X).tolist()
+    stop = threading.Event()
+
+    def loop():
+        while not stop.is_set():
+            clf.predict(X)
+
+    busy = threading.Thread(target=loop)
+    busy.start()
+    try:
+        fork = multiprocessing.get_context("fork")
+        for _ in range(4):
+            mine, theirs = fork.Pipe()
+            child = fork.Process(target=_predict_in_a_child, args=(clf, X, theirs))
+            child.start()
+            got = mine.recv() if mine.poll(30) else None
+            child.join(10)
+            if child.is_alive():
+                child.kill()
+            assert got == expected
+    finally:
+        stop.set()
+        busy.join()
+
+
 def _string_buffers():
     mark = ctypes.c_size_t()
     get_engine()._core._lib.PL_mark_string_buffers(ctypes.byref(mark))
