@@ -45,7 +45,8 @@ class IMLIClassifier(ClassifierMixin, BaseEstimator):
     errors) over rules with at most ``n_clauses`` clauses, as in MLIC (CP 2018) and IMLI
     (AIES 2019, JAIR 2022). JAIR 2022 writes the same objective with its λ on the rule
     size (``λ·|R| + |E|``): its λ is ``1 / data_fidelity`` here. Only one query over all
-    rows (``batch_size=None``, mode ``"auto"`` or ``"joint"``) returns an optimum of it.
+    rows (``batch_size=None``, mode ``"auto"`` or ``"joint"``) returns an optimum of it,
+    when it finishes within ``time_limit`` (``optimal_``).
     Mini-batches and clause-by-clause learning (the default) are the papers' heuristics
     and can miss it: a first clause learned alone weighs the positive rows it rejects,
     errors no later clause can undo, like the negative rows it accepts, which a later
