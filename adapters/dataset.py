@@ -77,7 +77,24 @@ class Dataset:
         unknown = [c for c in self.categorical if c not in self.X.columns]
         if unknown:
             raise ValueError(f"Dataset.categorical names columns not in X: {unknown}")
-        object.__setattr__(self, "class_names", tuple(self.class_names))
+        named = next((c for c in self.X.columns if not isinstance(c, str)), None)
+        if named is not None or self.X.columns.has_duplicates:
+            raise ValueError(f"Dataset.X's columns must have distinct str names "
+                             f"(from_frame gives them so), got {list(self.X.columns)[:5]!r}")
+        index = self.X.index
+        if not (pd.api.types.is_integer_dtype(index.dtype) and index.is_unique):
+            raise ValueError("Dataset.X's index must be distinct integers, the rows' numbers "
+                             "(X.reset_index(drop=True) numbers them 0, 1, ...)")
+        text = [c for c in self.X.columns if c not in set(self.categorical)
+                and (not pd.api.types.is_numeric_dtype(self.X[c].dtype)
+                     or pd.api.types.is_bool_dtype(self.X[c].dtype))]
+        if text:
+            raise ValueError(f"Dataset.X's columns {text[:5]} are not in Dataset.categorical "
+                             f"but do not hold numbers: list them as categorical, or give "
+                             f"them as float64")
+        object.__setattr__(self, "y", y)
+        object.__setattr__(self, "X", _missing_as_nan(self.X, self.categorical))
+        object.__setattr__(self, "class_names", tuple(str(c) for c in self.class_names))
         object.__setattr__(self, "categorical", tuple(self.categorical))
         object.__setattr__(self, "notes", tuple(self.notes))
         object.__setattr__(self, "source_labels",
@@ -93,3 +110,18 @@ class Dataset:
     def n_classes(self):
         """Number of classes (``len(class_names)``)."""
         return len(self.class_names)
+
+
+def _missing_as_nan(X, categorical):
+    """``X`` with the missing values of its categorical columns (``None``, ``pd.NA``) as
+    NaN, as the learners read them; ``X`` itself when they all are."""
+    fixed = {}
+    for c in categorical:
+        values = X[c].astype(object).to_numpy()
+        missing = pd.isna(values)
+        odd = missing & np.array([not isinstance(v, float) for v in values], dtype=bool)
+        if odd.any():
+            values = values.copy()
+            values[missing] = np.nan
+            fixed[c] = pd.Series(values, index=X.index, dtype=object)
+    return X.assign(**fixed) if fixed else X

@@ -22,8 +22,8 @@ from fold import FOLDClassifier
 from imli import IMLIClassifier, Predicate
 from imli.predicates import readable
 
-__all__ = ["LEARNERS", "FittedLearner", "check_params", "fit_learner", "IMLI_DEFAULTS",
-           "FOLD_DEFAULTS"]
+__all__ = ["LEARNERS", "FittedLearner", "check_params", "fit_learner", "plain_value",
+           "IMLI_DEFAULTS", "FOLD_DEFAULTS"]
 
 LEARNERS = ("imli", "fold")
 
@@ -102,6 +102,10 @@ class FittedLearner:
         return self.rules_text + "\n"
 
 
+#: Largest FOLD ``mdl_weight`` a run takes (the command line's bound too).
+MAX_MDL_WEIGHT = 1e9
+
+
 def check_params(name: str, params: dict) -> None:
     """Refuse ``params`` for learner ``name`` as its ``fit`` would, before a run's slow stages.
 
@@ -120,6 +124,11 @@ def check_params(name: str, params: dict) -> None:
                          f"{known}")
     defaults = IMLI_DEFAULTS if name == "imli" else FOLD_DEFAULTS
     estimator(**{**defaults, **params})._check_params()
+    weight = params.get("mdl_weight") if name == "fold" else None
+    if weight is not None and weight > MAX_MDL_WEIGHT:
+        raise InputError(f"FOLD's mdl_weight must be at most {MAX_MDL_WEIGHT:g}, got "
+                         f"{weight!r}: a stacked training view multiplies it by its copies "
+                         f"of each row")
 
 
 def _fit_imli(X: pd.DataFrame, y, params, random_state, columns: list[BinaryColumn]):
@@ -130,7 +139,7 @@ def _fit_imli(X: pd.DataFrame, y, params, random_state, columns: list[BinaryColu
         "optimal": bool(estimator.optimal_),
         "timed_out": bool(estimator.timed_out_),
         "rule_type": estimator.rule_type,
-        "n_clauses": estimator.n_clauses,
+        "n_clauses": int(estimator.n_clauses),
         "data_fidelity": float(estimator.data_fidelity),
     }
     return estimator, extra
@@ -155,7 +164,8 @@ def _fit_fold(X: pd.DataFrame, y, params, random_state, class_names, distinct_ro
                          else max(1, math.ceil(support * distinct_rows))),
             mdl_weight=None if weight is None else weight * copies)
         # ``params`` holds what FOLD ran with; these are the values given for one copy
-        extra = {"params_given": {"min_support": _plain(support), "mdl_weight": _plain(weight)}}
+        extra = {"params_given": {"min_support": plain_value(support),
+                                  "mdl_weight": plain_value(weight)}}
     estimator.fit(X, names)
     return estimator, extra
 
@@ -192,16 +202,16 @@ def fit_learner(name, X, y, params, random_state, columns, class_names,
         estimator, extra = _fit_fold(X, y, params, random_state, class_names, distinct_rows)
     seconds = time.perf_counter() - started
     # Every parameter the estimator ran with, defaults included, so the run can be redone.
-    extra["params"] = {k: _plain(v) for k, v in sorted(estimator.get_params().items())}
+    extra["params"] = {k: plain_value(v) for k, v in sorted(estimator.get_params().items())}
     return FittedLearner(name, estimator, class_names, seconds, extra)
 
 
-def _plain(value):
+def plain_value(value):
     """A parameter value as JSON can hold it."""
     if value is None or isinstance(value, (bool, int, float, str)):
         return value
     if isinstance(value, (list, tuple)):
-        return [_plain(v) for v in value]
+        return [plain_value(v) for v in value]
     if isinstance(value, np.generic):
         return value.item()
     return repr(value)

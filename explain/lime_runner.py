@@ -51,6 +51,7 @@ import numpy as np
 from lime.lime_tabular import LimeTabularExplainer
 from sklearn.utils import check_random_state
 
+from adapters.errors import InputError
 from explain.lime_batch import BatchedLime, ReferenceLime, check_probabilities
 from explain.lime_bins import RankEntropyDiscretizer
 from explain.lime_cache import BatchStore, cache_key
@@ -58,7 +59,8 @@ from explain.lime_fit import LocalFits, resolved_selection
 from explain.lime_parallel import dask_client, n_workers, run_batches
 from explain.lime_sampling import one_hot_negations
 
-__all__ = ["CATEGORY_VIEWS", "LimeConfig", "Explanations", "seed_for", "make_explainer",
+__all__ = ["CATEGORY_VIEWS", "LimeConfig", "Explanations", "seed_for", "seed_value",
+           "make_explainer",
            "discretizer_edges",
            "explain_rows", "batch_size_for", "rows_in_budget", "pool_batches", "probe_rows",
            "DISCRETIZERS"]
@@ -100,12 +102,13 @@ class LimeConfig:
         Lime's feature selection. With ``none`` the ``top_k`` largest ``|weight|`` of the
         model on all features are kept.
     kernel_width : float, optional
-        Lime's kernel width (default ``0.75 * sqrt(n_features)``).
+        Lime's kernel width (default ``0.75 * sqrt(n_features)``), from 1e-150 to 1e150
+        (lime divides by its square).
     engine : {"batched", "reference"}, default="batched"
     mode : {"fast", "exact"}, default="fast"
         Sampling of the batched engine.
     random_state : int, default=0
-        Base of every row's seed.
+        Base of every row's seed, from 0 to 2**32 - 1.
     n_jobs : int, default=-1
         joblib workers (processes) for a local run; -1 = all cores.
     batch_size : int, optional
@@ -161,39 +164,32 @@ class LimeConfig:
             if getattr(self, name) not in allowed:
                 raise ValueError(f"LimeConfig.{name} must be one of {list(allowed)}, "
                                  f"got {getattr(self, name)!r}")
-        positive = {"num_samples": self.num_samples, "top_k": self.top_k,
-                    "batch_size": self.batch_size or 1, "memory_budget_mb": self.memory_budget_mb,
-                    "pool_rows": self.pool_rows}
-        for name, value in positive.items():
-            if not value > 0:
-                raise ValueError(f"LimeConfig.{name} must be positive, got {value!r}")
-        if not isinstance(self.pool_rows, (int, np.integer)):
-            raise ValueError(f"LimeConfig.pool_rows must be an int, got {self.pool_rows!r}")
-        if self.num_samples < 2:
-            raise ValueError("LimeConfig.num_samples must be at least 2")
-        if self.num_samples > MAX_SAMPLES:
-            raise ValueError(f"LimeConfig.num_samples (--num-samples) must be at most "
-                             f"{MAX_SAMPLES:,}: a row's neighbourhood is held in memory "
-                             f"at once; got {self.num_samples!r}")
-        if self.pool_rows > MAX_POOL_ROWS:
-            raise ValueError(f"LimeConfig.pool_rows (--lime-pool-rows) must be at most "
-                             f"{MAX_POOL_ROWS:,} (a larger value is one pool for every "
-                             f"row as well); got {self.pool_rows!r}")
-        if not (isinstance(self.random_state, (int, np.integer)) and self.random_state >= 0):
-            raise ValueError(f"LimeConfig.random_state must be a non-negative int, "
-                             f"got {self.random_state!r}")
+        set_ = object.__setattr__  # frozen: the checked values replace the given ones
+        for name, least, most in (("num_samples", 2, MAX_SAMPLES), ("top_k", 1, None),
+                                  ("pool_rows", 1, MAX_POOL_ROWS),
+                                  ("batch_size", 1, None), ("label", 0, None)):
+            value = getattr(self, name)
+            if value is not None or name in ("num_samples", "top_k", "pool_rows"):
+                set_(self, name, _whole(name, value, least, most))
+        set_(self, "random_state", seed_value("LimeConfig.random_state", self.random_state))
+        set_(self, "memory_budget_mb", _real("memory_budget_mb", self.memory_budget_mb))
+        if self.kernel_width is not None:
+            # lime divides by its square: a square of 0 or inf made every weight NaN
+            set_(self, "kernel_width", _real("kernel_width", self.kernel_width, 1e-150, 1e150))
+        if not isinstance(self.fix_zero_width_bins, (bool, np.bool_)):
+            raise InputError(f"LimeConfig.fix_zero_width_bins must be True or False, got "
+                             f"{self.fix_zero_width_bins!r}")
+        set_(self, "fix_zero_width_bins", bool(self.fix_zero_width_bins))
         if (isinstance(self.n_jobs, bool) or not isinstance(self.n_jobs, (int, np.integer))
                 or self.n_jobs == 0):
             raise ValueError(f"LimeConfig.n_jobs must be a non-zero int (-1: every core), "
                              f"got {self.n_jobs!r}")
+        set_(self, "n_jobs", int(self.n_jobs))
         if self.categories == "one-hot" and self.engine == "reference":
             raise ValueError("LimeConfig.categories='one-hot' (--lime-categories one-hot) "
                              "needs the batched engine, not engine='reference' "
                              "(--lime-engine reference): stock lime explains each "
                              "categorical column as one feature")
-        if self.kernel_width is not None and not self.kernel_width > 0:
-            raise ValueError(f"LimeConfig.kernel_width must be positive, "
-                             f"got {self.kernel_width!r}")
 
     def result_items(self) -> dict:
         """The parameters that decide the explanations (the cache key's share)."""
@@ -247,6 +243,46 @@ class Explanations:
     edges: dict = field(default_factory=dict)
     rows_from_cache: int = 0
     negations: np.ndarray = field(default_factory=lambda: np.zeros((0, 2), dtype=np.int64))
+
+
+def seed_value(name: str, value) -> int:
+    """``value`` as a Python int that numpy takes as a seed (0 .. 2**32 - 1).
+
+    Raises
+    ------
+    adapters.InputError
+        Naming ``name``, for anything else (a bool, a float, a negative or larger number).
+    """
+    if (isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer))
+            or not 0 <= value < 2**32):
+        raise InputError(f"{name} must be an int from 0 to 2**32 - 1 (a seed), got {value!r}")
+    return int(value)
+
+
+def _whole(name: str, value, least: int, most: int | None) -> int:
+    """LimeConfig's ``name`` as a Python int from ``least`` to ``most``."""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
+        raise InputError(f"LimeConfig.{name} must be an int, got {value!r}")
+    if value < least:
+        raise InputError(f"LimeConfig.{name} must be at least {least}, got {value!r}")
+    if most is not None and value > most:
+        what = {"num_samples": ("--num-samples", "a row's neighbourhood is held in memory "
+                                                 "at once"),
+                "pool_rows": ("--lime-pool-rows", "a larger value is one pool for every row "
+                                                  "as well")}[name]
+        raise InputError(f"LimeConfig.{name} ({what[0]}) must be at most {most:,}: "
+                         f"{what[1]}; got {value!r}")
+    return int(value)
+
+
+def _real(name: str, value, least: float = 0.0, most: float = 1e300) -> float:
+    """LimeConfig's ``name`` as a finite Python float above ``least``, at most ``most``."""
+    if (isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, float, np.integer,
+                                                                      np.floating))
+            or not least < float(value) <= most):
+        raise InputError(f"LimeConfig.{name} must be a number above {least:g} and at most "
+                         f"{most:g}, got {value!r}")
+    return float(value)
 
 
 def seed_for(random_state: int, pool_id: int) -> int:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import time
 import warnings
 from dataclasses import dataclass, field, replace
+from collections.abc import Mapping
 from typing import Any, Callable
 
 import numpy as np
@@ -20,9 +21,9 @@ from adapters import (BlackBox, Dataset, InputError, TableEncoder, relabel_class
                       rest_name, train_xgboost)
 from adapters.blackbox import check_encoded_reading, unwrapped
 from adapters.errors import listing, quoted
-from explain.learners import LEARNERS, FittedLearner, check_params, fit_learner
+from explain.learners import LEARNERS, FittedLearner, check_params, fit_learner, plain_value
 from explain.lime_input import LimeInput
-from explain.lime_runner import Explanations, LimeConfig, explain_rows
+from explain.lime_runner import Explanations, LimeConfig, explain_rows, seed_value
 from explain.metrics import agreement_interval, agreement_scores, paired_comparison
 from explain.transform import (Negations, binary_columns, binary_view, negation_mask,
                                selection_mask, table_view)
@@ -47,8 +48,8 @@ class RunConfig:
         ``train_test_split(..., stratify=y, random_state=random_state)``;
         predictions.csv names each row's part.
     random_state : int, default=0
-        Seeds the split, the black box and both learners (LIME has its own,
-        ``lime.random_state``; the command line's ``--seed`` sets both).
+        From 0 to 2**32 - 1: seeds the split, the black box and both learners (LIME has
+        its own, ``lime.random_state``; the command line's ``--seed`` sets both).
     lime : LimeConfig
         The LIME stage's settings.
     learners : tuple of str, default=("imli", "fold")
@@ -75,6 +76,31 @@ class RunConfig:
     explain_test: bool = True
     train_view: str = "lime+raw"
 
+    def __post_init__(self):
+        set_ = object.__setattr__  # frozen: the checked values replace the given ones
+        if (isinstance(self.test_size, (bool, np.bool_))
+                or not isinstance(self.test_size, (int, float, np.integer, np.floating))
+                or not 0 < self.test_size < 1):
+            raise InputError(f"test_size must be a number between 0 and 1 (a share of the "
+                             f"rows), got {self.test_size!r}")
+        set_(self, "test_size", float(self.test_size))
+        set_(self, "random_state", seed_value("random_state", self.random_state))
+        if not isinstance(self.lime, LimeConfig):
+            raise InputError(f"lime must be a LimeConfig, got {type(self.lime).__name__}")
+        if isinstance(self.learners, str) or not isinstance(self.learners, (tuple, list)):
+            raise InputError(f"learners must be a tuple of names such as ('imli', 'fold'), "
+                             f"not {self.learners!r}")
+        set_(self, "learners", tuple(self.learners))
+        for name in ("imli_params", "fold_params"):
+            params = {} if getattr(self, name) is None else getattr(self, name)
+            if not isinstance(params, Mapping):
+                raise InputError(f"{name} must be a dict of the estimator's parameters, "
+                                 f"got {type(params).__name__}")
+            set_(self, name, dict(params))
+        if self.train_view not in TRAIN_VIEWS:
+            raise InputError(f"unknown train_view {self.train_view!r}; choose from "
+                             f"{TRAIN_VIEWS}")
+
     @property
     def uses_lime(self) -> bool:
         """Whether the run explains rows with LIME (every view but ``"raw"`` does)."""
@@ -94,11 +120,16 @@ class RunConfig:
             "lime": lime,
             "learners": list(self.learners),
             # a learner that does not run has no settings to record
-            "imli_params": dict(self.imli_params) if "imli" in self.learners else {},
-            "fold_params": dict(self.fold_params) if "fold" in self.learners else {},
+            "imli_params": _plain_params(self.imli_params) if "imli" in self.learners else {},
+            "fold_params": _plain_params(self.fold_params) if "fold" in self.learners else {},
             "explain_test": self.explain_test,
             "train_view": self.train_view,
         }
+
+
+def _plain_params(params: dict) -> dict:
+    """A learner's parameters as given, in values JSON holds (``np.int64(3)`` as ``3``)."""
+    return {str(k): plain_value(v) for k, v in params.items()}
 
 
 @dataclass
@@ -326,16 +357,13 @@ def run_pipeline(
     PipelineResult
     """
     config = config or RunConfig()
-    if isinstance(config.learners, str):
-        raise InputError(f"learners must be a tuple of names such as ('imli', 'fold'), not "
-                         f"the text {config.learners!r}")
+    if not isinstance(config, RunConfig):
+        raise InputError(f"config must be a RunConfig, got {type(config).__name__}")
     if black_box is not None and not isinstance(black_box, BlackBox):
         raise InputError(f"black_box must be an adapters.BlackBox, not a "
                          f"{type(black_box).__name__}: wrap a fitted scikit-learn model with "
                          f"adapters.wrap_sklearn(model, encoder), a function with "
                          f"adapters.wrap_callable(fn, encoder)")
-    if config.train_view not in TRAIN_VIEWS:
-        raise InputError(f"unknown train_view {config.train_view!r}; choose from {TRAIN_VIEWS}")
     unknown = set(config.learners) - set(LEARNERS)
     if unknown or not config.learners:
         what = f"unknown learner(s) {sorted(unknown)}" if unknown else "no learner chosen"

@@ -391,3 +391,34 @@ def test_one_number_written_two_ways_beside_words_is_noted(column, said):
 def test_codes_and_distinct_numbers_are_not_called_one_number(values):
     df = pd.DataFrame({"c": values * 2, "t": values * 2})
     assert not any("one number" in n for n in from_frame(df, "t").notes)
+
+
+def _by_hand(**change):
+    X = pd.DataFrame({"a": [1.0, 2.0, 3.0, 4.0], "c": ["u", "v", None, "v"]})
+    parts = dict(name="d", X=X, y=np.array([0, 1, 0, 1]), target="t", class_names=("n", "y"),
+                 categorical=("c",))
+    parts.update(change)
+    return Dataset(**parts)
+
+
+@pytest.mark.parametrize("change, words", [
+    (lambda X: X.set_axis([0, "c"], axis=1), r"^Dataset.X's columns must have distinct str "
+                                              r"names"),
+    (lambda X: X.set_axis(list("wxyz")), r"^Dataset.X's index must be distinct integers"),
+    (lambda X: X.set_axis([0, 0, 1, 2]), r"^Dataset.X's index must be distinct integers"),
+    (lambda X: X.assign(a=X.a.astype(object)), r"^Dataset.X's columns \['a'\] are not in "
+                                                r"Dataset.categorical but do not hold numbers"),
+])
+def test_a_dataset_built_by_hand_is_checked_where_runs_failed_later(change, words):
+    # each ran through LIME, then failed deep inside (a KeyError, fold's ids, a literal)
+    X = _by_hand().X
+    categorical = ("c",) if "c" in change(X).columns else ()
+    with pytest.raises(ValueError, match=words):
+        _by_hand(X=change(X), categorical=categorical)
+
+
+def test_a_dataset_built_by_hand_keeps_its_parts_in_the_documented_types():
+    X = _by_hand().X.assign(c=pd.Series(["u", "v", pd.NA, "v"], dtype="string"))
+    ds = _by_hand(X=X, y=[0, 1, 0, 1], class_names=(np.int64(0), 1))
+    assert isinstance(ds.y, np.ndarray) and ds.class_names == ("0", "1")
+    assert ds.X["c"].dtype == object and np.isnan(ds.X["c"][2])  # pd.NA read as NaN

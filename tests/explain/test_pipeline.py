@@ -420,7 +420,7 @@ def test_a_model_not_wrapped_or_learners_as_text_are_refused():
     dataset = load_dataset("iris")
     with pytest.raises(InputError, match=r"not a function: wrap a fitted scikit-learn"):
         run_pipeline(dataset, RunConfig(lime=FAST_LIME), black_box=lambda X: X)
-    with pytest.raises(InputError, match=r"a tuple of names .*not the text 'imli'"):
+    with pytest.raises(InputError, match=r"a tuple of names .*not 'imli'"):
         run_pipeline(dataset, RunConfig(lime=FAST_LIME, learners="imli"))
 
 
@@ -689,3 +689,63 @@ def test_fidelity_intervals_and_the_paired_test_follow_the_predictions(breast_ca
                                              paired["p_value"])
     # two binary surrogates that disagree on a row: exactly one of them is the black box's
     assert ag["only_imli_faithful_test"] + ag["only_fold_faithful_test"] == ag["disagreements_test"]
+
+
+def test_numpy_numbers_are_taken_as_python_ones_and_written(tmp_path):
+    # a run given np.int64 / np.float32 settings finished, then could not write its report
+    from adapters import Dataset
+    from explain.outputs import prepare_out_dir, write_run
+
+    iris = load_dataset("iris")
+    dataset = Dataset("iris", iris.X, iris.y, "target", tuple(np.arange(3)), ())
+    config = RunConfig(test_size=np.float32(0.25), random_state=np.int64(1),
+                       lime=LimeConfig(num_samples=np.int64(300), top_k=np.int32(3),
+                                       random_state=np.uint8(0), n_jobs=np.int64(1),
+                                       memory_budget_mb=np.float32(64)),
+                       imli_params={"n_clauses": np.int64(2)},
+                       fold_params={"min_support": np.float64(0.01)})
+    plain = RunConfig(test_size=0.25, random_state=1,
+                      lime=LimeConfig(num_samples=300, top_k=3, n_jobs=1,
+                                      memory_budget_mb=64.0),
+                      imli_params={"n_clauses": 2}, fold_params={"min_support": 0.01})
+    assert config.to_dict() == plain.to_dict()
+    result = run_pipeline(dataset, config)
+    write_run(result, prepare_out_dir(tmp_path / "run"))
+    assert result.report["dataset"]["class_names"] == ["not 0", "0"]  # one against the rest
+
+
+@pytest.mark.parametrize("make, words", [
+    (lambda: RunConfig(test_size="0.25"), r"^test_size must be a number between 0 and 1"),
+    (lambda: RunConfig(test_size=1.0), r"^test_size must be a number between 0 and 1"),
+    (lambda: RunConfig(random_state=-1), r"^random_state must be an int from 0 to 2\*\*32"),
+    (lambda: RunConfig(random_state=2**40), r"^random_state must be an int from 0 to 2"),
+    (lambda: RunConfig(learners=(n for n in ("imli",))), r"^learners must be a tuple"),
+    (lambda: RunConfig(learners=None), r"^learners must be a tuple"),
+    (lambda: RunConfig(imli_params=[1]), r"^imli_params must be a dict"),
+    (lambda: LimeConfig(top_k=5.0), r"^LimeConfig.top_k must be an int, got 5.0"),
+    (lambda: LimeConfig(num_samples=200.5), r"^LimeConfig.num_samples must be an int"),
+    (lambda: LimeConfig(num_samples="300"), r"^LimeConfig.num_samples must be an int"),
+    (lambda: LimeConfig(batch_size=float("inf")), r"^LimeConfig.batch_size must be an int"),
+    (lambda: LimeConfig(label=True), r"^LimeConfig.label must be an int"),
+    (lambda: LimeConfig(random_state=2**40), r"^LimeConfig.random_state must be an int from"),
+    (lambda: LimeConfig(memory_budget_mb=float("inf")), r"^LimeConfig.memory_budget_mb must"),
+    (lambda: LimeConfig(kernel_width=1e-300), r"^LimeConfig.kernel_width must be a number "
+                                              r"above 1e-150 and at most 1e\+150"),
+    (lambda: LimeConfig(kernel_width=float("inf")), r"^LimeConfig.kernel_width must be"),
+    (lambda: LimeConfig(fix_zero_width_bins="no"), r"^LimeConfig.fix_zero_width_bins must"),
+])
+def test_settings_are_refused_in_one_line_naming_them(make, words):
+    # each gave a traceback from deep inside, after LIME, or a run on a value cut short
+    with pytest.raises(InputError, match=words):
+        make()
+
+
+def test_learner_parameters_of_none_are_none_given():
+    assert RunConfig(imli_params=None, fold_params=None).imli_params == {}
+
+
+def test_a_fold_weight_a_stacked_view_would_make_infinite_is_refused_before_lime():
+    with pytest.raises(InputError, match=r"^FOLD's mdl_weight must be at most 1e\+09, got "
+                                         r"1e\+308"):
+        run_pipeline(load_dataset("iris"),
+                     RunConfig(lime=FAST_LIME, fold_params={"mdl_weight": 1e308}))
