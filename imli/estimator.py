@@ -268,9 +268,17 @@ class IMLIClassifier(ClassifierMixin, BaseEstimator):
                 "disjoint_features='hard' in at most one; with n_clauses > 1 use "
                 "disjoint_features='soft' or leave one of them out."
             )
+        # a column of X that binarizes to no literal (a single value, or none)
+        silent = {str(c) for c in getattr(self, "feature_names_in_", ())} - set(
+            space.features) - set(space.names)
+        lacking = [f for f in self.include_features or () if f in silent]
+        if lacking:
+            raise ValueError(f"include_features names {lacking[0]!r}, a column of a single "
+                             f"value or none: no rule can test it.")
         allowed = np.ones(space.n_literals, dtype=bool)
         if self.exclude_features:
-            allowed[space.literals_of(list(self.exclude_features))] = False
+            excluded = [f for f in self.exclude_features if f not in silent]
+            allowed[space.literals_of(excluded)] = False
         required = tuple(
             space.literals_of([f]) for f in (self.include_features or ())
         )
@@ -432,8 +440,14 @@ class IMLIClassifier(ClassifierMixin, BaseEstimator):
                 # A constant rule (no clause: TRUE; an empty clause: FALSE) is where
                 # clause-by-clause learning ends when one clause of a conjunction does worse
                 # than rejecting every row; no one-literal move leaves it. Start again from
-                # the other constant, from which literals are moves that pay.
-                other = polish(setting, data, (frozenset(),) if not clauses else (), k, budget)
+                # the other constant, from which literals are moves that pay; with required
+                # features, from the greedy rule, which has them (literals added to the
+                # empty clause lacked them).
+                if setting.constraints.required:
+                    start = greedy(setting, data, k).clauses
+                else:
+                    start = (frozenset(),) if not clauses else ()
+                other = polish(setting, data, start, k, budget)
                 if cost(setting, other, data) < cost(setting, clauses, data):
                     clauses = other
         optimal = bool(result.optimal and exact and not budget.timed_out)

@@ -72,7 +72,9 @@ def greedy_cnf(
             chosen.append(best)
             sat |= L[:, cand[best]]
         for group in need:
-            if group.size and not np.isin(group, chosen).any():
+            if not group.size:  # no clause can hold this feature: none is learned
+                return tuple(clauses)
+            if not np.isin(group, chosen).any():
                 vec = weights.noise * w * ((pos_ok & ~sat).astype(float) - (neg_open & ~sat))
                 best = int(group[np.argmax(vec @ F[:, group])])
                 chosen.append(best)

@@ -87,7 +87,8 @@ class LiteralSpace:
             else:
                 raise ValueError(
                     f"Unknown feature {name!r}: name a feature of the column specs or a "
-                    f"column (known features: {list(self.features)[:10]}...)."
+                    f"column (known features: {list(self.features)[:10]}"
+                    f"{'...' if len(self.features) > 10 else ''})."
                 )
         return np.flatnonzero(chosen)
 

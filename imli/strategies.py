@@ -196,8 +196,11 @@ def greedy(setting: Setting, data: Data, n_clauses: int) -> Result:
     c = setting.constraints
     # soft disjointness is kept as if hard: the fallback never pays for a violation
     disjoint_of = c.feature_of if c.disjoint is not None else None
-    clauses = greedy_cnf(data.rows, n_clauses, setting.weights,
-                         c.usable(data.L.shape[1], charged_too=True), disjoint_of, c.required)
+    usable = c.usable(data.L.shape[1], charged_too=True)
+    for group in c.required:  # in every clause, though an earlier rule used it
+        usable[group] = True if c.allowed is None else c.allowed[group]
+    clauses = greedy_cnf(data.rows, n_clauses, setting.weights, usable, disjoint_of,
+                         c.required)
     clauses = simplify(clauses, setting.space, data.L, "OR")
     return Result(clauses, False, cost(setting, clauses, data))
 

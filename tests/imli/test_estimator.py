@@ -285,7 +285,12 @@ def shared_feature():
 
 
 def _features_per_clause(rule):
-    return [{l.predicate.feature for l in c.literals} for c in rule.clauses]
+    return [{_feature(l) for l in c.literals} for c in rule.clauses]
+
+
+def _feature(literal):
+    """The feature a literal tests (a binary column's own name when it has no predicate)."""
+    return literal.name if literal.predicate is None else literal.predicate.feature
 
 
 def _time_limit_strikes(kwargs):
@@ -818,3 +823,45 @@ def test_clause_by_clause_learning_can_miss_the_optimum_one_query_finds():
     assert str(default.rules_) == "(c)" and (default.predict(X) != y).mean() == 1 / 8
     exact = IMLIClassifier(n_clauses=2, batch_size=None).fit(X, y)
     assert str(exact.rules_) == "(a OR c) AND (b OR c)" and (exact.predict(X) == y).all()
+
+
+def test_an_included_feature_stays_when_the_rule_restarts_from_a_constant():
+    # the polish restarted from an empty clause and added x0 alone: (not x0), without x1
+    X = np.array([[1, 1], [0, 0], [1, 1], [1, 1], [1, 1], [1, 1], [1, 1], [1, 0], [0, 1]])
+    y = np.array([0, 1, 0, 1, 0, 1, 0, 0, 1])
+    clf = IMLIClassifier(n_clauses=1, data_fidelity=1.0, include_features=["x1"]).fit(X, y)
+    assert all("x1" in features for features in _features_per_clause(clf.rules_))
+    # from the greedy rule instead, a DNF of two terms that each need the included feature
+    rng = np.random.default_rng(0)
+    df = pd.DataFrame({c: rng.integers(0, 2, 60) for c in ("a", "b", "noise")})
+    clf = IMLIClassifier(rule_type="DNF", mode="joint", include_features=["noise"]).fit(
+        df, (df.a & df.b).to_numpy())
+    seen = _features_per_clause(clf.rules_)
+    assert len(seen) == 2 and all("noise" in features for features in seen)
+    assert (clf.predict(df) == (df.a & df.b)).all()  # (a AND b AND noise) OR (... not noise)
+
+
+def test_an_included_feature_an_earlier_decision_rule_used_is_kept_by_the_fallback():
+    # soft disjointness kept as hard by the greedy fallback took x2 away from later rules
+    rng = np.random.default_rng(0)
+    n = int(rng.integers(8, 30))
+    X = rng.integers(0, 2, size=(n, 3))
+    y = ((X[:, 0] | X[:, 1]) ^ (rng.random(n) < 0.15)).astype(int)
+    clf = IMLIClassifier(n_clauses=2, mode="decision_set", batch_size=4,
+                         include_features=["x2"], disjoint_features="soft").fit(X, y)
+    terms = [{_feature(l) for l in r.term.literals} for r in clf.rules_.rules]
+    assert terms and all("x2" in features for features in terms)
+
+
+def test_a_column_of_one_value_is_known_to_the_feature_constraints():
+    # excluding it was refused as an unknown feature; including it cannot be met
+    df = pd.DataFrame({"a": [.1, .5, .9, .3, .7, .2], "const": 5.0})
+    y = [0, 1, 1, 0, 1, 0]
+    assert str(IMLIClassifier(exclude_features=["const"]).fit(df, y).rules_) == str(
+        IMLIClassifier().fit(df, y).rules_)
+    with pytest.raises(ValueError, match=r"^include_features names 'const', a column of a "
+                                         r"single value or none: no rule can test it"):
+        IMLIClassifier(include_features=["const"]).fit(df, y)
+    with pytest.raises(ValueError, match=r"^Unknown feature 'nope': .*\(known features: "
+                                         r"\['a'\]\)\.$"):
+        IMLIClassifier(exclude_features=["nope"]).fit(df, y)
