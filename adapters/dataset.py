@@ -94,7 +94,10 @@ class Dataset:
                              f"them as float64")
         object.__setattr__(self, "y", y)
         object.__setattr__(self, "X", _missing_as_nan(self.X, self.categorical))
-        object.__setattr__(self, "class_names", tuple(str(c) for c in self.class_names))
+        names = tuple(str(c) for c in self.class_names)
+        if len(set(names)) < len(names):
+            raise ValueError(f"Dataset.class_names must be distinct, got {names!r}")
+        object.__setattr__(self, "class_names", names)
         object.__setattr__(self, "categorical", tuple(self.categorical))
         object.__setattr__(self, "notes", tuple(self.notes))
         object.__setattr__(self, "source_labels",

@@ -133,7 +133,10 @@ class BatchStore:
     """
 
     def __init__(self, root, key: str, meta: dict | None = None):
-        self.directory = Path(root) / key
+        if not str(root).strip():  # Path("") is the working directory
+            raise InputError("the LIME cache directory is empty text; give a directory, "
+                             "or None for no cache")
+        self.directory = Path(root).expanduser() / key
         meta_path = self.directory / "meta.json"
         try:
             self.directory.mkdir(parents=True, exist_ok=True)

@@ -417,6 +417,12 @@ def test_a_dataset_built_by_hand_is_checked_where_runs_failed_later(change, word
         _by_hand(X=change(X), categorical=categorical)
 
 
+def test_a_dataset_of_two_classes_of_one_name_is_refused():
+    with pytest.raises(ValueError, match=r"^Dataset.class_names must be distinct, got "
+                                         r"\('a', 'a'\)"):
+        _by_hand(class_names=("a", "a"))
+
+
 def test_a_dataset_built_by_hand_keeps_its_parts_in_the_documented_types():
     X = _by_hand().X.assign(c=pd.Series(["u", "v", pd.NA, "v"], dtype="string"))
     ds = _by_hand(X=X, y=[0, 1, 0, 1], class_names=(np.int64(0), 1))

@@ -216,6 +216,16 @@ def test_unusable_cache_directory_is_a_clear_error(tmp_path):
             _explain(mixed()[2], root)
 
 
+def test_a_cache_directory_of_home_is_expanded_and_empty_text_refused(tmp_path, monkeypatch):
+    # "~/x" made a directory named '~' where the run was, and "" cached into it
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    monkeypatch.chdir(tmp_path)
+    _explain(mixed()[2], "~/lime")
+    assert (tmp_path / "home" / "lime").is_dir() and not (tmp_path / "~").exists()
+    with pytest.raises(InputError, match="^the LIME cache directory is empty text"):
+        _explain(mixed()[2], "")
+
+
 def test_progress_is_reported():
     calls = []
     _explain(mixed()[2], progress=lambda done, total: calls.append((done, total)))
