@@ -268,6 +268,9 @@ class IMLIClassifier(ClassifierMixin, BaseEstimator):
                 "disjoint_features='hard' in at most one; with n_clauses > 1 use "
                 "disjoint_features='soft' or leave one of them out."
             )
+        both = [f for f in self.include_features or () if f in (self.exclude_features or ())]
+        if both:
+            raise ValueError(f"{both[0]!r} is in both include_features and exclude_features.")
         # a column of X that binarizes to no literal (a single value, or none)
         silent = {str(c) for c in getattr(self, "feature_names_in_", ())} - set(
             space.features) - set(space.names)

@@ -865,3 +865,6 @@ def test_a_column_of_one_value_is_known_to_the_feature_constraints():
     with pytest.raises(ValueError, match=r"^Unknown feature 'nope': .*\(known features: "
                                          r"\['a'\]\)\.$"):
         IMLIClassifier(exclude_features=["nope"]).fit(df, y)
+    with pytest.raises(ValueError, match=r"^'a' is in both include_features and "
+                                         r"exclude_features\.$"):  # was: "a required feature"
+        IMLIClassifier(include_features=["a"], exclude_features=["a"]).fit(df, y)
