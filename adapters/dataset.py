@@ -12,8 +12,11 @@ class Dataset:
     """A cleaned classification table.
 
     Built by :func:`adapters.load_dataset` or :func:`adapters.from_frame`, which do the
-    cleaning; the constructor only checks that the parts fit together. Equality and hashing
-    are by identity (a DataFrame has no usable ``==``).
+    cleaning; the constructor checks that the parts fit together and have the types below
+    (column names as text, an index of distinct integers, non-categorical columns of
+    numbers, distinct class names; it stores ``y`` as an array, class names as text and a
+    categorical column's ``None``/``pd.NA`` as NaN). Equality and hashing are by identity
+    (a DataFrame has no usable ``==``).
 
     Parameters
     ----------
