@@ -64,7 +64,9 @@ class Candidate(NamedTuple):
 
 def _encode_numeric(name: str, values: np.ndarray) -> EncodedColumn:
     known = ~np.isnan(values)
-    uniques = np.unique(values[known])
+    # + 0.0 makes -0.0 plain 0.0: np.unique kept whichever zero came first, and the
+    # program's text changed with the rows' order
+    uniques = np.unique(values[known] + 0.0)
     codes = np.full(len(values), -1, dtype=np.int64)
     codes[known] = np.searchsorted(uniques, values[known])
     empty = np.zeros(0, dtype=np.int64)

@@ -428,3 +428,12 @@ def test_labels_of_dates_and_time_spans_are_written_as_such(unit):
         assert classes.startswith(first) and "0000000000," not in classes, classes
         assert str(clf.explain(X.iloc[[0]])).startswith(f"Predicted {first}")
         assert clf.predict(X).dtype == y.dtype and (clf.predict(X) == y).all()
+
+
+def test_zeros_of_either_sign_give_one_program_whatever_the_rows_order():
+    # the threshold was written -0.0 or 0.0 after whichever zero came first
+    X = pd.DataFrame({"z": [0.0, -0.0, np.nan, 0.0, np.nan, -0.0] * 5})
+    y = np.array([1, 1, 0, 1, 0, 1] * 5)
+    forward = FOLDClassifier().fit(X, y).program_
+    backward = FOLDClassifier().fit(X.iloc[::-1].reset_index(drop=True), y[::-1]).program_
+    assert forward == backward and "-0.0" not in forward
