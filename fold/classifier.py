@@ -233,8 +233,8 @@ class FOLDClassifier(ClassifierMixin, BaseEstimator):
         of thresholds, and start the rule with the best pair when that pair is
         significant and gains more than the one-literal search's first two literals
         (:mod:`fold.lookahead`). This finds concepts where two features matter only
-        together, such as ``(a > 0) xor (b > 0)``, on which the one-literal search finds
-        nothing. It costs time: 1.1-1.7x the fit time on the benchmark tables, 2.5-2.8x
+        together, such as ``(a > 0) xor (b > 0)``, on which the one-literal search
+        starts from a chance literal and often finds nothing. It costs time: 1.1-1.7x the fit time on the benchmark tables, 2.5-2.8x
         on sonar's 60 columns. False: FOLD-R++'s one-literal search only.
     class_order : array-like or None, default=None
         Classes in the order their rules are learned and tried; the last one
