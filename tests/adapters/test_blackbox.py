@@ -497,6 +497,20 @@ def test_a_model_of_a_class_the_table_lacks_is_refused_in_one_line():
         wrap_sklearn(model, encoder, source_labels=ds.source_labels)
 
 
+def test_a_model_of_labels_the_table_merged_is_refused_saying_so():
+    # "no row of the table holds '0.0'" was said, though rows did: read as '0'
+    rng = np.random.default_rng(0)
+    X = pd.DataFrame({"x": rng.normal(size=60)})
+    t = np.array(["0", "0.0", "1"])[rng.integers(0, 3, 60)]
+    ds = from_frame(X.assign(t=t), "t")
+    model = LogisticRegression().fit(X, t)
+    with pytest.raises(InputError, match=r"^the estimator knows '0.0' apart from the table's "
+                                         r"label of the same number, which reading the "
+                                         r"table made one class"):
+        wrap_sklearn(model, TableEncoder().fit(ds.X, ds.categorical),
+                     class_names=ds.class_names)
+
+
 def test_an_unfitted_encoder_is_a_one_line_error():
     df, ds = _flag_table()
     with pytest.raises(InputError, match="this TableEncoder is not fitted"):
