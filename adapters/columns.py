@@ -331,10 +331,11 @@ def _numbers(text):
 
 
 def _missing_words(name, series, text):
-    """A note counting the words (``"NA"``, ``"?"``, ...) that became missing values."""
+    """A note counting the words (``"NA"``, ``"?"``, ...) and the cells of spaces alone
+    (``" "``) that became missing values; empty cells go without saying."""
     raw = objects(series)
     words = raw[pd.isna(text) & ~pd.isna(raw)]
-    words = [w.strip() for w in words.astype(str) if w.strip()]
+    words = [w.strip() or w for w in words.astype(str) if w]
     if not words:
         return []
     shown = ", ".join(quoted(w) for w in pd.unique(np.asarray(words, dtype=object))[:3])

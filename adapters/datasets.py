@@ -95,8 +95,8 @@ def from_frame(df, target, positive=None, name="frame", *, binary=False, missing
     if target not in names and target.strip() in names:
         target = target.strip()  # a CSV reader strips the spaces around names
     if target not in names:
-        raise InputError(f"target column {quoted(target)} not found; columns are "
-                         f"{listing(names)}")
+        raise InputError(f"target column {quoted(target)} not found{_alike(target, names)}; "
+                         f"columns are {listing(names)}")
     frame = df.set_axis(names, axis=1)
     y, class_names, labelled, notes, source_labels = encode_target(frame[target], target,
                                                                positive, binary)
@@ -134,11 +134,17 @@ def _named_columns(given, names, target, verb) -> list[str]:
             name = name.strip()
         if name not in names:
             raise InputError(f"cannot {verb} column {quoted(name)}: the table has no such "
-                             f"column; columns are {listing(names)}")
+                             f"column{_alike(name, names)}; columns are {listing(names)}")
         if name == target:
             raise InputError(f"cannot {verb} column {quoted(name)}: it is the target")
         found.append(name)
     return list(dict.fromkeys(found))
+
+
+def _alike(name, names) -> str:
+    """`` (did you mean 'Churn'?)`` for the columns ``name`` matches but for case."""
+    alike = [n for n in names if n.casefold() == name.strip().casefold()]
+    return f" (did you mean {listing(alike)}?)" if alike else ""
 
 
 def _mark_missing(features, missing):

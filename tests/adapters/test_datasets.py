@@ -428,3 +428,13 @@ def test_a_dataset_built_by_hand_keeps_its_parts_in_the_documented_types():
     ds = _by_hand(X=X, y=[0, 1, 0, 1], class_names=(np.int64(0), 1))
     assert isinstance(ds.y, np.ndarray) and ds.class_names == ("0", "1")
     assert ds.X["c"].dtype == object and np.isnan(ds.X["c"][2])  # pd.NA read as NaN
+
+
+def test_cells_of_spaces_alone_read_as_missing_are_counted():
+    # an empty cell goes without saying; " " (Telco's TotalCharges) was silent too
+    df = pd.DataFrame({"b": ["", " ", "  ", "4", "5", "6"], "a": np.arange(6.0),
+                       "t": [0, 1] * 3})
+    ds = from_frame(df, "t")
+    assert ds.X["b"].isna().sum() == 3
+    assert "column 'b': 2 values ' ', '  ' read as missing" in ds.notes
+

@@ -40,6 +40,15 @@ def test_target_missing_lists_the_columns():
     assert "'t'" in message and "'x'" in message
 
 
+def test_a_column_named_in_another_case_is_suggested():
+    # the column list was cut short before the one meant
+    df = pd.DataFrame({f"c{i}": [0.0, 1.0, 2.0, 3.0] for i in range(25)})
+    df["Churn"] = ["Yes", "No"] * 2
+    assert "target column 'churn' not found (did you mean 'Churn'?); columns are" in _raises(
+        df, target="churn")
+    assert "no such column (did you mean 'c3'?)" in _raises(df, target="Churn", drop=["C3"])
+
+
 def test_target_not_given():
     _raises(_frame(x=[1.0, 2.0]), target=None, match="target")
 
