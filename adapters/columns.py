@@ -90,15 +90,16 @@ def objects(series):
     """
     values = series.astype(object).to_numpy(dtype=object, copy=True)
     values[pd.isna(values)] = np.nan
-    if series.dtype == object or isinstance(series.dtype, pd.CategoricalDtype):
-        several = next((v for v in values
-                        if isinstance(v, Collection) and not isinstance(v, (str, bytes))), None)
-        if several is not None:
-            shown = repr(several)
-            shown = shown if len(shown) <= 40 else shown[:37] + "..."
-            raise InputError(f"column {quoted(series.name)} has a cell holding several "
-                             f"values ({shown}, a {type(several).__name__}); give each cell "
-                             f"a single number or word")
+    cells = (values if series.dtype == object else series.cat.categories
+             if isinstance(series.dtype, pd.CategoricalDtype) else ())
+    several = next((v for v in cells
+                    if isinstance(v, Collection) and not isinstance(v, (str, bytes))), None)
+    if several is not None:
+        shown = repr(several)
+        shown = shown if len(shown) <= 40 else shown[:37] + "..."
+        raise InputError(f"column {quoted(series.name)} has a cell holding several values "
+                         f"({shown}, a {type(several).__name__}); give each cell a single "
+                         f"number or word")
     return values
 
 
@@ -356,17 +357,24 @@ def _mostly_numbers(name, text, parses):
             f"the column as numbers"]
 
 
+def exact_number(text):
+    """``text`` as a finite :class:`~decimal.Decimal`, or None (a signalling NaN could not
+    even be hashed)."""
+    try:
+        number = Decimal(text)
+    except InvalidOperation:
+        return None
+    return number if number.is_finite() else None
+
+
 def numbers_spelled_apart(name, numbers, target=False):
     """A note when a column read as categories (or the target) writes one number in
     several ways (``1``, ``1.0``): each spelling is a category (class) of its own. Leading
     zeros (``01``) are codes."""
     spellings: dict = {}
     for t in pd.unique(numbers):
-        try:
-            number = Decimal(t)
-        except InvalidOperation:  # a word, or a number to pandas ("1_000") only
-            continue
-        if number.is_finite():  # a signalling NaN cannot even be hashed
+        number = exact_number(t)  # None for a word, or a number to pandas only ("1_000")
+        if number is not None:
             spellings.setdefault(number, []).append(t)
     apart = next((ts for ts in spellings.values()
                   if len(ts) > 1 and zero_padded(ts) is None), None)

@@ -125,8 +125,7 @@ def _missing_as_nan(X, categorical):
     for c in categorical:
         values = X[c].astype(object).to_numpy()
         missing = pd.isna(values)
-        odd = missing & np.array([not isinstance(v, float) for v in values], dtype=bool)
-        if odd.any():
+        if any(not isinstance(v, float) for v in values[missing]):
             values = values.copy()
             values[missing] = np.nan
             fixed[c] = pd.Series(values, index=X.index, dtype=object)

@@ -2,13 +2,13 @@
 turning labels into the integers ``0 .. k-1``."""
 from __future__ import annotations
 
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
 
 import numpy as np
 import pandas as pd
 
-from .columns import (as_strings, numbers_spelled_apart, spaced_alike, spaced_note,
-                      zero_padded)
+from .columns import (as_strings, exact_number, numbers_spelled_apart, spaced_alike,
+                      spaced_note, zero_padded)
 from .errors import InputError, listing, quoted
 
 MAX_CLASSES = 50
@@ -224,7 +224,7 @@ def _merge_equal_numbers(labels):
     written with leading zeros beside its plain spelling (``"01"``, ``"1"``) is a code:
     those stay distinct."""
     distinct = pd.unique(labels)
-    numbers = [_exact_number(v) for v in distinct]
+    numbers = [exact_number(v) for v in distinct]
     if any(n is None for n in numbers):
         return labels, []
     spellings = {}
@@ -238,15 +238,6 @@ def _merge_equal_numbers(labels):
     canonical = {t: t if n in codes else _exact_label(n, spellings[n][0])
                  for t, n in zip(distinct, numbers)}
     return np.array([canonical[v] for v in labels], dtype=object), merged
-
-
-def _exact_number(text):
-    """``text`` as a finite :class:`~decimal.Decimal`, or None."""
-    try:
-        number = Decimal(text)
-    except InvalidOperation:
-        return None
-    return number if number.is_finite() else None
 
 
 def _exact_label(number, spelling):
@@ -296,7 +287,7 @@ def _sorted_labels(labels):
     """Labels in numeric order when they all are numbers, else in string order."""
     labels = [str(v) for v in labels]
     try:  # exactly, where two numbers are one float
-        return sorted(labels, key=lambda v: (float(v), _exact_number(v) or 0, v))
+        return sorted(labels, key=lambda v: (float(v), exact_number(v) or 0, v))
     except ValueError:
         return sorted(labels)
 

@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import pickle
 import warnings
-from decimal import Decimal, InvalidOperation
 
 import joblib
 import numpy as np
@@ -11,6 +10,7 @@ import pandas as pd
 
 from .blackbox import (EncodedBlackBox, missing_words_note, output_path, relabel_classes,
                        write_atomically)
+from .columns import exact_number
 from .encoding import check_encoder
 from .errors import InputError, listing
 from .target import label_strings
@@ -478,7 +478,8 @@ def _refuse_classes_the_table_lacks(labels, names):
     the rows of a table that lacks a class it predicts cannot say when it predicts it."""
     extra = [c for c in labels if c not in set(names)]
     if extra and set(names) <= set(labels):
-        same = [c for c in extra if any(_same_number(c, n) for n in names)]
+        numbers = {exact_number(n) for n in names} - {None}
+        same = [c for c in extra if exact_number(c) in numbers]
         if same:
             raise InputError(f"the estimator knows {listing(same, 10)} apart from the "
                              f"table's label{'s' if len(same) > 1 else ''} of the same "
@@ -488,14 +489,6 @@ def _refuse_classes_the_table_lacks(labels, names):
                          f"{listing(extra, 10)}, which no row of the table holds (its "
                          f"labels are {listing(names, 10)}); explain it on a table holding "
                          f"every class it knows")
-
-
-def _same_number(a: str, b: str) -> bool:
-    """Whether labels ``a`` and ``b`` write one number (``"0"``, ``"0.0"``)."""
-    try:
-        return Decimal(a) == Decimal(b)
-    except InvalidOperation:
-        return False
 
 
 def _label_texts(classes):

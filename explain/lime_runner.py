@@ -165,12 +165,16 @@ class LimeConfig:
                 raise ValueError(f"LimeConfig.{name} must be one of {list(allowed)}, "
                                  f"got {getattr(self, name)!r}")
         set_ = object.__setattr__  # frozen: the checked values replace the given ones
-        for name, least, most in (("num_samples", 2, MAX_SAMPLES), ("top_k", 1, None),
-                                  ("pool_rows", 1, MAX_POOL_ROWS),
-                                  ("batch_size", 1, None), ("label", 0, None)):
+        for name, least, most, why in (
+                ("num_samples", 2, MAX_SAMPLES,
+                 ("--num-samples", "a row's neighbourhood is held in memory at once")),
+                ("top_k", 1, None, None),
+                ("pool_rows", 1, MAX_POOL_ROWS,
+                 ("--lime-pool-rows", "a larger value is one pool for every row as well")),
+                ("batch_size", 1, None, None), ("label", 0, None, None)):
             value = getattr(self, name)
-            if value is not None or name in ("num_samples", "top_k", "pool_rows"):
-                set_(self, name, _whole(name, value, least, most))
+            if value is not None or name not in ("batch_size", "label"):  # those optional
+                set_(self, name, _whole(name, value, least, most, why))
         set_(self, "random_state", seed_value("LimeConfig.random_state", self.random_state))
         set_(self, "memory_budget_mb", _real("memory_budget_mb", self.memory_budget_mb))
         if self.kernel_width is not None:
@@ -259,19 +263,17 @@ def seed_value(name: str, value) -> int:
     return int(value)
 
 
-def _whole(name: str, value, least: int, most: int | None) -> int:
-    """LimeConfig's ``name`` as a Python int from ``least`` to ``most``."""
+def _whole(name: str, value, least: int, most: int | None, why: tuple | None) -> int:
+    """LimeConfig's ``name`` as a Python int from ``least`` to ``most`` (``why``: the
+    command-line option and the reason for the ceiling)."""
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
         raise InputError(f"LimeConfig.{name} must be an int, got {value!r}")
     if value < least:
         raise InputError(f"LimeConfig.{name} must be at least {least}, got {value!r}")
     if most is not None and value > most:
-        what = {"num_samples": ("--num-samples", "a row's neighbourhood is held in memory "
-                                                 "at once"),
-                "pool_rows": ("--lime-pool-rows", "a larger value is one pool for every row "
-                                                  "as well")}[name]
-        raise InputError(f"LimeConfig.{name} ({what[0]}) must be at most {most:,}: "
-                         f"{what[1]}; got {value!r}")
+        option, reason = why
+        raise InputError(f"LimeConfig.{name} ({option}) must be at most {most:,}: {reason}; "
+                         f"got {value!r}")
     return int(value)
 
 

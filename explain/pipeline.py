@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import time
 import warnings
-from dataclasses import dataclass, field, replace
 from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
 from typing import Any, Callable
 
 import numpy as np
