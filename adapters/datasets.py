@@ -6,6 +6,7 @@ import csv
 import io
 import re
 import stat
+import warnings
 from dataclasses import replace
 from decimal import Decimal, InvalidOperation
 from pathlib import Path
@@ -375,6 +376,7 @@ def read_csv(path, target=None):
     notes += _leading_spaces(text, delimiter, frame, target)
     notes += _exact_target(text, delimiter, frame, target)  # first: it may keep the text
     notes += _zero_padded(text, delimiter, frame, target)
+    _keep_blank_cells(text, delimiter, frame, target)  # last: numbers may become objects
     unnamed = [f"{i + 1} ({quoted(frame.columns[i])})" for i, n in enumerate(names)
                if not n.strip() and i < len(frame.columns)]
     if unnamed:
@@ -412,6 +414,38 @@ def _first_line_end(text: str) -> str | None:
         elif char in "\r\n" and not quoted_field:
             return char
     return None
+
+
+def _keep_blank_cells(text, delimiter, frame, target) -> None:
+    """Put back the feature cells written as spaces alone (``" "``), which the reader
+    made empty, so that :mod:`adapters.columns` counts them in its note on values read
+    as missing (Telco's ``TotalCharges`` holds 11 such cells; empty cells go without
+    saying). When a row splits into more fields without the reader's removal of spaces
+    (a quoted field after a space), or holds empty fields past the header's, nothing is
+    put back."""
+    sep = re.escape(delimiter)
+    if not re.search(rf"(?:^|{sep})[ \t]+(?:{sep}|$)", text, re.M):
+        return
+    name = None if target is None else str(target).strip()
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")  # a row of more fields: its columns shift
+            written = pd.read_csv(io.StringIO(text), sep=delimiter, index_col=False,
+                                  dtype=str, keep_default_na=False, na_filter=False)
+    except (pd.errors.ParserError, pd.errors.ParserWarning, ValueError):
+        return
+    if written.shape != frame.shape:
+        return
+    for k, column in enumerate(frame.columns):
+        if column == name:
+            continue
+        cells = written.iloc[:, k].to_numpy(dtype=object)
+        blank = frame[column].isna().to_numpy() & np.array(
+            [bool(c) and not c.strip() for c in cells], dtype=bool)
+        if blank.any():
+            values = frame[column].astype(object)
+            values[blank] = cells[blank]
+            frame[column] = values
 
 
 def _leading_spaces(text, delimiter, frame, target) -> list[str]:
@@ -488,9 +522,17 @@ def _exact_target(text, delimiter, frame, target) -> list[str]:
                           usecols=[list(frame.columns).index(name)]).iloc[:, 0]
     if boolean:  # bool, or objects with missing labels
         # R writes TRUE and FALSE: labels keep their spelling when each value has one
-        if written.dropna().str.strip().nunique() == frame[name].nunique():
+        spellings = pd.unique(written.dropna().str.strip())
+        if len(spellings) == frame[name].nunique():
             frame[name] = written
-        return []
+            return []
+        merged = {}
+        for label in spellings:
+            merged.setdefault(label.lower(), []).append(label)
+        merged = next((labels for labels in merged.values() if len(labels) > 1), None)
+        return [] if merged is None else [f"target {quoted(name)}: {listing(merged, 3)} are read as one class, "
+                f"{quoted(merged[0].lower().capitalize())} (the reader takes each spelling "
+                f"of true and false for the same value)"]
     numbers, spellings = {}, {}
     for label in pd.unique(written.dropna().str.strip()):
         try:

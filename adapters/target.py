@@ -113,8 +113,8 @@ def encode_target(series, target, positive=None, binary=False):
             if len(worded) < dropped:  # the others are empty cells (None, NaN)
                 written = f"{dropped - len(worded)} empty, {len(worded)} {written}"
             written = f" ({written})"
-        notes.append(f"dropped {dropped} rows with a missing value in target "
-                     f"{quoted(target)}{written}")
+        rows = "1 row" if dropped == 1 else f"{dropped} rows"
+        notes.append(f"dropped {rows} with a missing value in target {quoted(target)}{written}")
     labels = labels[keep]
     labels, merged = _merge_equal_numbers(labels)
     if merged:

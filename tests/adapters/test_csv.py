@@ -176,6 +176,11 @@ def test_a_boolean_target_keeps_its_spelling_when_each_value_has_one(tmp_path, w
     ds = load_dataset(_write(tmp_path, text), target="t")
     assert ds.class_names == names and ds.class_names[1].lower() == "true"
     assert ds.y.tolist()[:2] == ([1, 0] if written[1] != "true" else [1, 1])
+    merged = [n for n in ds.notes if "read as one class" in n]
+    assert merged == (["target 't': 'TRUE', 'true' are read as one class, 'True' (the reader "
+                       "takes each spelling of true and false for the same value)"]
+                      if written[1] == "true" else [])
+
 
 def test_a_dot_that_looks_like_a_thousands_separator_is_noted(tmp_path):
     # "1.381" beside "950" in a semicolon file: 1381 written the European way
@@ -249,6 +254,24 @@ def test_missing_value_words_are_noted(tmp_path):
     assert "column 'alley': 2 values 'None' read as missing" in ds.notes
     assert "column 'n': 2 values 'NA', '#N/A' read as missing" in ds.notes
     assert ds.numeric == ("n",)
+
+
+def test_cells_of_spaces_alone_are_counted_as_missing(tmp_path):
+    # Telco's TotalCharges: ' ' among numbers; the reader made them empty, without a word
+    rows = [("1.5", " ", "0"), (" ", "a", "1"), ("3", "b", " "), ("", "a", "0")]
+    rows += [(str(i), "ab"[i % 2], str(i % 2)) for i in range(4, 14)]
+    text = "x,c,t\n" + "".join(",".join(r) + "\n" for r in rows)
+    ds = load_dataset(_write(tmp_path, text), target="t")
+    assert ds.numeric == ("x",) and ds.X["x"].isna().sum() == 2  # ' ' and ''
+    assert ds.X["x"].tolist()[:1] == [1.5] and ds.X["c"].isna().sum() == 1
+    assert "column 'x': 1 value ' ' read as missing" in ds.notes
+    assert "column 'c': 1 value ' ' read as missing" in ds.notes
+    assert "dropped 1 row with a missing value in target 't'" in ds.notes
+    # a quoted field after a space splits otherwise without the reader's spaces: no note
+    quoted_after = text.replace("4,a,0", '4, "a,b",0')
+    ds = load_dataset(_write(tmp_path, quoted_after), target="t")
+    assert ds.X["x"].isna().sum() == 2 and ds.X["c"].tolist()[3] == "a,b"
+    assert not any("' '" in n for n in ds.notes)
 
 
 def test_semicolon_file_with_decimal_commas(tmp_path):

@@ -67,6 +67,8 @@ def test_missing_target_values_dropped_and_counted():
     df["t"] = ["a", "NA", "b", None, "NA"]
     assert ("dropped 3 rows with a missing value in target 't' (1 empty, 2 written 'NA')"
             in from_frame(df, "t").notes)
+    df["t"] = ["a", "b", None, "b", "a"]
+    assert "dropped 1 row with a missing value in target 't'" in from_frame(df, "t").notes
 
 
 @pytest.mark.parametrize("n_classes, said", [(10, False), (11, True)])
