@@ -524,6 +524,13 @@ class IMLIClassifier(ClassifierMixin, BaseEstimator):
         -------
         Query
             The encoded query (``query.pool`` maps variables back to their meaning).
+
+        Notes
+        -----
+        Rows that are identical but labelled both ways are merged before encoding: every
+        rule misclassifies one side of such a pair, so those rows are not in the file. A
+        solver's optimum cost plus ``query.offset`` (their scaled cost) is the objective
+        :meth:`fit` minimises, in the file's integer weights.
         """
         est = clone(self)
         Xb, _, codes, _, setting = est._prepare(X, y, column_specs, export=True)

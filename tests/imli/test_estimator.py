@@ -243,6 +243,28 @@ def test_export_wcnf(tmp_path, cancer):
     assert not (tmp_path / "m.wcnf").exists()
 
 
+def test_an_exported_query_plus_its_offset_is_the_objective_fit_minimises(tmp_path):
+    from pysat.examples.rc2 import RC2
+    from pysat.formula import WCNF
+
+    from imli.encoding import Weights
+    rng = np.random.default_rng(3)
+    X = rng.integers(0, 2, (60, 4)).astype(bool)
+    y = (X[:, 0] & X[:, 1]) | X[:, 2]
+    y[:6] = ~y[:6]  # noise
+    X = np.vstack([X, X[:5]])  # conflicting duplicates: one of each pair is always wrong
+    y = np.concatenate([y, ~y[:5]]).astype(int)
+    clf = IMLIClassifier(n_clauses=2, data_fidelity=10, batch_size=None, random_state=0)
+    query = clf.export_wcnf(X, y, tmp_path / "q.wcnf")
+    assert query.offset == 10 * query.unavoidable and query.unavoidable >= 5
+    with RC2(WCNF(from_file=str(tmp_path / "q.wcnf"))) as solver:
+        assert solver.compute() is not None
+        cost = solver.cost
+    clf.fit(X, y)
+    errors = int(np.sum(clf.predict(X) != y))
+    assert cost + query.offset == Weights(1, 10).cost(clf.rule_size_, errors)
+
+
 def test_bad_input_messages():
     with pytest.raises(ValueError, match="2 classes"):
         IMLIClassifier().fit([[0, 1], [1, 0]], [1, 1])
