@@ -220,7 +220,8 @@ def _fold_rule(rule, X, scope, outcome, labels, toward, depth, bb_names, stats) 
     """
     label, other = labels
     body = " and ".join(str(lit) for lit in rule.literals) or "true"
-    covered = scope & rule.covers(X) & outcome[toward]
+    # a top-level rule's outcome already holds only the rows it covers
+    covered = outcome[toward] if depth == 0 else scope & rule.covers(X) & outcome[toward]
     if depth == 0:
         text, kind = f"{readable(label)} if {body}", "fold rule"
     else:
