@@ -43,7 +43,7 @@ from decimal import Decimal, InvalidOperation
 import numpy as np
 import pandas as pd
 
-from .errors import InputError, listing, quoted
+from .errors import InputError, counted, listing, quoted
 
 MISSING_TOKENS = frozenset({"", "?", "na", "n/a", "nan", "null", "none", "#n/a", "#n/a n/a",
                             "#na", "<na>", "-nan", "-1.#ind", "-1.#qnan", "1.#ind",
@@ -340,7 +340,7 @@ def _missing_words(name, series, text):
     if not words:
         return []
     shown = ", ".join(quoted(w) for w in pd.unique(np.asarray(words, dtype=object))[:3])
-    return [f"column {quoted(name)}: {len(words)} value{'' if len(words) == 1 else 's'} "
+    return [f"column {quoted(name)}: {counted(len(words), 'value')} "
             f"{shown} read as missing"]
 
 

@@ -17,7 +17,7 @@ import pandas as pd
 from .columns import (MISSING_TOKENS, NUMERIC_SHARE, clean_features, leading_zeros,
                       spaced_alike, spaced_note, zero_padded)
 from .dataset import Dataset
-from .errors import InputError, listing, quoted
+from .errors import InputError, counted, listing, quoted
 from .target import encode_target, number_label
 
 BUNDLED = ("breast_cancer", "wine", "iris")
@@ -183,8 +183,7 @@ def _mark_missing(features, missing):
                               for v in values)
             features[name] = column.astype(object).mask(hit) if column.dtype == bool \
                 else column.mask(hit)
-            count = int(hit.sum())
-            notes.append(f"column {quoted(name)}: {count} value{'' if count == 1 else 's'} "
+            notes.append(f"column {quoted(name)}: {counted(int(hit.sum()), 'value')} "
                          f"{shown} read as missing, as asked")
     unused = [t for t in texts if t not in found]
     if unused:

@@ -16,6 +16,17 @@ class InputError(ValueError):
     """
 
 
+def counted(n: int, noun: str) -> str:
+    """``n`` and ``noun``, plural unless ``n`` is 1 (``1 row``, ``2 values``).
+
+    Examples
+    --------
+    >>> counted(1, "row"), counted(3, "value")
+    ('1 row', '3 values')
+    """
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
+
+
 def listing(values, limit=20):
     """Join values for an error message, quoted and cut after ``limit`` items.
 

@@ -9,7 +9,7 @@ import pandas as pd
 
 from .columns import (as_strings, exact_number, numbers_spelled_apart, spaced_alike,
                       spaced_note, zero_padded)
-from .errors import InputError, listing, quoted
+from .errors import InputError, counted, listing, quoted
 
 MAX_CLASSES = 50
 
@@ -113,8 +113,7 @@ def encode_target(series, target, positive=None, binary=False):
             if len(worded) < dropped:  # the others are empty cells (None, NaN)
                 written = f"{dropped - len(worded)} empty, {len(worded)} {written}"
             written = f" ({written})"
-        rows = "1 row" if dropped == 1 else f"{dropped} rows"
-        notes.append(f"dropped {rows} with a missing value in target {quoted(target)}{written}")
+        notes.append(f"dropped {counted(dropped, 'row')} with a missing value in target {quoted(target)}{written}")
     labels = labels[keep]
     labels, merged = _merge_equal_numbers(labels)
     if merged:
@@ -124,13 +123,13 @@ def encode_target(series, target, positive=None, binary=False):
         notes += numbers_spelled_apart(target, labels, target=True)
     if len(labels) == 0:
         raise InputError(f"target column {quoted(target)} has no values"
-                         f"{_missing_words(series, labels, keep)}; choose a column that "
+                         f"{_missing_words(series, keep)}; choose a column that "
                          f"holds the class labels")
     classes = _sorted_labels(pd.unique(labels))
     counts = {c: int(np.sum(labels == c)) for c in classes}
     notes += _same_but_case(classes, counts, target)
     if len(classes) == 1:
-        words = _missing_words(series, labels, keep)
+        words = _missing_words(series, keep, empty=True)
         if alike is not None:
             words += f" (labels that differ only in the spaces around them are one: {alike})"
         if merged:
@@ -138,7 +137,10 @@ def encode_target(series, target, positive=None, binary=False):
         raise InputError(f"target column {quoted(target)} has a single class "
                          f"({quoted(classes[0])}){words}; a classifier needs at least two")
     if positive is not None:
-        chosen = match_label(positive, classes, target)
+        try:
+            chosen = match_label(positive, classes, target)
+        except InputError as err:  # the label may be one read as missing ('NA')
+            raise InputError(f"{err}{_missing_words(series, keep)}") from None
         y = (labels == chosen).astype(np.int64)
         if len(classes) == 2:
             other = classes[0] if classes[1] == chosen else classes[1]
@@ -350,12 +352,20 @@ def _words_read_as_missing(series, keep) -> list[str]:
     return [str(w).strip() for w in raw if w is not None and str(w).strip()]
 
 
-def _missing_words(series, labels, keep) -> str:
+def _missing_words(series, keep, empty=False) -> str:
     """How many rows' labels were read as missing because of a word such as ``NA`` or
-    ``?`` (not an empty cell), for an error that would otherwise hide them."""
+    ``?`` (and, with ``empty``, because they were empty), for an error that would
+    otherwise hide them."""
     words = _words_read_as_missing(series, keep)
-    if not words:
+    n_empty = int((~keep).sum()) - len(words) if empty else 0
+    parts = []
+    if words:
+        shown = ", ".join(quoted(w) for w in dict.fromkeys(words))
+        parts.append(f"{counted(len(words), 'row')} labelled {shown[:80]}")
+    if n_empty:
+        parts.append(f"{counted(n_empty, 'row')} with an empty label")
+    if not parts:
         return ""
-    shown = ", ".join(quoted(w) for w in dict.fromkeys(words))
-    return (f" after {len(words)} rows labelled {shown[:80]} were dropped as missing "
-            f"labels (rename such a label to keep it as a class)")
+    rename = " (rename such a label to keep it as a class)" if words else ""
+    verb = "was" if len(words) + n_empty == 1 else "were"
+    return f" after {' and '.join(parts)} {verb} dropped as missing labels{rename}"

@@ -20,7 +20,7 @@ from sklearn.model_selection import train_test_split
 from adapters import (BlackBox, Dataset, InputError, TableEncoder, relabel_classes,
                       rest_name, train_xgboost)
 from adapters.blackbox import check_encoded_reading, unwrapped
-from adapters.errors import listing, quoted
+from adapters.errors import counted, listing, quoted
 from explain.learners import LEARNERS, FittedLearner, check_params, fit_learner, plain_value
 from explain.lime_input import LimeInput
 from explain.lime_runner import Explanations, LimeConfig, explain_rows, seed_value
@@ -176,10 +176,12 @@ def binarize_target(dataset: Dataset) -> Dataset:
     if eligible.any():
         pick = np.flatnonzero(eligible)[np.argmin(counts[eligible])]  # ties: the first
         why = "the minority" if eligible.all() else f"the smallest class with {floor}+ rows"
-        if (counts[eligible] == counts[pick]).sum() > 1:
-            why += f", first of the classes tied at {counts[pick]} rows"
+        tied = (counts[eligible] == counts[pick]).sum()
     else:
         pick, why = int(np.argmax(counts)), "the largest class"
+        tied = (counts == counts[pick]).sum()
+    if tied > 1:
+        why += f", first of the classes tied at {counts[pick]} rows"
     positive = int(classes[pick])
     name = dataset.class_names[positive]
     y = (dataset.y == positive).astype(np.int64)
@@ -418,9 +420,10 @@ def run_pipeline(
     notes += _copies_note(X_train, X_test)
     lime = config.lime
     if config.uses_lime and lime.categories != "one-hot" and lime.top_k > X_train.shape[1]:
+        width = X_train.shape[1]
+        kept = "the only one" if width == 1 else f"all {width}"
         notes.append(f"LIME's top_k {lime.top_k} is more than the table's "
-                     f"{X_train.shape[1]} features: LIME keeps all {X_train.shape[1]} of "
-                     f"every row")
+                     f"{counted(width, 'feature')}: LIME keeps {kept} of every row")
     notes += _unseen_categories_note(X_train, X_test, dataset.categorical)
     if notes:
         dataset = replace(dataset, notes=dataset.notes + tuple(notes))

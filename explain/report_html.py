@@ -13,9 +13,10 @@ from __future__ import annotations
 import json
 from html import escape
 
+from adapters.errors import counted
 from explain.report_md import (FEATURES_SHOWN, FIDELITY_NOTE, LEARNER_COLUMNS, VIEW_KEYS,
                                VIEW_LABELS, VS_RUN_NOTE, baseline_note, cached,
-                               complement_legend, counted, empty_rules_note, example_table,
+                               complement_legend, empty_rules_note, example_table,
                                examples_caption, features_caption, fmt, learner_order,
                                learner_rows, missing_selections_note, optimal_cell,
                                paired_note, setting_text, view_rows, views_note, visible,

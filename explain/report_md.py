@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 import unicodedata
 
+from adapters.errors import counted
 from explain.metrics import SIGNIFICANCE
 from imli.predicates import format_value
 
@@ -88,11 +89,6 @@ def md_text(text) -> str:
     """Text from the data or the run as plain Markdown text: visible characters, its
     Markdown syntax escaped (one line)."""
     return _MARKDOWN.sub(r"\\\1", visible(text))
-
-
-def counted(n: int, noun: str) -> str:
-    """``n`` and ``noun``, plural unless ``n`` is 1 (``1 disagreement``, ``2 settings``)."""
-    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
 
 
 def setting_text(point: dict) -> str:

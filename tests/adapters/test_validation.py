@@ -85,8 +85,12 @@ def test_all_target_values_missing():
 
 
 def test_target_with_one_class():
-    _raises(pd.DataFrame({"x": [1.0, 2.0, 3.0], "t": ["a", "a", None]}),
+    _raises(pd.DataFrame({"x": [1.0, 2.0, 3.0], "t": ["a", "a", "a"]}),
             match=r"single class \('a'\); a classifier")
+    # a class written as empty cells was dropped: said, as a class of missing-value words is
+    _raises(pd.DataFrame({"x": [1.0, 2.0, 3.0], "t": ["a", "a", None]}),
+            match=r"single class \('a'\) after 1 row with an empty label was dropped as "
+                  r"missing labels; a classifier")
 
 
 def test_labels_read_as_missing_are_named_when_one_class_or_none_is_left():
@@ -97,6 +101,13 @@ def test_labels_read_as_missing_are_named_when_one_class_or_none_is_left():
                   r"missing labels \(rename such a label to keep it as a class\)")
     _raises(pd.DataFrame({"x": [1.0, 2.0, 3.0], "t": ["?", "n/a", None]}),
             match=r"no values after 2 rows labelled '\?', 'n/a' were dropped")
+    # a positive class named as one of them: the refusal says where its rows went
+    _raises(pd.DataFrame({"x": [1.0, 2.0, 3.0, 4.0], "t": ["EU", "NA", "AS", "NA"]}),
+            match=r"^positive class 'NA' is not a value of target 't'; its values are 'AS', "
+                  r"'EU' after 2 rows labelled 'NA' were dropped as missing labels \(rename "
+                  r"such a label to keep it as a class\)$", positive="NA")
+    _raises(pd.DataFrame({"x": [1.0, 2.0, 3.0], "t": ["EU", "AS", "EU"]}),
+            match=r"'AS', 'EU'$", positive="NA")
 
 
 def test_binary_mode_with_too_many_classes():

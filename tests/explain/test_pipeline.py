@@ -466,6 +466,16 @@ def test_table_without_numeric_features(engine, mode):
     assert report["learners"]["fold"]["fidelity_test"] >= 0.9
 
 
+def test_a_table_of_one_feature_is_noted_in_the_singular():
+    rng = np.random.default_rng(0)
+    frame = pd.DataFrame({"a": rng.choice(["x", "y", "z"], 60)})
+    frame["t"] = np.where(frame.a == "x", "yes", "no")
+    config = RunConfig(lime=LimeConfig(num_samples=100, n_jobs=1), learners=("fold",))
+    report = run_pipeline(from_frame(frame, "t"), config).report
+    assert ("LIME's top_k 5 is more than the table's 1 feature: LIME keeps the only one of "
+            "every row") in report["dataset"]["notes"]
+
+
 def test_default_positive_skips_classes_too_small_to_learn():
     from explain.pipeline import binarize_target
 
@@ -476,7 +486,10 @@ def test_default_positive_skips_classes_too_small_to_learn():
     assert "smallest class with 10+ rows" in ds.notes[-1]
     tiny = binarize_target(from_frame(pd.DataFrame(
         {"x": np.arange(9, dtype=float), "t": [0, 0, 0, 0, 1, 1, 1, 2, 2]}), "t"))
-    assert tiny.class_names[1] == "0" and "the largest class" in tiny.notes[-1]
+    assert tiny.class_names[1] == "0" and "(the largest class)" in tiny.notes[-1]
+    tied_small = binarize_target(from_frame(pd.DataFrame(
+        {"x": np.arange(9, dtype=float), "t": [0, 0, 0, 1, 1, 1, 2, 2, 2]}), "t"))
+    assert "(the largest class, first of the classes tied at 3 rows)" in tied_small.notes[-1]
     even = binarize_target(from_frame(pd.DataFrame(
         {"x": np.arange(60, dtype=float), "t": np.repeat([0, 1, 2], [25, 15, 20])}), "t"))
     assert even.class_names[1] == "1" and "(the minority)" in even.notes[-1]

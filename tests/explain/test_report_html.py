@@ -488,7 +488,7 @@ def test_a_name_the_plot_font_lacks_draws_without_a_warning():
 
 def test_counts_of_one_are_singular():
     """The reports said "(1 disagreements)" and "FOLD (ILP): 1 settings"."""
-    from explain.report_md import counted
+    from adapters.errors import counted
 
     assert [counted(n, "setting") for n in (0, 1, 2)] == ["0 settings", "1 setting",
                                                           "2 settings"]
