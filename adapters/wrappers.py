@@ -496,6 +496,12 @@ def _label_texts(classes):
     return [str(c) for c in label_strings(pd.Series(classes))]
 
 
+#: How a table is given the columns a model was fitted on, for messages.
+_FIT_COLUMNS = ("drop= in load_dataset or from_frame leaves a column out, keep= keeps one "
+                "reading the table would drop; then wrap the model with "
+                "TableEncoder().fit(dataset.X, dataset.categorical)")
+
+
 def _fitted_columns(estimator, encoder):
     """The column order the estimator was fitted on: None (the encoder's), a list of
     names, or ``()`` for an estimator fitted on an array."""
@@ -506,8 +512,8 @@ def _fitted_columns(estimator, encoder):
             return None
         if n_fitted != encoder.n_features_in_:
             raise InputError(f"the estimator was fitted on {n_fitted} columns, the data has "
-                             f"{encoder.n_features_in_}; wrap it with the encoder of the "
-                             f"data it was fitted on")
+                             f"{encoder.n_features_in_}; explain it on a table of the "
+                             f"columns it was fitted on, in their order ({_FIT_COLUMNS})")
         return ()
     fitted = [str(c) for c in fitted]
     if sorted(fitted) != sorted(encoder.feature_names_):
@@ -515,9 +521,9 @@ def _fitted_columns(estimator, encoder):
         extra = sorted(set(encoder.feature_names_) - set(fitted))
         parts = ([f"it reads {listing(missing, 10)}, which the data does not have (a column "
                   f"that reading the table dropped, such as an identifier, is named in "
-                  f"Dataset.notes; keep= in load_dataset or from_frame keeps it)"]
-                 if missing else [])
+                  f"Dataset.notes)"] if missing else [])
         parts += [f"it does not know {listing(extra, 10)}"] if extra else []
         raise InputError(f"the estimator was fitted on other columns: {'; '.join(parts)}; "
-                         f"wrap it with the encoder of the data it was fitted on")
+                         f"explain it on a table of the columns it was fitted on "
+                         f"({_FIT_COLUMNS})")
     return None if fitted == list(encoder.feature_names_) else fitted

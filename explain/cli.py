@@ -30,7 +30,7 @@ from rich.table import Table
 
 from adapters import (BUNDLED, InputError, TableEncoder, dropped_columns_read, load_dataset,
                       load_xgboost, relabel_classes, restrict_to_model)
-from adapters.errors import listing
+from adapters.errors import listing, quoted
 from adapters.target import match_label
 from adapters.xgboost_box import STOP_TRAINING, TrainingStopped
 from explain.compare import SweepConfig, run_compare, view_comparison
@@ -459,7 +459,12 @@ def _read_table(run: CliRun, positive=None):
     if run.model is None or not (wanted := dropped_columns_read(dataset, run.model)):
         return dataset
     dataset = read(keep=wanted)
-    return replace(dataset, notes=dataset.notes + (
+    # the model asked for these columns, not the user
+    asked = {f"kept column {quoted(c)}, as asked:": f"kept column {quoted(c)}, which the "
+             f"model reads:" for c in wanted}
+    notes = tuple(next((note.replace(a, b, 1) for a, b in asked.items()
+                        if note.startswith(a)), note) for note in dataset.notes)
+    return replace(dataset, notes=notes + (
         f"the model reads {listing(wanted, 10)}, which reading the table would drop as "
         f"{'a feature' if len(wanted) == 1 else 'features'}: kept, as the model cannot be "
         f"explained without {'it' if len(wanted) == 1 else 'them'}",))

@@ -237,6 +237,29 @@ def test_sklearn_wrapping_errors(mixed, iris):
         wrap_sklearn(model, encoder)
 
 
+def test_a_model_of_fewer_columns_is_told_to_drop_the_others():
+    # the advice was to wrap it with the encoder of its own columns, which the pipeline
+    # then refused, asking for the encoder of the table's columns: a circle
+    rng = np.random.default_rng(0)
+    frame = pd.DataFrame({"age": rng.integers(18, 80, 200), "city": rng.choice(["a", "b"], 200),
+                          "extra": rng.normal(size=200)})
+    frame["y"] = np.where((frame.age > 50) | (frame.city == "a"), "yes", "no")
+    columns = ColumnTransformer([("n", "passthrough", ["age"]),
+                                 ("c", OneHotEncoder(handle_unknown="ignore"), ["city"])])
+    model = make_pipeline(columns, LogisticRegression(max_iter=1000))
+    model.fit(frame[["age", "city"]], frame.y)
+    ds = from_frame(frame, "y")
+    with pytest.raises(InputError, match=r"it does not know 'extra'; explain it on a table of "
+                                         r"the columns it was fitted on \(drop= in "
+                                         r"load_dataset or from_frame leaves a column out"):
+        wrap_sklearn(model, TableEncoder().fit(ds.X, ds.categorical),
+                     class_names=ds.class_names)
+    ds = from_frame(frame, "y", drop=["extra"])  # as told
+    box = wrap_sklearn(model, TableEncoder().fit(ds.X, ds.categorical),
+                       class_names=ds.class_names)
+    assert (box.predict(ds.X) == (model.predict(frame[["age", "city"]]) == "yes")).all()
+
+
 def test_callable_errors(mixed):
     ds, encoder, _ = mixed
     with pytest.raises(InputError, match="callable"):

@@ -343,6 +343,9 @@ def test_a_model_that_reads_a_constant_column_is_explained_with_it(tmp_path):
     assert report["dataset"]["numeric"] == ["x", "blank", "z"]
     assert ("the model reads 'blank', which reading the table would drop as a feature: "
             "kept, as the model cannot be explained without it") in report["dataset"]["notes"]
+    assert "kept column 'blank', which the model reads: a single value ('0')" in \
+        report["dataset"]["notes"]  # not "as asked": the user asked nothing
+    assert not any("as asked" in note for note in report["dataset"]["notes"])
     rows = pd.read_csv(out / "predictions.csv").sort_values("row")
     expected = np.where(model.predict(frame[["x", "blank", "z"]]) == 1, "yes", "no")
     assert (rows["black_box"].to_numpy() == expected[rows["row"]]).all()
