@@ -217,11 +217,14 @@ class FOLDClassifier(ClassifierMixin, BaseEstimator):
         Weight of the program's bits against the bits of its training errors
         in the description length that stops rule learning, prunes each
         class's rules and refines their thresholds (:mod:`fold.pruning`).
-        Larger: smaller programs, as a rule; the search is greedy, and the complement
-        form's own stopping rule can end it early, so now and then a larger weight
-        gives a literal or two more (3 of 40 noisy generated tables, weights 0.25 to
-        16). The default is RIPPER's. None: plain FOLD, no description-length
-        stopping, pruning or refinement.
+        Larger: smaller programs, as a rule. It is not guaranteed: the stopping
+        rule weighs each rule with the exceptions it was learned with, most of which
+        pruning then drops, so a larger weight can cut a useful rule and give a literal
+        or two more (6 of 400 noisy generated tables, weights 0.25 to 16; BENCHMARKS.md,
+        "Polishing every cut of the rule list"). The default is RIPPER's. 0: the
+        training errors alone decide, and a class often becomes a default with many
+        exceptions, larger than plain FOLD's program. None: plain FOLD, no
+        description-length stopping, pruning or refinement.
     try_complement : bool, default=True
         With ``mdl_weight`` set, also describe each class as a default with
         exceptions, ``class if true unless (rules for the other rows)``, and
