@@ -120,8 +120,43 @@ def from_frame(df, target, positive=None, name="frame", *, binary=False, missing
     notes = notes + missing_notes + feature_notes
     if X.shape[1] == 0:
         raise InputError(f"no usable feature column is left: {'; '.join(feature_notes)}")
+    notes += _copies_of_target(X, y, class_names, len(source_labels))
     return Dataset(name=str(name), X=X, y=y, target=target, class_names=class_names,
                    categorical=categorical, notes=tuple(notes), source_labels=source_labels)
+
+
+#: Rows a column is first checked on for :func:`_copies_of_target` (a wide table's other
+#: columns are passed over there).
+_COPY_CHECK_ROWS = 1000
+
+
+def _copies_of_target(X, y, class_names, n_labels) -> list[str]:
+    """Notes on feature columns that tell the classes apart with one value each, known on
+    every row (at most as many values as the target has labels, each value on rows of one
+    class): a copy of the target, or something known only with it, which would make the
+    black box and the rules trivial."""
+    notes = []
+    for name in X.columns:
+        column = X[name]
+        head = column.iloc[:_COPY_CHECK_ROWS]
+        if head.isna().any() or head.nunique() > n_labels or not _pure(head, y[:len(head)]):
+            continue
+        if column.isna().any() or column.nunique() > n_labels or not _pure(column, y):
+            continue
+        value = column.iloc[0]
+        shown = quoted(value if isinstance(value, str) else number_label(value))
+        notes.append(f"column {quoted(name)} holds one value per class on every row (e.g. "
+                     f"{shown} always with {quoted(class_names[y[0]])}): if it is the "
+                     f"target in another form, or known only with it, drop it (--drop on "
+                     f"the command line, drop= in Python)")
+    return notes
+
+
+def _pure(column, y) -> bool:
+    """Whether every value of ``column`` is on rows of a single class of ``y``."""
+    codes = pd.factorize(column)[0].astype(np.int64)
+    pairs = np.unique(codes * (int(y.max()) + 1) + y)
+    return len(pairs) == len(np.unique(codes))
 
 
 def _named_columns(given, names, target, verb) -> list[str]:

@@ -348,3 +348,23 @@ def test_hostile_names_and_values_survive_as_strings():
     ds = from_frame(df, "t")
     assert list(ds.X.columns) == weird
     assert ds.X["a'b"][0] == "z" * 10_000
+
+
+def test_a_column_holding_the_target_in_another_form_is_noted():
+    rng = np.random.default_rng(0)
+    x = rng.normal(size=300)
+    species = np.where(x > 0.5, "c", np.where(x > -0.5, "b", "a"))
+    df = pd.DataFrame({"x": x, "code": pd.Series(species).map({"a": 10, "b": 20, "c": 30}),
+                       "near": np.where(species == "a", 0.0, 1.0), "t": species})
+    said = [n for n in from_frame(df, "t").notes if "one value per class" in n]
+    assert said == ["column 'code' holds one value per class on every row (e.g. '20' always "
+                    "with 'b'): if it is the target in another form, or known only with it, "
+                    "drop it (--drop on the command line, drop= in Python)"]
+    # one class against the rest: the three codes still tell the two apart
+    assert any("'code' holds one value per class" in n
+               for n in from_frame(df, "t", positive="c").notes)
+    # a value on rows of two classes, or a missing value: not a copy
+    df.loc[0, "code"] = 30 if species[0] != "c" else 10
+    assert not any("one value per class" in n for n in from_frame(df, "t").notes)
+    df.loc[0, "code"] = np.nan
+    assert not any("one value per class" in n for n in from_frame(df, "t").notes)
