@@ -564,7 +564,9 @@ def _exact_target(text, delimiter, frame, target) -> list[str]:
         for label in spellings:
             merged.setdefault(label.lower(), []).append(label)
         merged = next((labels for labels in merged.values() if len(labels) > 1), None)
-        return [] if merged is None else [f"target {quoted(name)}: {listing(merged, 3)} are read as one class, "
+        if merged is None:
+            return []
+        return [f"target {quoted(name)}: {listing(merged, 3)} are read as one class, "
                 f"{quoted(merged[0].lower().capitalize())} (the reader takes each spelling "
                 f"of true and false for the same value)"]
     numbers, spellings = {}, {}

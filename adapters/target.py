@@ -113,7 +113,8 @@ def encode_target(series, target, positive=None, binary=False):
             if len(worded) < dropped:  # the others are empty cells (None, NaN)
                 written = f"{dropped - len(worded)} empty, {len(worded)} {written}"
             written = f" ({written})"
-        notes.append(f"dropped {counted(dropped, 'row')} with a missing value in target {quoted(target)}{written}")
+        notes.append(f"dropped {counted(dropped, 'row')} with a missing value in target "
+                     f"{quoted(target)}{written}")
     labels = labels[keep]
     labels, merged = _merge_equal_numbers(labels)
     if merged:
