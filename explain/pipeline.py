@@ -7,6 +7,7 @@ fitted objects; :mod:`explain.outputs` writes it to a directory.
 
 from __future__ import annotations
 
+import math
 import time
 import warnings
 from collections.abc import Mapping
@@ -248,6 +249,15 @@ def _unseen_categories_note(X_train: pd.DataFrame, X_test: pd.DataFrame,
             f"so the test figures there measure their default answers"]
 
 
+def _rows_needed(test_size: float, n_classes: int) -> int:
+    """The fewest rows that ``test_size`` splits into 10 training rows and a test row of
+    each class (scikit-learn holds out ``ceil(test_size * n)``)."""
+    n = 10 + n_classes
+    while n - math.ceil(test_size * n) < 10 or math.ceil(test_size * n) < n_classes:
+        n += 1
+    return n
+
+
 def _split(dataset: Dataset, test_size: float, random_state: int):
     n = len(dataset.y)
     labels, counts = np.unique(dataset.y, return_counts=True)
@@ -257,8 +267,9 @@ def _split(dataset: Dataset, test_size: float, random_state: int):
         raise InputError(
             f"too few rows to hold out a test set ({n} rows, smallest class "
             f"{dataset.class_names[labels[smallest]]!r} with {counts[smallest]}): need at "
-            f"least {least} rows (10 to learn from, 1 of each class to test on) and 3 of "
-            "each class (2 to learn from, 1 to test on)"
+            f"least {least} rows (10 to learn from, 1 of each class to test on; "
+            f"{_rows_needed(test_size, len(labels))} at test_size {test_size:.10g}) and 3 "
+            f"of each class (2 to learn from, 1 to test on)"
         )
     idx = np.arange(n)
     fix = "need at least 10 training rows and 2 of each class: lower test_size (--test-size)"

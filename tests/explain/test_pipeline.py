@@ -381,7 +381,7 @@ def test_a_test_set_without_a_row_of_a_class_is_refused():
     # with two rows, no test_size holds one out and leaves two to learn from
     with pytest.raises(InputError, match=r"smallest class 'yes' with 2\): need at least 12 "
                                          r"rows \(10 to learn from, 1 of each class to test "
-                                         r"on\) and 3 "):
+                                         r"on; 14 at test_size 0.25\) and 3 "):
         run_pipeline(from_frame(df.iloc[8:], "t"), RunConfig(lime=FAST_LIME))
 
 
@@ -393,10 +393,17 @@ def test_the_fewest_rows_said_to_be_needed_can_run(n, refused):
     config = RunConfig(lime=FAST_LIME, test_size=0.16, learners=("imli",))  # 2 held out
     if refused:
         with pytest.raises(InputError, match=r"^too few rows to hold out a test set \(11 "
-                                             r"rows.*need at least 12 rows"):
+                                             r"rows.*need at least 12 rows .*; 12 at "
+                                             r"test_size 0.16\)"):
             run_pipeline(from_frame(df, "t"), config)
     else:
         run_pipeline(from_frame(df, "t"), config)
+        # the number said for the default test_size runs there too, and one fewer does not
+        df = pd.DataFrame({"x": np.arange(14, dtype=float), "t": ["a", "b"] * 7})
+        run_pipeline(from_frame(df, "t"), RunConfig(lime=FAST_LIME, learners=("imli",)))
+        with pytest.raises(InputError, match="leaves 9 training rows"):
+            run_pipeline(from_frame(df.iloc[:13], "t"),
+                         RunConfig(lime=FAST_LIME, learners=("imli",)))
 
 
 @pytest.mark.parametrize("split, words", [
