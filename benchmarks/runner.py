@@ -99,6 +99,12 @@ class BenchConfig:
         LIME cache (explanations are reused by later runs); ``None`` disables it.
     data_dir : Path or None
         Dataset cache of :mod:`benchmarks.fetch` (default ``benchmarks/.data``).
+
+    Raises
+    ------
+    ValueError
+        If the pipeline's settings it makes (:class:`explain.lime_runner.LimeConfig`) are
+        not valid, so that a bad setting stops a run before its first fold.
     """
 
     datasets: tuple[str, ...] = DEFAULT_DATASETS
@@ -118,15 +124,24 @@ class BenchConfig:
     cache_dir: Path | None = LIME_CACHE_DIR
     data_dir: Path | None = None
 
+    def __post_init__(self):
+        _run_config(self)
+
     def to_dict(self) -> dict:
-        """JSON-ready values."""
+        """JSON-ready values, with the pipeline's defaults filled in for the settings that
+        change the results (LIME's samples, bins, features and categories, IMLI's time
+        limit)."""
+        from explain.learners import IMLI_DEFAULTS
+
         out = asdict(self)
         for key in ("out_dir", "cache_dir", "data_dir"):
             out[key] = None if out[key] is None else str(out[key])
         out["datasets"], out["peers"] = list(self.datasets), list(self.peers)
         lime = _run_config(self).lime
+        out["lime_samples"] = lime.num_samples
         out["discretizer"], out["top_k"] = lime.discretizer, lime.top_k
         out["lime_categories"] = lime.categories
+        out["imli_params"] = {"time_limit": IMLI_DEFAULTS["time_limit"], **self.imli_params}
         return out
 
 
@@ -344,16 +359,18 @@ def summarize(folds: list[dict]) -> dict:
     }
 
 
-def run_dataset(name: str, config: BenchConfig, log: Log = _stderr) -> dict:
+def run_dataset(name: str, config: BenchConfig, log: Log = _stderr,
+                bench: BenchDataset | None = None) -> dict:
     """Every fold of one dataset; the result dict that is saved as ``<name>.json``.
 
-    A fold whose pipeline rejects its input (``adapters.InputError``, e.g. a black box
-    that predicts one class for every training row) is recorded with its ``error``.
+    ``bench`` is the dataset already loaded (by default it is loaded here). A fold whose
+    pipeline rejects its input (``adapters.InputError``, e.g. a black box that predicts
+    one class for every training row) is recorded with its ``error``.
     """
     from adapters import InputError
     from explain.pipeline import binarize_target
 
-    dataset = to_project_dataset(load(name, config.data_dir))
+    dataset = to_project_dataset(bench if bench is not None else load(name, config.data_dir))
     if name in config.positive:
         dataset = choose_positive(dataset, config.positive[name])
     dataset = binarize_target(dataset)
@@ -407,14 +424,17 @@ def _json_default(value):
 def run(config: BenchConfig, command: str, log: Log = _stderr) -> list[dict]:
     """Run every dataset of ``config``, saving each result as soon as it is complete.
 
-    Each saved result carries the configuration and the :func:`environment`.
+    Each saved result carries the configuration and the :func:`environment`. The peers'
+    packages are checked and every dataset is loaded (fetched when not cached) first, so
+    that a missing one stops the run before its first fold.
     """
     check_peers(config.peers)
+    data = {name: load(name, config.data_dir) for name in config.datasets}
     env = environment(command)
     results = []
     for i, name in enumerate(config.datasets):
         log(f"[{name}] dataset {i + 1}/{len(config.datasets)}")
-        result = run_dataset(name, config, log)
+        result = run_dataset(name, config, log, data.pop(name))
         result["config"] = config.to_dict()
         result["environment"] = env
         path = save(result, config.out_dir)

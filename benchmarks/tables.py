@@ -55,6 +55,8 @@ def load_results(directory: Path) -> list[dict]:
                    if not isinstance(result, dict) or k not in result]
         if missing:
             raise DatasetError(f"{path} is not a benchmark result (no {', '.join(missing)})")
+        if not isinstance(result["dataset"], dict) or "name" not in result["dataset"]:
+            raise DatasetError(f"{path} is not a benchmark result (its dataset has no name)")
         results.append(result)
     # a run's datasets in the order it ran them (RESULTS.md's order)
     return sorted(results, key=lambda r: (_run_position(r), r["dataset"]["name"]))
@@ -83,12 +85,6 @@ def _optimal(summary: dict) -> str:
     return f"{flag['optimal']}/{flag['of']}" if flag else DASH
 
 
-def _default_lime_samples() -> int:
-    from explain.lime_runner import LimeConfig
-
-    return LimeConfig().num_samples
-
-
 def _hash_seed(environment: dict) -> str:
     seed = environment.get("pythonhashseed")  # unset, empty or "random": random hashes
     return f"PYTHONHASHSEED={seed} " if seed not in (None, "", "random") else ""
@@ -107,14 +103,19 @@ def render_header(environment: dict, config: dict | None = None) -> str:
         + (f" at commit {environment['commit']}" if environment.get("commit") else ""),
     ]
     if config:
-        samples = config.get("lime_samples") or _default_lime_samples()
+        # results saved before a run recorded the pipeline's default: not recorded
+        samples = config.get("lime_samples") or "number of samples not recorded"
+        if not isinstance(samples, str):
+            samples = f"{samples} samples per row"
         # results saved before the setting existed were run with quartile bins
         discretizer = config.get("discretizer", "quartile")
         top_k = config.get("top_k", 5)  # saved before the setting existed: 5
+        categories = config.get("lime_categories")
+        categories = f"as {categories}" if categories else "not recorded"
         lines.append(
             f"- Protocol: stratified {config['folds']}-fold (seed {config['random_state']}); "
-            f"black box XGBoost trained on each train fold; LIME ({samples} samples per row, "
-            f"top {top_k} features, {discretizer} bins) "
+            f"black box XGBoost trained on each train fold; LIME ({samples}, "
+            f"top {top_k} features, {discretizer} bins, categories {categories}) "
             "on train and test rows; every surrogate learns the black box's train-fold labels"
             + (f"; IMLI time limit {config['imli_params']['time_limit']:g} s per fit"
                if config.get("imli_params", {}).get("time_limit") else "") + ". "

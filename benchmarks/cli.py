@@ -1,0 +1,72 @@
+"""What the benchmark command lines share: list options, folder and file checks, the
+command as typed, and one-line errors for a missing dataset or package."""
+from __future__ import annotations
+
+import argparse
+import functools
+import os
+import shlex
+import sys
+from pathlib import Path
+
+from benchmarks.fetch import DatasetError
+
+__all__ = ["Unique", "command_line", "one_line_errors", "unusable_file", "unusable_folder"]
+
+
+class Unique(argparse.Action):
+    """Keep a list option's values once each, in the order first given (``iris iris`` runs
+    iris once)."""
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        setattr(namespace, self.dest, list(dict.fromkeys(values)))
+
+
+def command_line(module: str, argv: list[str] | None) -> str:
+    """The command as a person would type it: ``python -m MODULE ARGS``."""
+    return f"python -m {module} " + shlex.join(sys.argv[1:] if argv is None else argv)
+
+
+def one_line_errors(main):
+    """Wrap a benchmark's ``main(argv)``: a missing or damaged dataset (``DatasetError``,
+    ``FetchError``) or a missing package (``ImportError``) prints ``error: <message>`` on
+    stderr and returns 2."""
+    @functools.wraps(main)
+    def wrapped(argv: list[str] | None = None):
+        try:
+            return main(argv)
+        except (DatasetError, ImportError) as exc:
+            print(f"error: {exc}", file=sys.stderr)
+            return 2
+    return wrapped
+
+
+def unusable_folder(folder: Path | None, write: bool = True) -> str | None:
+    """Why ``folder`` cannot hold the files of a run (created when missing), or None;
+    with ``write`` False, only that it is not a file."""
+    if folder is None:
+        return None
+    if folder.exists() and not folder.is_dir():
+        return "is a file, not a folder"
+    if not write:
+        return None
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as err:
+        return f"cannot be created ({err.strerror or err})"
+    if not os.access(folder, os.W_OK):
+        return "is not writable"
+    return None
+
+
+def unusable_file(path: Path | None) -> str | None:
+    """Why a result file cannot be written at ``path`` (its folder created when missing),
+    or None."""
+    if path is None:
+        return None
+    if path.is_dir():
+        return "is a folder, not a file"
+    if path.exists() and not os.access(path, os.W_OK):
+        return "is not writable"
+    problem = unusable_folder(path.resolve().parent)
+    return f"cannot be written: its folder {problem}" if problem else None
