@@ -53,13 +53,16 @@ def environment(command: str) -> dict:
 
 
 def header(command: str) -> str:
-    """Two lines for a benchmark's printed results: the machine (with the load average at
-    start and the date), then the versions."""
+    """Three lines for a benchmark's printed results: the machine (with the load average at
+    start and the date), the versions, then the command with the code's commit (as
+    :func:`environment` records them)."""
     env = environment(command)
     return (f"Machine: {env['cpu']}, {env['cores_available']}/{env['cores']} cores, "
             f"{env['platform']}, Python {env['python']}, load average "
             f"{os.getloadavg()[0]:.2f} at start; {env['date']}\n"
-            "Versions: " + ", ".join(f"{k} {v}" for k, v in env["versions"].items() if v))
+            "Versions: " + ", ".join(f"{k} {v}" for k, v in env["versions"].items() if v)
+            + f"\nCommand: {env['command']}"
+            + (f" at commit {env['commit']}" if env["commit"] else ""))
 
 
 def _cpu_model() -> str:

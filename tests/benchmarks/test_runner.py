@@ -324,6 +324,16 @@ def test_environment_names_machine_and_command():
         assert env["commit"].rstrip("+") == head.stdout.strip()
 
 
+def test_header_names_the_command_and_the_commit():
+    from benchmarks.machine import header
+
+    lines = header("python -m benchmarks.bench_fold --repeats 1").splitlines()
+    assert [line.split(":")[0] for line in lines] == ["Machine", "Versions", "Command"]
+    commit = environment("")["commit"]
+    assert lines[2] == ("Command: python -m benchmarks.bench_fold --repeats 1"
+                        + (f" at commit {commit}" if commit else ""))
+
+
 def test_run_dataset_end_to_end_on_iris(tmp_path):
     """The real pipeline, ablation and a peer on iris (setosa vs rest is not the minority:
     all classes tie, so the first, setosa, is explained), two folds, few LIME samples."""
