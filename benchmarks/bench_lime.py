@@ -9,8 +9,8 @@ predicting through ``booster.inplace_predict`` on float matrices:
    wall time (all cores) and per CPU second;
 2. per-row time of stock lime (``explain_instance``, the ``reference`` engine) and of the
    batched engine in ``exact`` and ``fast`` mode, on breast_cancer (569 x 30, numeric) and
-   a 30,000-row mixed table (adult's first 30,000 rows when the benchmark data is
-   available, else a generated 30,000 x 14 table), for top-5 and top-10 features, all
+   a 30,000-row mixed table (``--full-rows``; adult's first rows when the benchmark data
+   is available, else a generated table of 14 columns), for top-5 and top-10 features, all
    in this process (``n_jobs=1``) with the same explainer, rows and seeds, timed in
    alternating rounds so a shared machine's load hits every engine alike; the ratios are
    stock time / batched time, by wall and by CPU time;
@@ -33,14 +33,26 @@ import json
 import os
 import threading
 import time
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
 import xgboost as xgb
 from sklearn.datasets import load_breast_cancer
 
+from benchmarks.cli import command_line, unusable_file
+from benchmarks.machine import environment, header
+from explain.cli import number_arg
 from explain.lime_batch import BatchedLime, ReferenceLime
-from explain.lime_runner import DISCRETIZERS, LimeConfig, explain_rows, make_explainer, seed_for
+from explain.lime_runner import (DISCRETIZERS, MAX_SAMPLES, LimeConfig, explain_rows,
+                                 make_explainer, seed_for)
+
+#: Rows of each kind, by default and with --quick: stock lime's, the batched engines' (of
+#: each table), and the mixed table's (all explained by the full run).
+ROWS = {"rows_reference": 20, "rows_batched": 320, "full_rows": 30_000}
+QUICK_ROWS = {"rows_reference": 5, "rows_batched": 25, "full_rows": 500}
+#: Alternating rounds of :func:`compare_engines`: each explains a fifth of the rows.
+ROUNDS = 5
 
 
 class BoosterProba:
@@ -67,7 +79,7 @@ def _generated_mixed(n=30_000, seed=0):
     y = (rng.random(n) < 1 / (1 + np.exp(-logit))).astype(int)
     X = np.column_stack([numeric[:, :1], cats[:, :1], numeric[:, 1:3], cats[:, 1:7],
                          numeric[:, 3:], cats[:, 7:]])
-    return "generated 30000x14", X, y, [1, 4, 5, 6, 7, 8, 9, 13]
+    return f"generated {n}x{X.shape[1]}", X, y, [1, 4, 5, 6, 7, 8, 9, 13]
 
 
 def mixed_table(n=30_000):
@@ -150,7 +162,7 @@ def pooled_seeds(random_state, n_rows, pool_rows):
     return np.array([seed_for(random_state, i // pool_rows) for i in range(n_rows)])
 
 
-def compare_engines(name, X, categorical, predict, args, rounds=5):
+def compare_engines(name, X, categorical, predict, args, rounds=ROUNDS):
     """Stock lime vs the batched engine, exact and fast, with the default pooled
     neighbourhoods (``--pool-rows``) and with one neighbourhood per row (pool 1)."""
     results = []
@@ -289,26 +301,53 @@ def full_run(name, X, categorical, predict, rates, args):
     return out
 
 
-def main(argv=None):
+def parse_args(argv=None) -> argparse.Namespace:
+    """The options, with --quick's sizes for the row counts not given, checked."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--num-samples", type=int, default=5000)
-    parser.add_argument("--rows-reference", type=int, default=20)
-    parser.add_argument("--rows-batched", type=int, default=320)
-    parser.add_argument("--pool-rows", type=int, default=LimeConfig().pool_rows,
+    rows = number_arg(int, ROUNDS)  # each of the alternating rounds explains a row or more
+    parser.add_argument("--num-samples", type=number_arg(int, 2, MAX_SAMPLES + 1), default=5000)
+    parser.add_argument("--rows-reference", type=rows, default=None,
+                        help=f"rows stock lime explains (default {ROWS['rows_reference']}; "
+                             f"{QUICK_ROWS['rows_reference']} with --quick)")
+    parser.add_argument("--rows-batched", type=rows, default=None,
+                        help=f"rows the batched engine explains (default {ROWS['rows_batched']}"
+                             f"; {QUICK_ROWS['rows_batched']} with --quick)")
+    parser.add_argument("--pool-rows", type=number_arg(int, 1), default=LimeConfig().pool_rows,
                         help="rows sharing one neighbourhood (explain_rows' pool_rows)")
     parser.add_argument("--discretizer", choices=DISCRETIZERS, default="quartile",
                         help="lime's bins (default quartile, stock lime's own default; the "
                              "pipeline's is entropy)")
-    parser.add_argument("--full-rows", type=int, default=30_000)
-    parser.add_argument("--n-jobs", type=int, default=2)
+    parser.add_argument("--full-rows", type=rows, default=None,
+                        help=f"rows of the mixed table (default {ROWS['full_rows']}; "
+                             f"{QUICK_ROWS['full_rows']} with --quick)")
+    parser.add_argument("--n-jobs", type=number_arg(int, 1), default=2,
+                        help="worker processes of the full run (default 2)")
     parser.add_argument("--skip-full", action="store_true")
-    parser.add_argument("--quick", action="store_true", help="tiny sizes, for a smoke test")
-    parser.add_argument("--out", help="write the results as JSON here")
+    parser.add_argument("--quick", action="store_true",
+                        help="tiny sizes, for a smoke test (the row counts not given)")
+    parser.add_argument("--out", type=Path, help="write the results as JSON here")
     args = parser.parse_args(argv)
-    if args.quick:
-        args.rows_reference, args.rows_batched, args.full_rows = 5, 25, 500
-    print(f"cpus: {os.cpu_count()}, xgboost {xgb.__version__}", flush=True)
-    results = {"engines": [], "prediction_rate": {}}
+    for key, default in (QUICK_ROWS if args.quick else ROWS).items():
+        if getattr(args, key) is None:
+            setattr(args, key, default)
+    if args.rows_reference > args.rows_batched:
+        parser.error("--rows-reference must not exceed --rows-batched (stock lime explains "
+                     "the first of the batched engine's rows)")
+    most = min(len(load_breast_cancer().target), args.full_rows)
+    if args.rows_batched > most:
+        parser.error(f"--rows-batched must be at most {most}: breast_cancer's rows and "
+                     "--full-rows")
+    problem = unusable_file(args.out)
+    if problem:
+        parser.error(f"--out {str(args.out)!r} {problem}")
+    return args
+
+
+def main(argv=None):
+    args = parse_args(argv)
+    command = command_line("benchmarks.bench_lime", argv)
+    print(header(command), flush=True)
+    results = {"environment": environment(command), "engines": [], "prediction_rate": {}}
     bc = load_breast_cancer()
     tables = [("breast_cancer", bc.data, bc.target, []), mixed_table(args.full_rows)]
     for name, X, y, categorical in tables:
@@ -323,8 +362,7 @@ def main(argv=None):
         if name != "breast_cancer" and not args.skip_full:
             results["full_run"] = full_run(name, X, categorical, predict, rates, args)
     if args.out:
-        with open(args.out, "w") as handle:
-            json.dump(results, handle, indent=2)
+        args.out.write_text(json.dumps(results, indent=2))
     return results
 
 

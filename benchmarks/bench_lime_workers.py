@@ -28,7 +28,9 @@ import tempfile
 import time
 from pathlib import Path
 
+from benchmarks.cli import command_line, unusable_file
 from benchmarks.machine import environment, header
+from explain.cli import number_arg
 
 MODES = {"one process": ("1", None), "workers": ("-1", 0.0), "default": ("-1", None)}
 
@@ -71,10 +73,13 @@ def _run_once(data: str, mode: str, out: Path) -> float:
 
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--rounds", type=number_arg(int, 1), default=3)
     parser.add_argument("--out", type=Path, help="write the results as JSON here")
     args = parser.parse_args(argv)
-    command = "python -m benchmarks.bench_lime_workers " + " ".join(argv or sys.argv[1:])
+    problem = unusable_file(args.out)
+    if problem:
+        parser.error(f"--out {str(args.out)!r} {problem}")
+    command = command_line("benchmarks.bench_lime_workers", argv)
     print(header(command))
     results = {"environment": environment(command), "rounds": args.rounds, "datasets": {}}
     with tempfile.TemporaryDirectory() as folder:
