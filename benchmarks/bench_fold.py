@@ -31,6 +31,7 @@ from __future__ import annotations
 import argparse
 import os
 import statistics
+import sys
 import time
 
 import numpy as np
@@ -38,8 +39,10 @@ import pandas as pd
 from sklearn.model_selection import train_test_split
 
 import fold.learner
-from benchmarks.datasets import load
-from benchmarks.machine import a_core_taken, environment, header
+from benchmarks.cli import Unique, command_line, one_line_errors
+from benchmarks.datasets import NAMES, load
+from benchmarks.machine import a_core_taken, header
+from explain.cli import number_arg
 from fold import FOLDClassifier
 
 
@@ -209,57 +212,59 @@ def blas_threads_cost(names: list, repeats: int, busy: bool) -> None:
     finally:
         fold.learner.BLAS_THREADS = given
 
-def main(argv=None) -> None:
+def build_parser() -> argparse.ArgumentParser:
+    """The options; the modes other than the default exclude one another."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--repeats", type=int, default=3)
-    parser.add_argument("--datasets", nargs="+", default=["breast_cancer", "adult"])
-    parser.add_argument("--eval-rows", type=int, nargs="+", default=[1_000_000])
+    count = number_arg(int, 1)
+    parser.add_argument("--repeats", type=count, default=3)
+    parser.add_argument("--datasets", nargs="+", choices=NAMES, action=Unique, metavar="NAME",
+                        default=["breast_cancer", "adult"])
+    parser.add_argument("--eval-rows", type=count, nargs="+", default=[1_000_000])
     parser.add_argument("--show-rules", action="store_true")
-    parser.add_argument("--noisy-rows", type=int, nargs="+", metavar="N",
-                        help="instead: plain FOLD vs the defaults on generated noisy tables "
-                             "of these sizes (one fit each)")
-    parser.add_argument("--lookahead-cost", action="store_true",
-                        help="instead: the defaults with and without the lookahead")
-    parser.add_argument("--blas-threads", action="store_true",
-                        help="instead: the defaults learning on one BLAS thread and on "
-                             "BLAS's own number of threads")
     parser.add_argument("--busy", action="store_true",
                         help="with --blas-threads: a process spins on one core meanwhile")
-    parser.add_argument("--large-rows", type=int, nargs="+", metavar="N",
-                        help="instead: the defaults with and without the lookahead on "
-                             "generated tables of N training rows (one fit each)")
+    modes = parser.add_mutually_exclusive_group()
+    modes.add_argument("--noisy-rows", type=count, nargs="+", metavar="N",
+                       help="instead: plain FOLD vs the defaults on generated noisy tables "
+                            "of these sizes (one fit each)")
+    modes.add_argument("--lookahead-cost", action="store_true",
+                       help="instead: the defaults with and without the lookahead")
+    modes.add_argument("--blas-threads", action="store_true",
+                       help="instead: the defaults learning on one BLAS thread and on "
+                            "BLAS's own number of threads")
+    modes.add_argument("--large-rows", type=count, nargs="+", metavar="N",
+                       help="instead: the defaults with and without the lookahead on "
+                            "generated tables of N training rows (one fit each)")
+    return parser
+
+
+@one_line_errors
+def main(argv=None) -> int:
+    parser = build_parser()
     args = parser.parse_args(argv)
     if args.busy and not args.blas_threads:
         parser.error("--busy goes with --blas-threads")
+    print(header(command_line("benchmarks.bench_fold", argv)))
     if args.large_rows:
-        print(header("python -m benchmarks.bench_fold --large-rows"))
         large_scaling(args.large_rows)
-        return
+        return 0
     if args.lookahead_cost:
-        print(header("python -m benchmarks.bench_fold --lookahead-cost"))
         print(f"Medians of {args.repeats} runs each, alternating; default parameters; "
               "80/20 stratified split, seed 0; Python evaluation.\n")
         lookahead_cost(args.datasets, args.repeats)
-        return
+        return 0
     if args.blas_threads:
-        print(header("python -m benchmarks.bench_fold --blas-threads"
-                     + (" --busy" if args.busy else "")))
         print(f"Medians of {args.repeats} runs each, alternating; default parameters; "
               "80/20 stratified split, seed 0"
               + ("; one core held by a spinning process" if args.busy else "") + ".\n")
         blas_threads_cost(args.datasets, args.repeats, args.busy)
-        return
+        return 0
     if args.noisy_rows:
-        print(f"Load average before: {_load_average()}")
         noisy_scaling(args.noisy_rows)
-        return
-    env = environment("python -m benchmarks.bench_fold")
+        return 0
     load_before = _load_average()
     rows = [bench(name, args.repeats, args.eval_rows) for name in args.datasets]
-    versions = ", ".join(f"{k} {v}" for k, v in env["versions"].items() if v)
-    print(f"Machine: {env['cpu']}, {env['cores']} CPUs, {env['platform']}  \n"
-          f"Load average (1 / 5 / 15 min): {load_before} before, {_load_average()} after  \n"
-          f"Versions: Python {env['python']}, {versions}, {env['swipl']}  \n"
+    print(f"Load average (1 / 5 / 15 min): {load_before} before, {_load_average()} after  \n"
           f"Medians of {args.repeats} runs; default parameters; 80/20 stratified split, seed 0.\n")
     print("| dataset | train/test rows | fit s (median / min) | test acc | train acc | rules "
           "| literals | predict s | same program every run |")
@@ -273,7 +278,8 @@ def main(argv=None) -> None:
     if args.show_rules:
         for r in rows:
             print(f"\n{r['dataset']}:\n```\n{r['program']}\n```")
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

@@ -61,6 +61,7 @@ def header(command: str) -> str:
             f"{env['platform']}, Python {env['python']}, load average "
             f"{os.getloadavg()[0]:.2f} at start; {env['date']}\n"
             "Versions: " + ", ".join(f"{k} {v}" for k, v in env["versions"].items() if v)
+            + (f", {env['swipl']}" if env["swipl"] else "")
             + f"\nCommand: {env['command']}"
             + (f" at commit {env['commit']}" if env["commit"] else ""))
 

@@ -43,3 +43,45 @@ def test_busy_alone_is_a_usage_error(capsys):
     with pytest.raises(SystemExit) as stop:
         main(["--busy"])
     assert stop.value.code == 2 and "--busy goes with --blas-threads" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["--repeats", "0"], "--repeats: expected a value >= 1"),
+    (["--repeats", "-1", "--lookahead-cost"], "--repeats: expected a value >= 1"),
+    (["--noisy-rows", "-5"], "--noisy-rows: expected a value >= 1"),
+    (["--noisy-rows", "0"], "--noisy-rows: expected a value >= 1"),
+    (["--large-rows", "0"], "--large-rows: expected a value >= 1"),
+    (["--eval-rows", "-5"], "--eval-rows: expected a value >= 1"),
+    (["--datasets", "nosuch"], "invalid choice: 'nosuch'"),
+    (["--noisy-rows", "100", "--lookahead-cost"], "not allowed with argument"),
+    (["--large-rows", "100", "--blas-threads"], "not allowed with argument"),
+])
+def test_bad_counts_names_and_mixed_modes_are_usage_errors(argv, message, capsys):
+    with pytest.raises(SystemExit) as stop:
+        main(argv)
+    assert stop.value.code == 2 and message in capsys.readouterr().err
+
+
+def test_each_dataset_is_benchmarked_once():
+    from benchmarks.bench_fold import build_parser
+
+    assert build_parser().parse_args(["--datasets", "iris", "iris"]).datasets == ["iris"]
+
+
+def test_noisy_rows_prints_the_header_with_the_command(capsys):
+    assert main(["--noisy-rows", "50"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("Machine: ")
+    assert "Command: python -m benchmarks.bench_fold --noisy-rows 50" in out
+    assert "| 50 | " in out
+
+
+def test_a_dataset_that_cannot_be_fetched_is_one_line(monkeypatch, capsys):
+    from benchmarks import bench_fold
+    from benchmarks.datasets import FetchError
+
+    def load(name):
+        raise FetchError(f"fetching {name}: offline")
+    monkeypatch.setattr(bench_fold, "load", load)
+    assert main(["--datasets", "heart", "--repeats", "1"]) == 2
+    assert capsys.readouterr().err == "error: fetching heart: offline\n"
