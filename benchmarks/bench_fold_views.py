@@ -29,11 +29,13 @@ from pathlib import Path
 
 import numpy as np
 
+from benchmarks.cli import Unique, command_line, one_line_errors
 from benchmarks.datasets import NAMES
 from benchmarks.machine import header
 from benchmarks.peers import make_peer
-from benchmarks.runner import (LIME_CACHE_DIR, BenchConfig, _run_config, choose_positive,
-                               fold_splits, to_project_dataset)
+from benchmarks.runner import (LIME_CACHE_DIR, BenchConfig, _run_config, check_peers,
+                               choose_positive, fold_splits, to_project_dataset)
+from explain.cli import number_arg
 
 #: The datasets of issue 4's comparison with FOLD-R++, small ones first.
 DEFAULT = ("iris", "wine", "ecoli", "breast-w", "heart", "pima", "ionosphere", "sonar",
@@ -133,11 +135,13 @@ def bench(name: str, config: BenchConfig, rounds: int, base=None) -> dict:
     return out
 
 
-def main(argv=None) -> None:
+@one_line_errors
+def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--datasets", nargs="+", default=list(DEFAULT), choices=NAMES)
+    parser.add_argument("--datasets", nargs="+", default=list(DEFAULT), choices=NAMES,
+                        action=Unique, metavar="NAME")
     parser.add_argument("--rounds", type=int, default=20)
-    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--seed", type=number_arg(int, 0, 2**32), default=0)
     parser.add_argument("--base", type=Path, help="a checkout whose fold package to compare")
     parser.add_argument("--data-dir", type=Path, default=None,
                         help="dataset cache folder (default: benchmarks/.data)")
@@ -146,10 +150,11 @@ def main(argv=None) -> None:
     args = parser.parse_args(argv)
     if args.rounds < 1:
         parser.error("--rounds must be at least 1")
+    check_peers(("foldrpp",))  # before the LIME runs of every fold
     base = _load_package(args.base.resolve(), "_base_fold") if args.base else None
     config = BenchConfig(datasets=tuple(args.datasets), random_state=args.seed,
                          data_dir=args.data_dir, cache_dir=args.cache_dir)
-    print(header("python -m benchmarks.bench_fold_views " + " ".join(argv or sys.argv[1:])))
+    print(header(command_line("benchmarks.bench_fold_views", argv)))
     print(f"\nFit seconds: fastest of {args.rounds} alternating rounds per fold, median over "
           "the folds.\n")
     columns = ["dataset", "FOLD (ours) s", "FOLD-R++ s", "ours / FOLD-R++",
@@ -166,7 +171,8 @@ def main(argv=None) -> None:
             cells += [f"{r['base']:.4f}", f"{r['ours'] / r['base']:.2f}",
                       "yes" if r["same_programs"] else "no"]
         print("| " + " | ".join(cells) + " |", flush=True)
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

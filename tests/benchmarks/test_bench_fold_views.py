@@ -35,9 +35,27 @@ def test_a_checkout_compared_with_itself(config):
     assert 0 < result["ours"] and 0 < result["foldrpp"] and 0 < result["base"]
 
 
-def test_a_folder_without_the_package_is_refused(tmp_path, capsys):
+def test_a_folder_without_the_package_is_refused(tmp_path, capsys, monkeypatch):
+    from benchmarks import bench_fold_views
+
+    monkeypatch.setattr(bench_fold_views, "check_peers", lambda peers: None)
     with pytest.raises(SystemExit, match="holds no fold/__init__.py"):
         main(["--base", str(tmp_path), "--datasets", "iris"])
     with pytest.raises(SystemExit):
         main(["--rounds", "0"])
     assert "--rounds must be at least 1" in capsys.readouterr().err
+
+
+def test_a_missing_peer_is_one_line_before_any_fold(monkeypatch, capsys):
+    from benchmarks import bench_fold_views
+
+    def missing(peers):
+        raise ImportError("FOLD-R++ needs the bench extra: pip install 'surrogate-rules[bench]'")
+
+    def views(*args):
+        raise AssertionError("no LIME run before the peer is found")
+    monkeypatch.setattr(bench_fold_views, "check_peers", missing)
+    monkeypatch.setattr(bench_fold_views, "_views", views)
+    assert main(["--datasets", "iris", "iris", "--rounds", "1"]) == 2
+    assert capsys.readouterr().err == ("error: FOLD-R++ needs the bench extra: pip install "
+                                       "'surrogate-rules[bench]'\n")
