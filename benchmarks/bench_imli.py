@@ -20,15 +20,16 @@ from __future__ import annotations
 
 import argparse
 import statistics
-import sys
 import time
 import warnings
 from dataclasses import dataclass, field
 
 from sklearn.model_selection import train_test_split
 
+from benchmarks.cli import Unique, command_line, one_line_errors
 from benchmarks.datasets import load
 from benchmarks.machine import header
+from explain.cli import number_arg
 from imli import Binarizer, IMLIClassifier, TimeLimitWarning
 
 #: Quantile thresholds per numeric feature, per dataset.
@@ -63,6 +64,9 @@ CONFIGS = (
     Config("adult", "IMLI default DNF k=3, limit 8 s",
            dict(n_clauses=3, rule_type="DNF", time_limit=8.0)),
 )
+
+#: The datasets with configurations, in their order.
+DATASETS = tuple(dict.fromkeys(c.dataset for c in CONFIGS))
 
 
 @dataclass
@@ -102,19 +106,26 @@ def _flag(values: list[bool]) -> str:
     return "no" if not any(values) else f"{sum(values)}/{len(values)}"
 
 
-def main(argv: list[str] | None = None) -> int:
+def build_parser() -> argparse.ArgumentParser:
+    """The options."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--repeats", type=int, default=5)
-    parser.add_argument("--datasets", nargs="*", default=None,
-                        help="datasets to run (default: all of the configurations')")
-    args = parser.parse_args(argv)
-    names = args.datasets or list(dict.fromkeys(c.dataset for c in CONFIGS))
-    print(header("python -m benchmarks.bench_imli " + " ".join(argv or sys.argv[1:])))
+    parser.add_argument("--repeats", type=number_arg(int, 1), default=5)
+    parser.add_argument("--datasets", nargs="+", choices=DATASETS, action=Unique,
+                        metavar="NAME", default=list(DATASETS),
+                        help=f"datasets to run, of those with configurations: "
+                             f"{' '.join(DATASETS)} (default: all)")
+    return parser
+
+
+@one_line_errors
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    print(header(command_line("benchmarks.bench_imli", argv)))
     print()
     print("| dataset | configuration | fit s (median) | test accuracy (median) | rule size "
           "(median) | proven optimal | timed out | target |")
     print("|---|---|---|---|---|---|---|---|")
-    for name in names:
+    for name in args.datasets:
         split = _split(name)
         for config in (c for c in CONFIGS if c.dataset == name):
             runs = [run(config, split, seed) for seed in range(args.repeats)]
