@@ -25,16 +25,19 @@ from __future__ import annotations
 
 import argparse
 import statistics
+import sys
 import warnings
 from collections import defaultdict
 
 import numpy as np
 from sklearn.model_selection import StratifiedKFold
 
-from benchmarks.datasets import load
+from benchmarks.cli import Unique, command_line, one_line_errors
+from benchmarks.datasets import NAMES, load
 from benchmarks.machine import header
 from benchmarks.runner import (DEFAULT_DATASETS, LIME_CACHE_DIR, BenchConfig, _run_config,
                                fold_splits, to_project_dataset)
+from explain.cli import number_arg
 from explain.compare import SweepConfig
 from explain.learners import FOLD_DEFAULTS, IMLI_DEFAULTS, fit_learner
 from explain.pipeline import binarize_target, run_pipeline, training_labels, training_view
@@ -149,19 +152,25 @@ def _given(name: str, base: dict) -> dict:
     return {k: {**defaults, **base}[k] for k in keys}
 
 
-def main(argv=None) -> None:
+def build_parser() -> argparse.ArgumentParser:
+    """The options."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--datasets", nargs="+", default=[d for d in DEFAULT_DATASETS
-                                                          if d != "adult"])
-    parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--inner-folds", type=int, default=5)
+    parser.add_argument("--datasets", nargs="+", choices=NAMES, action=Unique, metavar="NAME",
+                        default=[d for d in DEFAULT_DATASETS if d != "adult"])
+    parser.add_argument("--seed", type=number_arg(int, 0, 2**32), default=0)
+    parser.add_argument("--inner-folds", type=number_arg(int, 2), default=5)
     parser.add_argument("--data-dir", default=None)
     parser.add_argument("--cache-dir", default=str(LIME_CACHE_DIR))
-    args = parser.parse_args(argv)
+    return parser
+
+
+@one_line_errors
+def main(argv=None) -> int:
+    args = build_parser().parse_args(argv)
     config = BenchConfig(random_state=args.seed, data_dir=args.data_dir,
                          cache_dir=args.cache_dir, peers=())
     sweep = SweepConfig()
-    print(header("python -m benchmarks.bench_selection"))
+    print(header(command_line("benchmarks.bench_selection", argv)))
     print(f"seed {args.seed}, 5 outer folds, {args.inner_folds} inner folds; IMLI λ "
           f"{list(sweep.data_fidelity)} × k {list(sweep.n_clauses)}, FOLD mdl_weight "
           f"{list(sweep.mdl_weight)}; held-out rows disagreeing (sum over folds) / median "
@@ -184,7 +193,8 @@ def main(argv=None) -> None:
     for learner in LEARNERS:
         print(f"| total | {learner} | "
               + " | ".join(str(totals[learner, c]) for c in CHOICES) + " |")
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

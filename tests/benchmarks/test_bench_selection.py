@@ -2,9 +2,11 @@
 
 import doctest
 
+import pytest
+
 import benchmarks.bench_selection
 from adapters import load_dataset
-from benchmarks.bench_selection import CHOICES, grid, run_dataset
+from benchmarks.bench_selection import CHOICES, build_parser, grid, main, run_dataset
 from benchmarks.runner import BenchConfig, _run_config, fold_splits
 from explain.compare import SweepConfig
 from explain.pipeline import binarize_target, run_pipeline
@@ -42,3 +44,14 @@ def test_the_default_choice_reproduces_the_pipeline(tmp_path):
             (round((1 - entry["fidelity_test"]) * test_rows), entry["rule_size"])]
         oracle = chosen[name]["oracle"][0][0]
         assert all(oracle <= counts[0][0] for counts in chosen[name].values())
+
+
+def test_options_keep_names_once_and_refuse_bad_values(capsys):
+    args = build_parser().parse_args(["--datasets", "iris", "iris"])
+    assert args.datasets == ["iris"]  # the totals count each dataset once
+    for argv, message in ((["--inner-folds", "1"], "--inner-folds: expected a value >= 2"),
+                          (["--datasets", "nosuch"], "invalid choice: 'nosuch'"),
+                          (["--seed", "-1"], "--seed: expected a value >= 0")):
+        with pytest.raises(SystemExit) as stop:
+            main(argv)
+        assert stop.value.code == 2 and message in capsys.readouterr().err
