@@ -27,9 +27,11 @@ from pathlib import Path
 
 import numpy as np
 
+from benchmarks.cli import Unique, command_line, one_line_errors
 from benchmarks.datasets import NAMES, load
 from benchmarks.machine import header
 from benchmarks.runner import fold_splits, to_project_dataset
+from explain.cli import number_arg
 
 __all__ = ["literal_masks", "best_programs", "MAX_TESTS"]
 
@@ -105,40 +107,45 @@ def best_programs(masks: np.ndarray, names: list[str], labels: np.ndarray,
     return {"one": pick(("constant", "one")), "two": pick(("constant", "one", "and", "or"))}
 
 
+@one_line_errors
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--datasets", nargs="+", choices=NAMES, default=["wine", "iris"])
-    parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--folds", type=int, default=5)
+    parser.add_argument("--datasets", nargs="+", choices=NAMES, action=Unique, metavar="NAME",
+                        default=["wine", "iris"])
+    parser.add_argument("--seed", type=number_arg(int, 0, 2**32), default=0)
+    parser.add_argument("--folds", type=number_arg(int, 2), default=5)
     parser.add_argument("--data-dir", type=Path, default=None)
     args = parser.parse_args(argv)
 
     from explain.pipeline import RunConfig, binarize_target, run_pipeline
 
-    print(header(f"python -m benchmarks.bench_small_programs --datasets "
-                 f"{' '.join(args.datasets)} --seed {args.seed} --folds {args.folds}"))
+    print(header(command_line("benchmarks.bench_small_programs", argv)))
     for name in args.datasets:
         dataset = binarize_target(to_project_dataset(load(name, args.data_dir)))
-        totals = np.zeros(4, dtype=int)
+        totals, counted = np.zeros(4, dtype=int), 0
         print(f"\n{name} ({dataset.class_names[1]} vs the rest): training / held-out errors "
               "of the best program on the training rows")
         for k, (train, test) in enumerate(fold_splits(dataset.y, args.folds, args.seed)):
-            run = run_pipeline(dataset, RunConfig(random_state=args.seed, train_view="raw",
-                                                  learners=("fold",)), split=(train, test))
-            labels = np.empty(len(dataset.y), dtype=int)
-            labels[train], labels[test] = run.labels["bb_train"], run.labels["bb_test"]
             masks, names = literal_masks(dataset.X, train)
             if len(names) > MAX_TESTS:
                 print(f"  skipped: {len(names)} tests, more than the {MAX_TESTS} whose pairs "
                       "this search scores")
                 break
+            run = run_pipeline(dataset, RunConfig(random_state=args.seed, train_view="raw",
+                                                  learners=("fold",)), split=(train, test))
+            labels = np.empty(len(dataset.y), dtype=int)
+            labels[train], labels[test] = run.labels["bb_train"], run.labels["bb_test"]
             best = best_programs(masks, names, labels, train, test)
             totals += [*best["one"][:2], *best["two"][:2]]
+            counted += 1
             print(f"  fold {k + 1}: <= 1 literal {best['one'][0]} / {best['one'][1]} "
                   f"({best['one'][2]}); <= 2 literals {best['two'][0]} / {best['two'][1]} "
                   f"({best['two'][2]})")
-        print(f"  all folds: <= 1 literal {totals[0]} / {totals[1]}; "
-              f"<= 2 literals {totals[2]} / {totals[3]}")
+        if counted == args.folds:
+            print(f"  all folds: <= 1 literal {totals[0]} / {totals[1]}; "
+                  f"<= 2 literals {totals[2]} / {totals[3]}")
+        else:
+            print(f"  no totals: {counted} of {args.folds} folds searched")
     return 0
 
 

@@ -60,7 +60,31 @@ def test_a_two_literal_rule_is_found_with_its_held_out_errors():
 
 
 def test_prints_each_fold_and_the_totals(capsys):
-    main(["--datasets", "iris", "--folds", "2"])
+    main(["--datasets", "iris", "iris", "--folds", "2"])
     out = capsys.readouterr().out
-    assert "iris (setosa vs the rest)" in out
+    assert out.count("iris (setosa vs the rest)") == 1  # each dataset once
     assert out.count("  fold ") == 2 and "all folds: <= 1 literal 0 / " in out
+
+
+def test_a_table_with_too_many_tests_prints_no_totals(capsys, monkeypatch):
+    from benchmarks import bench_small_programs
+
+    def run_pipeline(*args, **kwargs):
+        raise AssertionError("the tests are counted before the black box is trained")
+    monkeypatch.setattr("explain.pipeline.run_pipeline", run_pipeline)
+    assert main(["--datasets", "breast_cancer", "--folds", "2"]) == 0
+    out = capsys.readouterr().out
+    assert "  skipped: " in out and f"more than the {bench_small_programs.MAX_TESTS}" in out
+    assert "all folds:" not in out and "no totals: 0 of 2 folds searched" in out
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["--seed", "-1"], "--seed: expected a value >= 0"),
+    (["--folds", "1"], "--folds: expected a value >= 2"),
+    (["--folds", "0"], "--folds: expected a value >= 2"),
+])
+def test_bad_seed_and_folds_are_usage_errors(argv, message, capsys):
+    with pytest.raises(SystemExit) as stop:
+        main(argv)
+    err = capsys.readouterr().err
+    assert stop.value.code == 2 and message in err and "cannot split" not in err
