@@ -26,14 +26,17 @@ from __future__ import annotations
 
 import argparse
 import statistics
+import sys
 
 import numpy as np
 import pandas as pd
 from sklearn.datasets import load_diabetes, load_digits, make_classification, make_friedman1
 
 from adapters import from_frame
+from benchmarks.cli import command_line, one_line_errors
 from benchmarks.machine import header
-from explain.lime_runner import DISCRETIZERS, LimeConfig
+from explain.cli import number_arg
+from explain.lime_runner import DISCRETIZERS, MAX_SAMPLES, LimeConfig
 from explain.pipeline import TRAIN_VIEWS, RunConfig, run_pipeline
 
 #: Label of each generated table, from its features.
@@ -97,19 +100,22 @@ def run(kind: str, seeds: int, rows: int, num_samples: int, discretizer: str,
     return out
 
 
-def main(argv=None) -> None:
+@one_line_errors
+def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--seeds", type=int, default=12)
-    parser.add_argument("--rows", type=int, default=1000)
-    parser.add_argument("--num-samples", type=int, default=1000)
+    parser.add_argument("--seeds", type=number_arg(int, 1), default=12)
+    parser.add_argument("--rows", type=number_arg(int, 20), default=1000,
+                        help="rows of a generated table, at least 20 (default 1000)")
+    parser.add_argument("--num-samples", type=number_arg(int, 2, MAX_SAMPLES + 1),
+                        default=1000)
     parser.add_argument("--discretizer", choices=DISCRETIZERS, default="entropy")
-    parser.add_argument("--top-k", type=int, default=LimeConfig.top_k,
+    parser.add_argument("--top-k", type=number_arg(int, 1), default=LimeConfig.top_k,
                         help="features LIME keeps per row")
     parser.add_argument("--tables", nargs="+", choices=TABLES, default=list(TABLES))
     parser.add_argument("--train-view", choices=TRAIN_VIEWS, default=RunConfig.train_view,
                         help="what the surrogates learn from (the pipeline's --train-view)")
     args = parser.parse_args(argv)
-    print(header("python -m benchmarks.bench_tables"))
+    print(header(command_line("benchmarks.bench_tables", argv)))
     print(f"{args.rows} generated rows, {args.num_samples} LIME samples per row, "
           f"{args.discretizer} bins, top {args.top_k} features, seeds 0-{args.seeds - 1}, "
           f"training view {args.train_view}; raw-test fidelity (the black box: test "
@@ -125,7 +131,8 @@ def main(argv=None) -> None:
             print(f"| {kind} | {method} | {statistics.median(scores):.3f} | "
                   f"{min(scores):.3f} | {literals} | "
                   f"{' '.join(f'{s:.2f}' for s in scores)} |", flush=True)
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

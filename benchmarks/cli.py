@@ -9,6 +9,7 @@ import shlex
 import sys
 from pathlib import Path
 
+from adapters import InputError
 from benchmarks.fetch import DatasetError
 
 __all__ = ["Unique", "command_line", "one_line_errors", "unusable_file", "unusable_folder"]
@@ -29,13 +30,13 @@ def command_line(module: str, argv: list[str] | None) -> str:
 
 def one_line_errors(main):
     """Wrap a benchmark's ``main(argv)``: a missing or damaged dataset (``DatasetError``,
-    ``FetchError``) or a missing package (``ImportError``) prints ``error: <message>`` on
-    stderr and returns 2."""
+    ``FetchError``), a missing package (``ImportError``) or data the pipeline refuses
+    (``adapters.InputError``) prints ``error: <message>`` on stderr and returns 2."""
     @functools.wraps(main)
     def wrapped(argv: list[str] | None = None):
         try:
             return main(argv)
-        except (DatasetError, ImportError) as exc:
+        except (DatasetError, ImportError, InputError) as exc:
             print(f"error: {exc}", file=sys.stderr)
             return 2
     return wrapped

@@ -35,3 +35,23 @@ def test_prints_one_row_per_method(capsys):
     for row in rows:
         assert 0.5 <= float(row.split(" | ")[2]) <= 1.0
     assert rows[-1].split(" | ")[4] == "–" and int(rows[0].split(" | ")[4]) >= 1
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["--seeds", "0"], "--seeds: expected a value >= 1"),
+    (["--rows", "5"], "--rows: expected a value >= 20"),
+    (["--num-samples", "1"], "--num-samples: expected a value >= 2"),
+    (["--top-k", "0"], "--top-k: expected a value >= 1"),
+])
+def test_bad_sizes_are_usage_errors(argv, message, capsys):
+    with pytest.raises(SystemExit) as stop:
+        main(argv)
+    assert stop.value.code == 2 and message in capsys.readouterr().err
+
+
+def test_a_table_the_pipeline_refuses_is_one_line(capsys):
+    # 20 rows of xor_gated: the black box predicts one class for every training row
+    assert main(["--seeds", "1", "--rows", "20", "--num-samples", "50",
+                 "--tables", "xor_gated"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("error: the black box predicts class 'no'") and err.count("\n") == 1
