@@ -34,10 +34,24 @@ import warnings
 import numpy as np
 
 import imli.solver
+from benchmarks.cli import command_line
 from benchmarks.machine import header
+from explain.cli import number_arg
 from imli import Binarizer, IMLIClassifier
 from imli.encoding import Weights, encode
 from imli.rows import merge_rows
+
+
+def sat_solver(text: str) -> str:
+    """An argparse type: one of python-sat's solver names (``g3``, ``glucose3``, ...)."""
+    from pysat.solvers import SolverNames
+
+    names = {k: v for k, v in vars(SolverNames).items() if isinstance(v, tuple)}
+    if not any(text in aliases for aliases in names.values()):
+        raise argparse.ArgumentTypeError(
+            f"{text!r} is not a python-sat solver; choose from {', '.join(names)} "
+            "or one of their short names (g3, m22, ...)")
+    return text
 
 
 def one_query() -> object:
@@ -92,17 +106,17 @@ def _row(what: str, sat: str, leave_after: float, seconds: list[float]) -> str:
 
 def main(argv=None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--repeats", type=int, default=3)
-    parser.add_argument("--sat", nargs="+", default=["g3", "m22"],
+    parser.add_argument("--repeats", type=number_arg(int, 1), default=3)
+    parser.add_argument("--sat", nargs="+", type=sat_solver, default=["g3", "m22"],
                         help="SAT solvers under RC2 (python-sat names)")
     parser.add_argument("--leave-after", nargs="+", type=float, default=[0.5, float("inf")],
                         help="seconds after the limit to leave a run behind (inf: never)")
     parser.add_argument("--no-fits", action="store_true", help="only the single query")
     args = parser.parse_args(argv)
-    if args.repeats < 1 or any(not s >= 0 for s in args.leave_after):
-        parser.error("need --repeats >= 1 and --leave-after >= 0")
+    if any(not s >= 0 for s in args.leave_after):
+        parser.error("need --leave-after >= 0")
     pairs = [(sat, leave) for sat in args.sat for leave in args.leave_after]
-    print(header("python -m benchmarks.bench_time_limit " + " ".join(argv or sys.argv[1:])))
+    print(header(command_line("benchmarks.bench_time_limit", argv)))
     print()
     print("| measurement | SAT solver | left after s | median s | largest s | runs |\n"
           "|---|---|---:|---:|---:|---|")
