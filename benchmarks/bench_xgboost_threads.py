@@ -2,8 +2,10 @@
 
 ``python -m benchmarks.bench_xgboost_threads [--rounds 5] [--datasets breast_cancer adult]``
 
-For each dataset (80 % of its rows, stratified, seed 0) the black box is trained as the
-pipeline trains it (:func:`adapters.train_xgboost`, early stopping on a validation split),
+For each dataset (80 % of its rows, stratified, seed 0; a multi-class target made
+one-vs-rest as the pipeline makes it, :func:`explain.pipeline.binarize_target`) the black
+box is trained as the pipeline trains it (:func:`adapters.train_xgboost`, early stopping
+on a validation split),
 and then predicts the probabilities of a LIME-sized block of perturbed rows (the training
 rows repeated to ``--predict-rows`` rows), with XGBoost on:
 
@@ -27,7 +29,10 @@ import subprocess
 import sys
 from pathlib import Path
 
+from benchmarks.cli import Unique, command_line, one_line_errors
+from benchmarks.datasets import NAMES, load
 from benchmarks.machine import a_core_taken, header
+from explain.cli import number_arg
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -40,11 +45,12 @@ from sklearn.model_selection import train_test_split
 from adapters import TableEncoder
 from adapters.xgboost_box import train_xgboost
 from benchmarks.datasets import load
+from benchmarks.runner import to_project_dataset
+from explain.pipeline import binarize_target
 
 name, setting, predict_rows = sys.argv[1], sys.argv[2], int(sys.argv[3])
-data = load(name)
-y = (data.y == data.y.max()).astype(int)
-X, _, y, _ = train_test_split(data.X, y, test_size=0.2, random_state=0, stratify=y)
+data = binarize_target(to_project_dataset(load(name)))
+X, _, y, _ = train_test_split(data.X, data.y, test_size=0.2, random_state=0, stratify=data.y)
 params = {} if setting == "default" else {"n_jobs": None if setting == "all" else 1}
 encoder = TableEncoder().fit(X, data.categorical)
 started = time.perf_counter()
@@ -82,6 +88,7 @@ def measure(names: list, rounds: int, predict_rows: int, busy: bool) -> dict:
             _print(name, runs, busy)
     return results
 
+
 def _print(name: str, runs: dict, busy: bool) -> None:
     for what in ("train", "predict"):
         cells = []
@@ -94,17 +101,24 @@ def _print(name: str, runs: dict, busy: bool) -> None:
               + " | ".join(cells) + f" | {threads} |", flush=True)
 
 
-def main(argv=None) -> int:
+def build_parser() -> argparse.ArgumentParser:
+    """The options."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--rounds", type=int, default=5)
-    parser.add_argument("--datasets", nargs="+",
+    parser.add_argument("--rounds", type=number_arg(int, 1), default=5)
+    parser.add_argument("--datasets", nargs="+", choices=NAMES, action=Unique, metavar="NAME",
                         default=["iris", "breast_cancer", "credit-g", "adult"])
-    parser.add_argument("--predict-rows", type=int, default=250_000,
+    parser.add_argument("--predict-rows", type=number_arg(int, 1), default=250_000,
                         help="rows predicted at once (LIME: 5000 samples x 50 rows)")
     parser.add_argument("--no-busy", action="store_true", help="idle machine only")
-    args = parser.parse_args(argv)
-    print(header("python -m benchmarks.bench_xgboost_threads "
-                 + " ".join(argv or sys.argv[1:])))
+    return parser
+
+
+@one_line_errors
+def main(argv=None) -> int:
+    args = build_parser().parse_args(argv)
+    for name in args.datasets:  # fetched here, so that a missing one is one line
+        load(name)
+    print(header(command_line("benchmarks.bench_xgboost_threads", argv)))
     print("\nWall seconds, median of the rounds (every round in brackets).\n")
     print("| dataset | machine | step | 1 thread | all threads | default | default's "
           "training threads |")
