@@ -23,6 +23,7 @@ import warnings
 import numpy as np
 import pandas as pd
 
+from benchmarks.cli import command_line, one_line_errors
 from benchmarks.datasets import load
 from benchmarks.machine import header
 from benchmarks.timing import median_and_runs, wall_times
@@ -37,7 +38,8 @@ def generated(rows: int, columns: int) -> tuple[pd.DataFrame, np.ndarray]:
     return X, y
 
 
-def main(argv=None) -> None:
+@one_line_errors
+def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--rows", type=int, default=2000)
@@ -48,7 +50,7 @@ def main(argv=None) -> None:
     sonar = load("sonar")
     tables = [(f"generated {args.rows} x {args.columns}", *generated(args.rows, args.columns)),
               ("sonar 208 x 60", sonar.X, np.asarray(sonar.y))]
-    print(header("python -m benchmarks.bench_imli_wide " + " ".join(argv or sys.argv[1:])))
+    print(header(command_line("benchmarks.bench_imli_wide", argv)))
     print()
     print("| table | median fit s | runs | rule |\n|---|---:|---|---|")
     for name, X, y in tables:
@@ -58,7 +60,8 @@ def main(argv=None) -> None:
                 lambda seed: IMLIClassifier(random_state=seed).fit(X, y), args.repeats)
         median, runs = median_and_runs(seconds)
         print(f"| {name} | {median} | {runs} | `{model.rules_}` |", flush=True)
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())
