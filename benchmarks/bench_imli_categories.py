@@ -17,12 +17,12 @@ from __future__ import annotations
 
 import argparse
 import hashlib
-import sys
 import warnings
 
 import numpy as np
 import pandas as pd
 
+from benchmarks.cli import command_line
 from benchmarks.machine import header
 from benchmarks.timing import median_and_runs, wall_times
 from imli import IMLIClassifier
@@ -46,8 +46,7 @@ def main(argv=None) -> None:
     args = parser.parse_args(argv)
     if min(args.rows, args.repeats, args.categories) < 1:
         parser.error("need --rows, --repeats and --categories >= 1")
-    print(header("python -m benchmarks.bench_imli_categories "
-                 + " ".join(argv or sys.argv[1:])))
+    print(header(command_line("benchmarks.bench_imli_categories", argv)))
     X, y = generated(args.rows, args.categories)
 
     def fit(_):

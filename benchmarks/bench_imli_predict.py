@@ -15,12 +15,12 @@ machine, as ``benchmarks.bench_imli_wide`` says.
 from __future__ import annotations
 
 import argparse
-import sys
 import warnings
 
 import numpy as np
 import pandas as pd
 
+from benchmarks.cli import command_line
 from benchmarks.machine import header
 from benchmarks.timing import median_and_runs, wall_times
 from imli import IMLIClassifier
@@ -44,7 +44,7 @@ def main(argv=None) -> None:
     args = parser.parse_args(argv)
     if args.rows < 1 or args.repeats < 1:
         parser.error("need --rows >= 1 and --repeats >= 1")
-    print(header("python -m benchmarks.bench_imli_predict " + " ".join(argv or sys.argv[1:])))
+    print(header(command_line("benchmarks.bench_imli_predict", argv)))
     X, y = generated(50_000, 0)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")

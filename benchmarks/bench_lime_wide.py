@@ -19,11 +19,11 @@ from __future__ import annotations
 
 import argparse
 import resource
-import sys
 
 import numpy as np
 import xgboost as xgb
 
+from benchmarks.cli import command_line
 from benchmarks.machine import header
 from benchmarks.timing import median_and_runs, wall_times
 from explain.lime_runner import LimeConfig, explain_rows
@@ -42,7 +42,7 @@ def main(argv=None) -> None:
     model = xgb.XGBClassifier(n_estimators=50, max_depth=3, n_jobs=1, random_state=0)
     model.fit(X, (X[:, 0] + X[:, 1] > 0).astype(int))
     config = LimeConfig(n_jobs=1)
-    print(header("python -m benchmarks.bench_lime_wide " + " ".join(argv or sys.argv[1:])))
+    print(header(command_line("benchmarks.bench_lime_wide", argv)))
     seconds, _ = wall_times(
         lambda _: explain_rows(X, X[:args.explain], model.predict_proba, config), args.repeats)
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 2**20

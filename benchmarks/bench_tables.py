@@ -33,7 +33,7 @@ import pandas as pd
 from sklearn.datasets import load_diabetes, load_digits, make_classification, make_friedman1
 
 from adapters import from_frame
-from benchmarks.cli import command_line, one_line_errors
+from benchmarks.cli import Unique, command_line, one_line_errors
 from benchmarks.machine import header
 from explain.cli import number_arg
 from explain.lime_runner import DISCRETIZERS, MAX_SAMPLES, LimeConfig
@@ -111,7 +111,8 @@ def main(argv=None) -> int:
     parser.add_argument("--discretizer", choices=DISCRETIZERS, default="entropy")
     parser.add_argument("--top-k", type=number_arg(int, 1), default=LimeConfig.top_k,
                         help="features LIME keeps per row")
-    parser.add_argument("--tables", nargs="+", choices=TABLES, default=list(TABLES))
+    parser.add_argument("--tables", nargs="+", choices=TABLES, default=list(TABLES),
+                        action=Unique)
     parser.add_argument("--train-view", choices=TRAIN_VIEWS, default=RunConfig.train_view,
                         help="what the surrogates learn from (the pipeline's --train-view)")
     args = parser.parse_args(argv)
