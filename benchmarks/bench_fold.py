@@ -42,7 +42,7 @@ import fold.learner
 from benchmarks.cli import Unique, command_line, one_line_errors
 from benchmarks.datasets import NAMES, load
 from benchmarks.machine import a_core_taken, header
-from explain.cli import number_arg
+from explain.cli import OneLineParser, number_arg
 from fold import FOLDClassifier
 
 
@@ -214,7 +214,8 @@ def blas_threads_cost(names: list, repeats: int, busy: bool) -> None:
 
 def build_parser() -> argparse.ArgumentParser:
     """The options; the modes other than the default exclude one another."""
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = OneLineParser(prog="python -m benchmarks.bench_fold",
+                           description=__doc__.splitlines()[0])
     count = number_arg(int, 1)
     parser.add_argument("--repeats", type=count, default=3)
     parser.add_argument("--datasets", nargs="+", choices=NAMES, action=Unique, metavar="NAME",

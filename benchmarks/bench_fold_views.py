@@ -19,7 +19,6 @@ are the same. Needs the ``bench`` extra (FOLD-R++).
 
 from __future__ import annotations
 
-import argparse
 import importlib.util
 import statistics
 import sys
@@ -35,7 +34,7 @@ from benchmarks.machine import header
 from benchmarks.peers import make_peer
 from benchmarks.runner import (LIME_CACHE_DIR, BenchConfig, _run_config, check_peers,
                                choose_positive, fold_splits, to_project_dataset)
-from explain.cli import number_arg
+from explain.cli import OneLineParser, number_arg
 
 #: The datasets of issue 4's comparison with FOLD-R++, small ones first.
 DEFAULT = ("iris", "wine", "ecoli", "breast-w", "heart", "pima", "ionosphere", "sonar",
@@ -137,7 +136,8 @@ def bench(name: str, config: BenchConfig, rounds: int, base=None) -> dict:
 
 @one_line_errors
 def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = OneLineParser(prog="python -m benchmarks.bench_fold_views",
+                           description=__doc__.splitlines()[0])
     parser.add_argument("--datasets", nargs="+", default=list(DEFAULT), choices=NAMES,
                         action=Unique, metavar="NAME")
     parser.add_argument("--rounds", type=int, default=20)

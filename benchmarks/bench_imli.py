@@ -29,7 +29,7 @@ from sklearn.model_selection import train_test_split
 from benchmarks.cli import Unique, command_line, one_line_errors
 from benchmarks.datasets import load
 from benchmarks.machine import header
-from explain.cli import number_arg
+from explain.cli import OneLineParser, number_arg
 from imli import Binarizer, IMLIClassifier, TimeLimitWarning
 
 #: Quantile thresholds per numeric feature, per dataset.
@@ -108,7 +108,8 @@ def _flag(values: list[bool]) -> str:
 
 def build_parser() -> argparse.ArgumentParser:
     """The options."""
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = OneLineParser(prog="python -m benchmarks.bench_imli",
+                           description=__doc__.splitlines()[0])
     parser.add_argument("--repeats", type=number_arg(int, 1), default=5)
     parser.add_argument("--datasets", nargs="+", choices=DATASETS, action=Unique,
                         metavar="NAME", default=list(DATASETS),

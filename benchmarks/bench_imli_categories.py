@@ -15,7 +15,6 @@ a hash of its text. To time another version of ``imli`` on the same machine, as
 
 from __future__ import annotations
 
-import argparse
 import hashlib
 import warnings
 
@@ -25,6 +24,7 @@ import pandas as pd
 from benchmarks.cli import command_line
 from benchmarks.machine import header
 from benchmarks.timing import median_and_runs, wall_times
+from explain.cli import OneLineParser
 from imli import IMLIClassifier
 
 
@@ -39,7 +39,8 @@ def generated(rows: int, categories: int, seed: int = 0) -> tuple[pd.DataFrame, 
 
 
 def main(argv=None) -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = OneLineParser(prog="python -m benchmarks.bench_imli_categories",
+                           description=__doc__.splitlines()[0])
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--rows", type=int, default=5000)
     parser.add_argument("--categories", type=int, default=1000)

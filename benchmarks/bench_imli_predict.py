@@ -14,7 +14,6 @@ machine, as ``benchmarks.bench_imli_wide`` says.
 
 from __future__ import annotations
 
-import argparse
 import warnings
 
 import numpy as np
@@ -23,6 +22,7 @@ import pandas as pd
 from benchmarks.cli import command_line
 from benchmarks.machine import header
 from benchmarks.timing import median_and_runs, wall_times
+from explain.cli import OneLineParser
 from imli import IMLIClassifier
 
 
@@ -38,7 +38,8 @@ def generated(rows: int, seed: int) -> tuple[pd.DataFrame, np.ndarray]:
 
 
 def main(argv=None) -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = OneLineParser(prog="python -m benchmarks.bench_imli_predict",
+                           description=__doc__.splitlines()[0])
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--rows", type=int, default=1_000_000)
     args = parser.parse_args(argv)

@@ -16,7 +16,6 @@ rule learned. To time another version of ``imli`` with this script on the same m
 
 from __future__ import annotations
 
-import argparse
 import sys
 import warnings
 
@@ -27,6 +26,7 @@ from benchmarks.cli import command_line, one_line_errors
 from benchmarks.datasets import load
 from benchmarks.machine import header
 from benchmarks.timing import median_and_runs, wall_times
+from explain.cli import OneLineParser
 from imli import IMLIClassifier
 
 
@@ -40,7 +40,8 @@ def generated(rows: int, columns: int) -> tuple[pd.DataFrame, np.ndarray]:
 
 @one_line_errors
 def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = OneLineParser(prog="python -m benchmarks.bench_imli_wide",
+                           description=__doc__.splitlines()[0])
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--rows", type=int, default=2000)
     parser.add_argument("--columns", type=int, default=300)

@@ -42,7 +42,7 @@ from sklearn.datasets import load_breast_cancer
 
 from benchmarks.cli import command_line, unusable_file
 from benchmarks.machine import environment, header
-from explain.cli import number_arg
+from explain.cli import OneLineParser, number_arg
 from explain.lime_batch import BatchedLime, ReferenceLime
 from explain.lime_runner import (DISCRETIZERS, MAX_SAMPLES, LimeConfig, explain_rows,
                                  make_explainer, seed_for)
@@ -303,7 +303,8 @@ def full_run(name, X, categorical, predict, rates, args):
 
 def parse_args(argv=None) -> argparse.Namespace:
     """The options, with --quick's sizes for the row counts not given, checked."""
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = OneLineParser(prog="python -m benchmarks.bench_lime",
+                           description=__doc__.splitlines()[0])
     rows = number_arg(int, ROUNDS)  # each of the alternating rounds explains a row or more
     parser.add_argument("--num-samples", type=number_arg(int, 2, MAX_SAMPLES + 1), default=5000)
     parser.add_argument("--rows-reference", type=rows, default=None,

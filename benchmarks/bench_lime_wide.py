@@ -17,7 +17,6 @@ version of ``explain`` with this script on the same machine::
 
 from __future__ import annotations
 
-import argparse
 import resource
 
 import numpy as np
@@ -26,11 +25,13 @@ import xgboost as xgb
 from benchmarks.cli import command_line
 from benchmarks.machine import header
 from benchmarks.timing import median_and_runs, wall_times
+from explain.cli import OneLineParser
 from explain.lime_runner import LimeConfig, explain_rows
 
 
 def main(argv=None) -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = OneLineParser(prog="python -m benchmarks.bench_lime_wide",
+                           description=__doc__.splitlines()[0])
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--columns", type=int, default=2000)
     parser.add_argument("--explain", type=int, default=32)

@@ -19,7 +19,6 @@ median of the rounds.
 
 from __future__ import annotations
 
-import argparse
 import json
 import statistics
 import subprocess
@@ -30,7 +29,7 @@ from pathlib import Path
 
 from benchmarks.cli import command_line, unusable_file
 from benchmarks.machine import environment, header
-from explain.cli import number_arg
+from explain.cli import OneLineParser, number_arg
 
 MODES = {"one process": ("1", None), "workers": ("-1", 0.0), "default": ("-1", None)}
 
@@ -72,7 +71,8 @@ def _run_once(data: str, mode: str, out: Path) -> float:
 
 
 def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = OneLineParser(prog="python -m benchmarks.bench_lime_workers",
+                           description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=number_arg(int, 1), default=3)
     parser.add_argument("--out", type=Path, help="write the results as JSON here")
     args = parser.parse_args(argv)

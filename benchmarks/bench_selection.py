@@ -37,7 +37,7 @@ from benchmarks.datasets import NAMES, load
 from benchmarks.machine import header
 from benchmarks.runner import (DEFAULT_DATASETS, LIME_CACHE_DIR, BenchConfig, _run_config,
                                fold_splits, to_project_dataset)
-from explain.cli import number_arg
+from explain.cli import OneLineParser, number_arg
 from explain.compare import SweepConfig
 from explain.learners import FOLD_DEFAULTS, IMLI_DEFAULTS, fit_learner
 from explain.pipeline import binarize_target, run_pipeline, training_labels, training_view
@@ -154,7 +154,8 @@ def _given(name: str, base: dict) -> dict:
 
 def build_parser() -> argparse.ArgumentParser:
     """The options."""
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = OneLineParser(prog="python -m benchmarks.bench_selection",
+                           description=__doc__.splitlines()[0])
     parser.add_argument("--datasets", nargs="+", choices=NAMES, action=Unique, metavar="NAME",
                         default=[d for d in DEFAULT_DATASETS if d != "adult"])
     parser.add_argument("--seed", type=number_arg(int, 0, 2**32), default=0)

@@ -22,7 +22,6 @@ program.
 
 from __future__ import annotations
 
-import argparse
 from pathlib import Path
 
 import numpy as np
@@ -31,7 +30,7 @@ from benchmarks.cli import Unique, command_line, one_line_errors
 from benchmarks.datasets import NAMES, load
 from benchmarks.machine import header
 from benchmarks.runner import fold_splits, to_project_dataset
-from explain.cli import number_arg
+from explain.cli import OneLineParser, number_arg
 
 __all__ = ["literal_masks", "best_programs", "MAX_TESTS"]
 
@@ -109,7 +108,8 @@ def best_programs(masks: np.ndarray, names: list[str], labels: np.ndarray,
 
 @one_line_errors
 def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser = OneLineParser(prog="python -m benchmarks.bench_small_programs",
+                           description=__doc__.split("\n\n")[0])
     parser.add_argument("--datasets", nargs="+", choices=NAMES, action=Unique, metavar="NAME",
                         default=["wine", "iris"])
     parser.add_argument("--seed", type=number_arg(int, 0, 2**32), default=0)

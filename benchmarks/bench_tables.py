@@ -24,7 +24,6 @@ black box's test accuracy.
 
 from __future__ import annotations
 
-import argparse
 import statistics
 import sys
 
@@ -35,7 +34,7 @@ from sklearn.datasets import load_diabetes, load_digits, make_classification, ma
 from adapters import from_frame
 from benchmarks.cli import Unique, command_line, one_line_errors
 from benchmarks.machine import header
-from explain.cli import number_arg
+from explain.cli import OneLineParser, number_arg
 from explain.lime_runner import DISCRETIZERS, MAX_SAMPLES, LimeConfig
 from explain.pipeline import TRAIN_VIEWS, RunConfig, run_pipeline
 
@@ -102,7 +101,8 @@ def run(kind: str, seeds: int, rows: int, num_samples: int, discretizer: str,
 
 @one_line_errors
 def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = OneLineParser(prog="python -m benchmarks.bench_tables",
+                           description=__doc__.splitlines()[0])
     parser.add_argument("--seeds", type=number_arg(int, 1), default=12)
     parser.add_argument("--rows", type=number_arg(int, 20), default=1000,
                         help="rows of a generated table, at least 20 (default 1000)")

@@ -36,7 +36,7 @@ import numpy as np
 import imli.solver
 from benchmarks.cli import command_line
 from benchmarks.machine import header
-from explain.cli import number_arg
+from explain.cli import OneLineParser, number_arg
 from imli import Binarizer, IMLIClassifier
 from imli.encoding import Weights, encode
 from imli.rows import merge_rows
@@ -105,7 +105,8 @@ def _row(what: str, sat: str, leave_after: float, seconds: list[float]) -> str:
 
 
 def main(argv=None) -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = OneLineParser(prog="python -m benchmarks.bench_time_limit",
+                           description=__doc__.splitlines()[0])
     parser.add_argument("--repeats", type=number_arg(int, 1), default=3)
     parser.add_argument("--sat", nargs="+", type=sat_solver, default=["g3", "m22"],
                         help="SAT solvers under RC2 (python-sat names)")

@@ -32,7 +32,7 @@ from pathlib import Path
 from benchmarks.cli import Unique, command_line, one_line_errors
 from benchmarks.datasets import NAMES, load
 from benchmarks.machine import a_core_taken, header
-from explain.cli import number_arg
+from explain.cli import OneLineParser, number_arg
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -103,7 +103,8 @@ def _print(name: str, runs: dict, busy: bool) -> None:
 
 def build_parser() -> argparse.ArgumentParser:
     """The options."""
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = OneLineParser(prog="python -m benchmarks.bench_xgboost_threads",
+                           description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=number_arg(int, 1), default=5)
     parser.add_argument("--datasets", nargs="+", choices=NAMES, action=Unique, metavar="NAME",
                         default=["iris", "breast_cancer", "credit-g", "adult"])

@@ -10,6 +10,7 @@ def test_a_dataset_without_configurations_is_refused_naming_those_with(capsys):
         main(["--datasets", "iris"])
     err = capsys.readouterr().err
     assert stop.value.code == 2 and "invalid choice: 'iris'" in err
+    assert len(err.splitlines()) == 1, err
     assert all(repr(name) in err for name in DATASETS)
 
 
