@@ -9,14 +9,13 @@ from __future__ import annotations
 
 import argparse
 import os
-import shlex
 import sys
 from pathlib import Path
 from typing import Callable
 
 import numpy as np
 
-from benchmarks.cli import Unique, unusable_folder
+from benchmarks.cli import Unique, command_line, unusable_folder
 from benchmarks.datasets import NAMES, SPECS, DatasetError, is_available, load
 
 
@@ -176,8 +175,7 @@ def _run(args: argparse.Namespace) -> int:
     except ValueError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
-    command = "python -m benchmarks " + shlex.join(sys.argv[1:] if args.argv is None
-                                                   else args.argv)
+    command = command_line("benchmarks", args.argv)
     if "foldrpp" in config.peers and os.environ.get("PYTHONHASHSEED", "") in ("", "random"):
         print("note: FOLD-R++ iterates over sets of strings, so its rules can change from "
               "one run to the next; set PYTHONHASHSEED (the published tables use 0) to "
