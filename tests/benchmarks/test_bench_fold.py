@@ -56,10 +56,8 @@ def test_busy_alone_is_a_usage_error(capsys):
     (["--noisy-rows", "100", "--lookahead-cost"], "not allowed with argument"),
     (["--large-rows", "100", "--blas-threads"], "not allowed with argument"),
 ])
-def test_bad_counts_names_and_mixed_modes_are_usage_errors(argv, message, capsys):
-    with pytest.raises(SystemExit) as stop:
-        main(argv)
-    assert stop.value.code == 2 and message in capsys.readouterr().err
+def test_bad_counts_names_and_mixed_modes_are_usage_errors(argv, message, usage_error):
+    assert message in usage_error(main, argv)
 
 
 def test_each_dataset_is_benchmarked_once():

@@ -28,26 +28,19 @@ def test_the_generated_table_is_labelled_with_its_size():
     (["--rows-reference", "30", "--rows-batched", "25"], "must not exceed --rows-batched"),
     (["--num-samples", "2000000"], "--num-samples: expected a value >= 2 and < 1000001"),
 ])
-def test_bad_sizes_are_usage_errors(argv, message, capsys):
-    with pytest.raises(SystemExit) as stop:
-        parse_args(argv)
-    assert stop.value.code == 2 and message in capsys.readouterr().err
+def test_bad_sizes_are_usage_errors(argv, message, usage_error):
+    assert message in usage_error(parse_args, argv)
 
 
 @pytest.mark.parametrize("main", [bench_lime.main, bench_lime_workers.main])
-def test_an_unwritable_out_is_refused_before_any_work(main, tmp_path, capsys):
+def test_an_unwritable_out_is_refused_before_any_work(main, tmp_path, usage_error):
     afile = tmp_path / "afile"
     afile.write_text("")
-    with pytest.raises(SystemExit) as stop:
-        main(["--out", str(afile / "results.json")])
-    err = capsys.readouterr().err
-    assert stop.value.code == 2 and "cannot be written: its folder is a file" in err
-    with pytest.raises(SystemExit):
-        main(["--out", str(tmp_path)])
-    assert "is a folder, not a file" in capsys.readouterr().err
+    assert "cannot be written: its folder is a file" in usage_error(
+        main, ["--out", str(afile / "results.json")])
+    assert "is a folder, not a file" in usage_error(main, ["--out", str(tmp_path)])
 
 
-def test_workers_rounds_must_be_positive(capsys):
-    with pytest.raises(SystemExit) as stop:
-        bench_lime_workers.main(["--rounds", "0"])
-    assert stop.value.code == 2 and "--rounds: expected a value >= 1" in capsys.readouterr().err
+def test_workers_rounds_must_be_positive(usage_error):
+    assert "--rounds: expected a value >= 1" in usage_error(bench_lime_workers.main,
+                                                             ["--rounds", "0"])

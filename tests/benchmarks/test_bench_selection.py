@@ -46,12 +46,10 @@ def test_the_default_choice_reproduces_the_pipeline(tmp_path):
         assert all(oracle <= counts[0][0] for counts in chosen[name].values())
 
 
-def test_options_keep_names_once_and_refuse_bad_values(capsys):
+def test_options_keep_names_once_and_refuse_bad_values(usage_error):
     args = build_parser().parse_args(["--datasets", "iris", "iris"])
     assert args.datasets == ["iris"]  # the totals count each dataset once
     for argv, message in ((["--inner-folds", "1"], "--inner-folds: expected a value >= 2"),
                           (["--datasets", "nosuch"], "invalid choice: 'nosuch'"),
                           (["--seed", "-1"], "--seed: expected a value >= 0")):
-        with pytest.raises(SystemExit) as stop:
-            main(argv)
-        assert stop.value.code == 2 and message in capsys.readouterr().err
+        assert message in usage_error(main, argv)

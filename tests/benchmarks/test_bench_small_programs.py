@@ -83,8 +83,6 @@ def test_a_table_with_too_many_tests_prints_no_totals(capsys, monkeypatch):
     (["--folds", "1"], "--folds: expected a value >= 2"),
     (["--folds", "0"], "--folds: expected a value >= 2"),
 ])
-def test_bad_seed_and_folds_are_usage_errors(argv, message, capsys):
-    with pytest.raises(SystemExit) as stop:
-        main(argv)
-    err = capsys.readouterr().err
-    assert stop.value.code == 2 and message in err and "cannot split" not in err
+def test_bad_seed_and_folds_are_usage_errors(argv, message, usage_error):
+    err = usage_error(main, argv)
+    assert message in err and "cannot split" not in err

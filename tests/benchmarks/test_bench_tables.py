@@ -43,10 +43,8 @@ def test_prints_one_row_per_method(capsys):
     (["--num-samples", "1"], "--num-samples: expected a value >= 2"),
     (["--top-k", "0"], "--top-k: expected a value >= 1"),
 ])
-def test_bad_sizes_are_usage_errors(argv, message, capsys):
-    with pytest.raises(SystemExit) as stop:
-        main(argv)
-    assert stop.value.code == 2 and message in capsys.readouterr().err
+def test_bad_sizes_are_usage_errors(argv, message, usage_error):
+    assert message in usage_error(main, argv)
 
 
 def test_a_table_the_pipeline_refuses_is_one_line(capsys):

@@ -14,8 +14,6 @@ def test_python_sat_names_and_aliases_are_accepted():
     (["--repeats", "0"], "--repeats: expected a value >= 1"),
     (["--leave-after", "-1"], "need --leave-after >= 0"),
 ])
-def test_bad_options_are_usage_errors(argv, message, capsys):
-    with pytest.raises(SystemExit) as stop:
-        main(argv)
-    err = capsys.readouterr().err
-    assert stop.value.code == 2 and message in err and "CalledProcessError" not in err
+def test_bad_options_are_usage_errors(argv, message, usage_error):
+    err = usage_error(main, argv)
+    assert message in err and "CalledProcessError" not in err

@@ -20,10 +20,8 @@ def test_each_setting_trains_and_predicts_with_its_threads(capsys):
     (["--predict-rows", "0"], "--predict-rows: expected a value >= 1"),
     (["--datasets", "nosuch"], "invalid choice: 'nosuch'"),
 ])
-def test_bad_options_are_usage_errors(argv, message, capsys):
-    with pytest.raises(SystemExit) as stop:
-        main(argv)
-    assert stop.value.code == 2 and message in capsys.readouterr().err
+def test_bad_options_are_usage_errors(argv, message, usage_error):
+    assert message in usage_error(main, argv)
 
 
 def test_each_dataset_once_and_a_missing_one_is_one_line(monkeypatch, capsys):
