@@ -241,7 +241,7 @@ def load_dataset(source, target=None, positive=None, *, binary=False, missing=()
         The target column; required for a CSV. A bundled dataset's target is ``"target"``
         (leave it unset).
     positive : str, int or None, default=None
-        The class that counts as 1 (see :func:`from_frame`). For ``wine`` and ``iris`` it
+        The class that counts as 1 (see :func:`from_frame`). For a bundled dataset it
         may also be a class index (``0``, ``"2"``) and the others become class 0.
     binary : bool, default=False
         Refuse a multi-class target when no ``positive`` is given.

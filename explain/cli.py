@@ -34,7 +34,7 @@ from adapters.errors import listing, quoted
 from adapters.target import match_label
 from adapters.xgboost_box import STOP_TRAINING, TrainingStopped
 from explain.compare import SweepConfig, run_compare, view_comparison
-from explain.learners import IMLI_DEFAULTS, LEARNERS
+from explain.learners import IMLI_DEFAULTS, LEARNERS, MAX_MDL_WEIGHT
 from explain.lime_parallel import DASK_EXTRA_HINT
 from explain.lime_runner import CATEGORY_VIEWS, DISCRETIZERS, MAX_SAMPLES, LimeConfig
 from explain.outputs import RUN_FILES, prepare_out_dir, write_run
@@ -78,10 +78,10 @@ class CliRun:
     drop: tuple = ()
 
 
-def _number_list(kind, low=0, high=None, inclusive=False):
+def _number_list(kind, low=0, high=None, inclusive=False, up_to=False):
     """An argparse type: a comma-separated list of ``kind`` values in the range
     :func:`number_arg` takes (positive by default; repeats dropped)."""
-    one = number_arg(kind, low, high, inclusive=inclusive)
+    one = number_arg(kind, low, high, inclusive=inclusive, up_to=up_to)
 
     def parse(text: str) -> tuple:
         values = tuple(dict.fromkeys(one(part) for part in text.split(",") if part.strip()))
@@ -108,10 +108,10 @@ def _path(text: str) -> Path:
     return Path(text)
 
 
-def number_arg(kind, low=None, high=None, inclusive=True, nonzero=False):
+def number_arg(kind, low=None, high=None, inclusive=True, nonzero=False, up_to=False):
     """An argparse type: one finite ``kind`` value, at least ``low`` (or above it when not
-    ``inclusive``), below ``high``, and not 0 if ``nonzero`` (also used by
-    ``python -m benchmarks``)."""
+    ``inclusive``), below ``high`` (or at most ``high`` when ``up_to``), and not 0 if
+    ``nonzero`` (also used by ``python -m benchmarks``)."""
     def parse(text: str):
         try:
             value = kind(text)
@@ -120,14 +120,14 @@ def number_arg(kind, low=None, high=None, inclusive=True, nonzero=False):
                 f"expected {'an integer' if kind is int else 'a number'}, got {text!r}"
             ) from None
         too_low = low is not None and (value < low if inclusive else value <= low)
-        if too_low or (high is not None and value >= high) or (nonzero and value == 0) \
-                or not math.isfinite(value):
+        too_high = high is not None and (value > high if up_to else value >= high)
+        if too_low or too_high or (nonzero and value == 0) or not math.isfinite(value):
             bounds = []
             shown = "{}" if kind is int else "{:g}"  # 4294967296, not 4.29497e+09
             if low is not None:
                 bounds.append(f"{'>=' if inclusive else '>'} {shown.format(low)}")
             if high is not None:
-                bounds.append(f"< {shown.format(high)}")
+                bounds.append(f"{'<=' if up_to else '<'} {shown.format(high)}")
             if nonzero:
                 bounds.append("not 0")
             if not bounds:
@@ -140,16 +140,17 @@ def number_arg(kind, low=None, high=None, inclusive=True, nonzero=False):
 
 #: FOLD's mdl_weight: positive, and finite once a stacked training view multiplies it by
 #: its copies per row (weights far below the bound already leave an empty program).
-_POSITIVE = number_arg(float, 0, 1e9, inclusive=False)
+_MDL_WEIGHT = number_arg(float, 0, MAX_MDL_WEIGHT, up_to=True)
 
 
 def _mdl_weight(text: str):
-    """An argparse type: a positive weight below 1e9, or ``none`` (plain FOLD: ``"none"``)."""
-    return "none" if text.strip().lower() == "none" else _POSITIVE(text)
+    """An argparse type: a weight from 0 to :data:`~explain.learners.MAX_MDL_WEIGHT`, or
+    ``none`` (plain FOLD: ``"none"``)."""
+    return "none" if text.strip().lower() == "none" else _MDL_WEIGHT(text)
 
 
 def _mdl_weights(text: str) -> tuple:
-    """An argparse type: comma-separated FOLD weights, each positive or ``none``
+    """An argparse type: comma-separated FOLD weights, each as :func:`_mdl_weight` takes it
     (``None``: plain FOLD; repeats dropped)."""
     weights = tuple(dict.fromkeys(None if w == "none" else w for w in (
         _mdl_weight(part) for part in text.split(",") if part.strip())))
@@ -201,7 +202,7 @@ def _parser() -> argparse.ArgumentParser:
                          help=DROP_HELP)
     sweep = SweepConfig()
     compare.add_argument("--sweep-data-fidelity",
-                         type=_number_list(float, 1e-6, 1e9, inclusive=True),
+                         type=_number_list(float, 1e-6, 1e9, inclusive=True, up_to=True),
                          default=None, metavar="L1,L2,...",
                          help=f"IMLI data_fidelity values (default {_csv(sweep.data_fidelity)})")
     compare.add_argument("--sweep-clauses", type=_number_list(int), default=None,
@@ -280,7 +281,8 @@ def _parser() -> argparse.ArgumentParser:
                        help=f"IMLI clauses, k (default {IMLI_DEFAULTS['n_clauses']})")
         p.add_argument("--imli-rule-type", choices=("CNF", "DNF"), default=None,
                        help=f"IMLI rule form (default {IMLI_DEFAULTS['rule_type']})")
-        p.add_argument("--data-fidelity", type=number_arg(float, 1e-6, 1e9), default=None,
+        p.add_argument("--data-fidelity", type=number_arg(float, 1e-6, 1e9, up_to=True),
+                       default=None,
                        help="IMLI weight of one misclassified row vs one literal "
                        f"(default {IMLI_DEFAULTS['data_fidelity']:g})")
         p.add_argument("--time-limit", type=number_arg(float, 0, 1e8, inclusive=False),
@@ -289,8 +291,10 @@ def _parser() -> argparse.ArgumentParser:
                        f"(default {IMLI_DEFAULTS['time_limit']:g})")
         p.add_argument("--fold-mdl-weight", type=_mdl_weight, default=None,
                        help="FOLD: weight of the program's size against its training errors "
-                       "(default 0.5; larger: a smaller program; none: plain FOLD, every "
-                       "rule that gains information)")
+                       "(default 0.5, doubled on the default training view, which stacks "
+                       "two copies of each row; the report gives both; larger: a smaller "
+                       "program; 0: training errors alone; none: plain FOLD, every rule "
+                       "that gains information)")
         p.add_argument("--max-seconds", type=number_arg(float, 0, 1e8, inclusive=False),
                        default=None,
                        help="stop the whole run after this many seconds (finished LIME "

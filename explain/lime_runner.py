@@ -102,8 +102,8 @@ class LimeConfig:
         Lime's feature selection. With ``none`` the ``top_k`` largest ``|weight|`` of the
         model on all features are kept.
     kernel_width : float, optional
-        Lime's kernel width (default ``0.75 * sqrt(n_features)``), from 1e-150 to 1e150
-        (lime divides by its square).
+        Lime's kernel width (default ``0.75 * sqrt(n_features)``), above 1e-150 and at
+        most 1e150 (lime divides by its square).
     engine : {"batched", "reference"}, default="batched"
     mode : {"fast", "exact"}, default="fast"
         Sampling of the batched engine.

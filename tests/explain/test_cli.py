@@ -628,10 +628,11 @@ def test_compare_views_without_lime_is_a_usage_error(capsys):
     ("--data-fidelity", "0"), ("--time-limit", "-1"), ("--max-seconds", "0"),
     ("--top-k", "five"), ("--seed", "4294967296"), ("--seed", "-1"), ("--out", ""),
     ("--cache-dir", " "), ("--model", ""), ("--data-fidelity", "inf"), ("--time-limit", "inf"),
-    ("--max-seconds", "1e400"), ("--learners", "foo"), ("--fold-mdl-weight", "0"),
+    ("--max-seconds", "1e400"), ("--learners", "foo"), ("--fold-mdl-weight", "-1"),
     ("--max-seconds", "1e12"), ("--data-fidelity", "1e-7"), ("--data-fidelity", "1e19"),
     ("--time-limit", "1e10"),
     ("--fold-mdl-weight", "nothing"), ("--fold-mdl-weight", "1e308"),
+    ("--fold-mdl-weight", "1.0000001e9"), ("--data-fidelity", "1.0000001e9"),
     ("--num-samples", "10000000000"), ("--lime-pool-rows", "9223372036854775808"),
 ])
 def test_out_of_range_options_are_usage_errors(option, value, capsys):
@@ -722,12 +723,25 @@ def test_batched_engine_options_keep_their_defaults_unless_given():
 
 
 @pytest.mark.parametrize("value, expected", [("2", {"mdl_weight": 2.0}),
-                                             ("None", {"mdl_weight": None}), (None, {})])
+                                             ("None", {"mdl_weight": None}), (None, {}),
+                                             # what the estimator takes, at the ends
+                                             ("0", {"mdl_weight": 0.0}),
+                                             ("1e9", {"mdl_weight": 1e9})])
 def test_fold_size_option(value, expected):
     from explain.cli import parse_args
 
     option = [] if value is None else ["--fold-mdl-weight", value]
     assert parse_args(["demo", "--out", "unused", *option]).config.fold_params == expected
+
+
+def test_the_command_line_takes_the_estimators_own_limits():
+    from explain.cli import parse_args
+
+    config = parse_args(["demo", "--out", "unused", "--data-fidelity", "1e9"]).config
+    assert config.imli_params["data_fidelity"] == 1e9
+    sweep = parse_args(["compare", "--data", "x.csv", "--out", "unused",
+                        "--sweep-data-fidelity", "1e-6,1e9", "--sweep-mdl-weight", "0,1e9"])
+    assert sweep.sweep.data_fidelity == (1e-6, 1e9) and sweep.sweep.mdl_weight == (0.0, 1e9)
 
 
 @pytest.mark.parametrize("option, value", [
