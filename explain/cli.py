@@ -35,9 +35,10 @@ from adapters.target import match_label
 from adapters.xgboost_box import STOP_TRAINING, TrainingStopped
 from explain.compare import SweepConfig, run_compare, view_comparison
 from explain.learners import IMLI_DEFAULTS, LEARNERS, MAX_MDL_WEIGHT
+from explain.lime_cache import check_cache_dir
 from explain.lime_parallel import DASK_EXTRA_HINT
 from explain.lime_runner import CATEGORY_VIEWS, DISCRETIZERS, MAX_SAMPLES, LimeConfig
-from explain.outputs import RUN_FILES, prepare_out_dir, write_run
+from explain.outputs import RUN_FILES, prepare_out_dir, run_lock, write_run
 from explain.pipeline import (MIN_POSITIVE_ROWS, MIN_POSITIVE_SHARE, TRAIN_VIEWS, RunConfig,
                               binarize_target, run_pipeline)
 from explain.report_md import (LEARNER_COLUMNS, VS_RUN_NOTE, baseline_note, behind_baseline,
@@ -52,6 +53,17 @@ def default_cache_dir() -> Path:
     """Where LIME explanations are cached across runs (``$XDG_CACHE_HOME`` or ~/.cache)."""
     base = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
     return Path(base) / "surrogate-rules" / "lime"
+
+
+def _default_cache() -> Path | None:
+    """The default LIME cache, or None with a warning when it cannot be created (a
+    read-only home): the user did not ask for a cache, so the run goes on without one."""
+    try:
+        check_cache_dir(default_cache_dir())
+    except InputError as err:
+        print(f"warning: {err}; running without a cache", file=sys.stderr)
+        return None
+    return default_cache_dir()
 
 
 @dataclass(frozen=True)
@@ -356,7 +368,7 @@ def _cli_run(args) -> CliRun:
                      {"mdl_weight": None if args.fold_mdl_weight == "none"
                       else args.fold_mdl_weight}),
     )
-    cache = None if args.no_cache else (args.cache_dir or default_cache_dir())
+    cache = None if args.no_cache else (args.cache_dir or _default_cache())
     sweep = None
     if args.command == "compare":
         given = {key: value for key, value in (
@@ -435,13 +447,19 @@ def _pareto_table(report: dict) -> Table:
 def execute(run: CliRun, console: Console) -> Path:
     """Check and create ``--out``, then run; return the report's path.
 
-    A run that fails or is stopped removes the ``--out`` directory it created while it is
-    still empty."""
-    missing = [p for p in (run.out, *run.out.parents) if not p.exists()]  # deepest first
+    The run holds ``--out``'s lock (:func:`explain.outputs.run_lock`): a second run into
+    the same directory meanwhile is refused. A run that fails or is stopped removes the
+    ``--out`` directory it created while it is still empty."""
+    try:
+        missing = [p for p in (run.out, *run.out.parents) if not p.exists()]  # deepest first
+    except OSError as error:  # a name too long: exists() passes on only a few errors
+        raise InputError(f"cannot use --out {run.out} ({error.strerror or error}); choose "
+                         f"another --out") from None
     out = prepare_out_dir(run.out, force=run.force,
                           inputs={"--data": run.data, "--model": run.model})
     try:
-        return _execute(run, console, out)
+        with run_lock(out):
+            return _execute(run, console, out)
     except BaseException:
         for made in missing:
             if not made.is_dir() or any(made.iterdir()):

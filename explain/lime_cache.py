@@ -31,7 +31,7 @@ import numpy as np
 from adapters import InputError
 from explain.lime_fit import LocalFits
 
-__all__ = ["CACHE_VERSION", "cache_key", "BatchStore", "CachedRows"]
+__all__ = ["CACHE_VERSION", "cache_key", "check_cache_dir", "BatchStore", "CachedRows"]
 
 CACHE_VERSION = 2  # 2: the key holds the discretizer's edges
 _FIELDS = ("positions", "features", "weights", "intercepts", "scores", "labels")
@@ -119,6 +119,31 @@ class CachedRows:
     labels: np.ndarray
 
 
+def _root(root) -> Path:
+    if not str(root).strip():  # Path("") is the working directory
+        raise InputError("the LIME cache directory is empty text; give a directory, "
+                         "or None for no cache")
+    return Path(root).expanduser()
+
+
+def check_cache_dir(root) -> None:
+    """Refuse a LIME cache directory that is not one (a file) or cannot be created,
+    creating it when missing. One that refuses new files (read-only) is taken: the
+    explanations it holds are read, and a run warns and goes on without writing.
+
+    Raises
+    ------
+    adapters.InputError
+        Naming the directory and why, with the options to choose another or none.
+    """
+    try:
+        _root(root).mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise InputError(f"cannot use {str(root)!r} as the LIME cache directory "
+                         f"({error.strerror or error}); choose another cache directory "
+                         f"(--cache-dir) or run without one (--no-cache)") from None
+
+
 class BatchStore:
     """The batch files of one cache key.
 
@@ -130,23 +155,21 @@ class BatchStore:
         From :func:`cache_key`.
     meta : dict, optional
         Written once to ``meta.json`` for people browsing the cache.
+
+    Raises
+    ------
+    OSError
+        When the key's directory or ``meta.json`` cannot be written (a full disk):
+        :func:`check_cache_dir` finds an unusable ``root`` before a run.
     """
 
     def __init__(self, root, key: str, meta: dict | None = None):
-        if not str(root).strip():  # Path("") is the working directory
-            raise InputError("the LIME cache directory is empty text; give a directory, "
-                             "or None for no cache")
-        self.directory = Path(root).expanduser() / key
+        self.directory = _root(root) / key
         meta_path = self.directory / "meta.json"
-        try:
-            self.directory.mkdir(parents=True, exist_ok=True)
-            if meta is not None and not meta_path.exists():
-                text = json.dumps(meta, indent=2, sort_keys=True, default=str).encode()
-                _atomic_write(meta_path, lambda handle: handle.write(text))
-        except OSError as error:
-            raise InputError(f"cannot use {str(root)!r} as the LIME cache directory "
-                             f"({error.strerror or error}); choose another cache directory "
-                             f"(--cache-dir) or run without one (--no-cache)") from None
+        self.directory.mkdir(parents=True, exist_ok=True)
+        if meta is not None and not meta_path.exists():
+            text = json.dumps(meta, indent=2, sort_keys=True, default=str).encode()
+            _atomic_write(meta_path, lambda handle: handle.write(text))
 
     def batch_files(self) -> list[Path]:
         """The finished batch files, sorted by name."""

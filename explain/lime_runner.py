@@ -54,7 +54,7 @@ from sklearn.utils import check_random_state
 from adapters.errors import InputError
 from explain.lime_batch import BatchedLime, ReferenceLime, check_probabilities
 from explain.lime_bins import RankEntropyDiscretizer
-from explain.lime_cache import BatchStore, cache_key
+from explain.lime_cache import BatchStore, cache_key, check_cache_dir
 from explain.lime_fit import LocalFits, resolved_selection
 from explain.lime_parallel import dask_client, n_workers, run_batches
 from explain.lime_sampling import one_hot_negations
@@ -457,7 +457,9 @@ def explain_rows(training_data, rows, predict_fn: Callable, config: LimeConfig |
         Labels of the training rows, for the entropy discretizer; by default the black
         box's (the most probable class of each training row under ``predict_fn``).
     cache_dir : path, optional
-        Checkpoint directory: finished batches are saved as they complete and reused.
+        Checkpoint directory: finished batches are saved as they complete and reused. One
+        that is a file is refused; when files cannot be written there (read-only, a full
+        disk), a warning says so and the rows are explained without it.
     row_ids : array-like of int, optional
         Stable ids seeding each row (default ``0..n_rows-1``).
     progress : callable, optional
@@ -513,14 +515,16 @@ def explain_rows(training_data, rows, predict_fn: Callable, config: LimeConfig |
     done = np.zeros(n, dtype=bool)
     store = None
     if cache_dir is not None and n:
+        check_cache_dir(cache_dir)
         items = config.result_items()
         key = cache_key(training_data=training_data, rows=rows, row_ids=row_ids, labels=labels,
                         categorical_features=categorical, training_labels=training_labels,
                         config_items=items, model_fingerprint=model_fingerprint,
                         probe_probabilities=probe_p, edges=edges)
-        store = BatchStore(cache_dir, key, meta={"config": items, "n_rows": n,
-                                                 "n_features": d,
-                                                 "model_fingerprint": model_fingerprint})
+        store = _open_store(cache_dir, key, meta={"config": items, "n_rows": n,
+                                                  "n_features": d,
+                                                  "model_fingerprint": model_fingerprint})
+    if store is not None:
         cached = store.load(n, config.top_k, width)
         done = cached.done.copy()
         _put(fits, np.flatnonzero(done), cached.fits, np.flatnonzero(done))
@@ -584,6 +588,18 @@ def probe_rows(training_data: np.ndarray, n_mixed: int = 256,
         high = training_data[:, numeric].max(axis=0)
         between[:, numeric] = low + (high - low) * rng.random((n_mixed, numeric.size))
     return np.concatenate([training_data[:64], mixed, between])
+
+
+def _open_store(cache_dir, key, meta):
+    """The cache's store of ``key``; on a full or read-only disk, a warning and None (the
+    run goes on without the cache)."""
+    try:
+        return BatchStore(cache_dir, key, meta=meta)
+    except OSError as error:
+        warnings.warn(f"could not write to the LIME cache {str(cache_dir)!r} "
+                      f"({error.strerror or error}); going on without it",
+                      RuntimeWarning, stacklevel=3)
+        return None
 
 
 def _checkpoint(store, positions, fits, labels):

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import csv
+import fcntl
 import json
 import os
 import tempfile
+from contextlib import contextmanager
 from pathlib import Path
 
 import numpy as np
@@ -17,13 +19,16 @@ from explain.report_details import add_details
 from explain.report_html import render_html
 from explain.report_md import render_markdown
 
-__all__ = ["prepare_out_dir", "write_run", "atomic_write_text", "predictions_frame"]
+__all__ = ["prepare_out_dir", "run_lock", "write_run", "atomic_write_text",
+           "predictions_frame"]
 
 #: Files a run writes; a directory holding any of them is a previous run's.
 RUN_FILES = ("report.json", "report.md", "report.html", "imli.txt", "fold.pl",
              "fold_facts.pl", "predictions.csv")
 #: What the black boxes' ``save`` may write (one of them per run).
 BLACK_BOX_FILES = ("black_box.ubj", "black_box.joblib", "black_box.txt")
+#: The file a running run holds locked in its directory (removed when it ends).
+LOCK_FILE = ".surrogate-rules.lock"
 
 
 def atomic_write_text(path: Path, text: str) -> None:
@@ -89,6 +94,39 @@ def prepare_out_dir(out_dir, force: bool = False, inputs: dict | None = None) ->
         raise InputError(f"cannot write to --out {out} ({error.strerror or error}); choose "
                          f"a directory you can write to") from None
     return out
+
+
+@contextmanager
+def run_lock(out_dir):
+    """Hold ``out_dir``'s lock for a run: another run into it meanwhile is refused.
+
+    Two runs that both found no report in the directory when they began would otherwise
+    both write there, and their files would mix. The lock is the operating system's
+    (``flock``), so a run that was killed holds none; its lock file is taken over.
+
+    Raises
+    ------
+    adapters.InputError
+        When another run holds the lock.
+    """
+    path = Path(out_dir) / LOCK_FILE
+    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+    try:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            # a run that ended removed the file this one opened: the lock is another's
+            held = os.fstat(fd).st_ino == os.stat(path).st_ino
+        except (BlockingIOError, FileNotFoundError):
+            held = False
+        if not held:
+            raise InputError(f"another run is writing to {out_dir}; wait for it to end or "
+                             f"choose another --out")
+        try:
+            yield
+        finally:
+            path.unlink(missing_ok=True)  # before the lock is let go
+    finally:
+        os.close(fd)
 
 
 def report_json_text(report: dict) -> str:

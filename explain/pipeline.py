@@ -24,6 +24,7 @@ from adapters.blackbox import check_encoded_reading, unwrapped
 from adapters.errors import counted, listing, quoted
 from explain.learners import LEARNERS, FittedLearner, check_params, fit_learner, plain_value
 from explain.lime_input import LimeInput
+from explain.lime_cache import check_cache_dir
 from explain.lime_runner import Explanations, LimeConfig, explain_rows, seed_value
 from explain.metrics import agreement_interval, agreement_scores, paired_comparison
 from explain.transform import (Negations, binary_columns, binary_view, negation_mask,
@@ -361,6 +362,9 @@ def run_pipeline(
         seeded split of ``config.test_size``.
     cache_dir : path, optional
         Where LIME explanations are cached and checkpointed; ``None`` disables the cache.
+        One that is a file, or cannot be created, is refused before the run; one that
+        refuses new files (read-only, a full disk) gives a warning, and the run goes on
+        without writing there.
     progress : callable, optional
         ``progress(stage, done, total)`` for long stages: LIME's rows, and the black
         box's training and each learner's fit as one step each (0 of 1 when it begins).
@@ -383,6 +387,8 @@ def run_pipeline(
         raise InputError(f"{what}; choose from {list(LEARNERS)}")
     for name in config.learners:
         check_params(name, config.imli_params if name == "imli" else config.fold_params)
+    if cache_dir is not None and config.uses_lime:
+        check_cache_dir(cache_dir)  # before the slow stages
     binary = binarize_target(dataset)
     if black_box is not None:
         black_box = _read_by_name(black_box, dataset)

@@ -873,3 +873,22 @@ def test_no_stdout_at_all_is_the_same_as_one_nobody_reads(tmp_path, monkeypatch)
     out = tmp_path / "run"
     assert cli.main(["run", "--data", "iris", "--out", str(out), *FAST]) == 0
     assert (out / "report.json").is_file()
+
+
+def test_an_unusable_default_cache_is_a_warning_and_no_cache(tmp_path, monkeypatch, capsys):
+    # a read-only home ended the run, though no cache was asked for
+    from explain.cli import parse_args
+
+    (tmp_path / "a_file").write_text("")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "a_file"))
+    run = parse_args(["demo", "--out", "unused"])
+    assert run.cache_dir is None
+    err = capsys.readouterr().err
+    assert err.startswith("warning: cannot use ") and err.endswith("running without a cache\n")
+
+
+def test_an_out_name_too_long_is_one_line(tmp_path):
+    done = run_cli("run", "--data", "iris", "--out", str(tmp_path / ("é" * 130)), *FAST_LIME)
+    assert done.returncode == 2 and "Traceback" not in done.stderr
+    assert done.stderr.strip().splitlines()[-1].endswith("(File name too long); choose "
+                                                          "another --out")

@@ -2,6 +2,7 @@
 
 import gc
 import os
+import shutil
 import sys
 import time
 import warnings
@@ -214,6 +215,21 @@ def test_unusable_cache_directory_is_a_clear_error(tmp_path):
     for root in (tmp_path / "a_file", "/proc/surrogate-rules-nope"):
         with pytest.raises(InputError, match="cannot use .* as the LIME cache directory"):
             _explain(mixed()[2], root)
+
+
+def test_a_cache_that_refuses_files_mid_run_is_a_warning_not_an_end(tmp_path):
+    # a full disk after the training rows ended a run that had said "going on"
+    predict = mixed()[2]
+    fresh = _explain(predict)
+    _explain(predict, tmp_path)
+    (key,) = [p for p in tmp_path.iterdir() if p.is_dir()]
+    shutil.rmtree(key)
+    key.write_text("")  # the key's folder cannot be made, as on a full disk
+    with pytest.warns(RuntimeWarning, match="could not write to the LIME cache .*; going on "
+                                            "without it"):
+        again = _explain(predict, tmp_path)
+    assert again.rows_from_cache == 0
+    _same(again, fresh)
 
 
 def test_a_cache_directory_of_home_is_expanded_and_empty_text_refused(tmp_path, monkeypatch):

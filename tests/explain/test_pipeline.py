@@ -769,3 +769,44 @@ def test_a_fold_weight_a_stacked_view_would_make_infinite_is_refused_before_lime
                                          r"1e\+308"):
         run_pipeline(load_dataset("iris"),
                      RunConfig(lime=FAST_LIME, fold_params={"mdl_weight": 1e308}))
+
+
+def test_a_cache_directory_that_is_a_file_is_refused_before_the_black_box(tmp_path):
+    (tmp_path / "a_file").write_text("")
+    stages = []
+    with pytest.raises(InputError, match="as the LIME cache directory"):
+        run_pipeline(load_dataset("iris"), RunConfig(lime=FAST_LIME),
+                     cache_dir=tmp_path / "a_file",
+                     progress=lambda stage, done, total: stages.append(stage))
+    assert stages == []  # nothing was trained or explained first
+
+
+def test_a_run_holds_its_out_directory_while_it_runs(tmp_path):
+    from explain.outputs import LOCK_FILE, run_lock
+
+    (tmp_path / LOCK_FILE).write_text("")  # left by a run that was killed: taken over
+    with run_lock(tmp_path):
+        with pytest.raises(InputError, match=f"^another run is writing to {tmp_path}; wait "):
+            with run_lock(tmp_path):
+                pass
+        assert (tmp_path / LOCK_FILE).exists()
+    assert not (tmp_path / LOCK_FILE).exists()  # removed at the end
+    with run_lock(tmp_path):  # and free again
+        pass
+
+
+def test_two_runs_into_one_out_directory_do_not_both_write(tmp_path):
+    # both found no report when they began, and both wrote: the folder mixed their files
+    import subprocess
+    import sys
+
+    command = [sys.executable, "-m", "explain", "run", "--data", "iris", "--num-samples",
+               "100", "--n-jobs", "1", "--no-cache", "--learners", "fold", "--out",
+               str(tmp_path / "o")]
+    runs = [subprocess.Popen([*command, "--seed", str(seed)], stdout=subprocess.DEVNULL,
+                             stderr=subprocess.PIPE, text=True) for seed in (1, 2)]
+    results = [(run.wait(), run.stderr.read()) for run in runs]
+    assert sorted(code for code, _ in results) == [0, 2], results
+    refused = next(err for code, err in results if code == 2).strip().splitlines()[-1]
+    # refused by the lock, or (when the other had ended) by its report
+    assert "another run" in refused or "already holds a run's report" in refused, refused
