@@ -753,7 +753,9 @@ def run_stops(seconds: float | None):
         raise pending.pop()()
 
     try:
-        previous = {signum: signal.signal(signum, stop) for signum in _STOPS}
+        # a signal the parent set to be ignored (`explain ... &` in a script, nohup) stays so
+        previous = {signum: signal.signal(signum, stop) for signum in _STOPS
+                    if signal.getsignal(signum) is not signal.SIG_IGN}
     except ValueError:  # not the main thread: leave the defaults
         yield
         return

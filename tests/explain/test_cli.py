@@ -497,6 +497,22 @@ def test_a_stop_inside_xgboost_is_raised_once_it_returns(signame, stop):
     assert signal.getsignal(signal.SIGINT) is signal.default_int_handler  # put back
 
 
+def test_a_signal_the_parent_ignores_stays_ignored():
+    # `explain ... &` in a script: Ctrl-C at the terminal stopped the background run
+    import signal
+
+    import explain.cli as cli
+
+    before = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        with cli.run_stops(None):
+            assert signal.getsignal(signal.SIGINT) is signal.SIG_IGN
+            assert signal.getsignal(signal.SIGTERM) is not signal.SIG_DFL  # still a stop
+        assert signal.getsignal(signal.SIGINT) is signal.SIG_IGN
+    finally:
+        signal.signal(signal.SIGINT, before)
+
+
 def test_a_stop_during_real_training_ends_it_after_the_current_round():
     # the stop used to wait for the whole training (24 s on a wide table)
     import signal
