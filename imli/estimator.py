@@ -399,11 +399,13 @@ class IMLIClassifier(ClassifierMixin, BaseEstimator):
             # before the limit
             staged = (f" (learning stops at {1 - POLISH_SHARE:.0%} of it, the polish has "
                       f"the rest)" if self._staged() else "")
+            after = (f"after {self.n_queries_} MaxSAT quer"
+                     f"{'y' if self.n_queries_ == 1 else 'ies'}" if self.n_queries_
+                     else "before a MaxSAT query ended")
             warnings.warn(
-                f"time_limit={self.time_limit}s{staged} cut the search short after "
-                f"{self.n_queries_} MaxSAT queries; returning the best rule found so far "
-                f"({self.rule_size_} literal{'' if self.rule_size_ == 1 else 's'}), not "
-                f"proven optimal.",
+                f"time_limit={self.time_limit}s{staged} cut the search short {after}; "
+                f"returning the best rule found so far ({self.rule_size_} "
+                f"literal{'' if self.rule_size_ == 1 else 's'}), not proven optimal.",
                 TimeLimitWarning,
                 stacklevel=2,
             )

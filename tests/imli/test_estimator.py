@@ -591,6 +591,15 @@ def test_a_list_past_its_time_limit_says_so_and_keeps_greedy_rules(mode):
     assert clf.score(X, y) > majority + 0.2 and clf.rule_size_ > 0
 
 
+def test_a_time_limit_before_any_query_ended_says_so(cancer):
+    # it said "after 0 MaxSAT queries"
+    X, y, specs = cancer
+    with pytest.warns(TimeLimitWarning, match=r"cut the search short before a MaxSAT query "
+                                              r"ended; returning the best rule"):
+        clf = IMLIClassifier(batch_size=None, time_limit=1e-9).fit(X, y, column_specs=specs)
+    assert clf.n_queries_ == 0
+
+
 @pytest.mark.parametrize("limit", [np.float32(30.0), np.float16(30.0), np.int64(30)])
 def test_a_numpy_time_limit_is_taken_as_a_number(limit):
     # np.float32 passed the check, then threading's join refused it mid-fit
