@@ -18,8 +18,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
-import tempfile
 import warnings
 import zipfile
 from dataclasses import dataclass
@@ -29,6 +27,7 @@ from pathlib import Path
 import numpy as np
 
 from adapters import InputError
+from explain.atomic import atomic_write
 from explain.lime_fit import LocalFits
 
 __all__ = ["CACHE_VERSION", "cache_key", "check_cache_dir", "BatchStore", "CachedRows"]
@@ -97,19 +96,6 @@ def cache_key(*, training_data, rows, row_ids, labels, categorical_features, tra
     return digest.hexdigest()
 
 
-def _atomic_write(path: Path, write) -> None:
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=path.name + ".", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            write(handle)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-
-
 @dataclass(frozen=True)
 class CachedRows:
     """Explanations found on disk: ``done[i]`` says whether row position ``i`` was loaded."""
@@ -169,7 +155,7 @@ class BatchStore:
         self.directory.mkdir(parents=True, exist_ok=True)
         if meta is not None and not meta_path.exists():
             text = json.dumps(meta, indent=2, sort_keys=True, default=str).encode()
-            _atomic_write(meta_path, lambda handle: handle.write(text))
+            atomic_write(meta_path, lambda handle: handle.write(text))
 
     def batch_files(self) -> list[Path]:
         """The finished batch files, sorted by name."""
@@ -182,7 +168,7 @@ class BatchStore:
         arrays = dict(positions=positions, features=fits.features, weights=fits.weights,
                       intercepts=fits.intercepts, scores=fits.scores,
                       labels=np.asarray(labels, dtype=np.int64))
-        _atomic_write(path, lambda handle: np.savez(handle, **arrays))
+        atomic_write(path, lambda handle: np.savez(handle, **arrays))
         return path
 
     def load(self, n_rows: int, top_k: int, n_features: int) -> CachedRows:

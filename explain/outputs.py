@@ -14,6 +14,7 @@ import numpy as np
 import pandas as pd
 
 from adapters import InputError
+from explain.atomic import atomic_write
 from explain.pipeline import PipelineResult
 from explain.report_details import add_details
 from explain.report_html import render_html
@@ -37,18 +38,7 @@ def atomic_write_text(path: Path, text: str) -> None:
     A reader never sees a half-written file, and an interrupted write leaves the previous
     content (or nothing) in place.
     """
-    path = Path(path)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    umask = os.umask(0)
-    os.umask(umask)
-    os.chmod(tmp, 0o666 & ~umask)  # mkstemp makes 0600; a report is an ordinary file
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
-            handle.write(text)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    atomic_write(path, lambda handle: handle.write(text.encode("utf-8")))
 
 
 def prepare_out_dir(out_dir, force: bool = False, inputs: dict | None = None) -> Path:

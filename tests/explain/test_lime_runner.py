@@ -217,6 +217,18 @@ def test_unusable_cache_directory_is_a_clear_error(tmp_path):
             _explain(mixed()[2], root)
 
 
+def test_cache_files_are_ordinary_files_a_group_can_share(tmp_path):
+    # batches were 0600 under 0755 folders: another user of a shared cache found them
+    # unreadable and removed them
+    old = os.umask(0o002)
+    try:
+        _explain(mixed()[2], tmp_path)
+    finally:
+        os.umask(old)
+    files = [p for p in tmp_path.rglob("*") if p.is_file()]
+    assert files and {p.stat().st_mode & 0o777 for p in files} == {0o664}
+
+
 def test_a_cache_that_refuses_files_mid_run_is_a_warning_not_an_end(tmp_path):
     # a full disk after the training rows ended a run that had said "going on"
     predict = mixed()[2]
