@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import csv
 import fcntl
+import glob
 import json
 import os
+import shutil
 import tempfile
 from contextlib import contextmanager
 from pathlib import Path
@@ -71,10 +73,11 @@ def prepare_out_dir(out_dir, force: bool = False, inputs: dict | None = None) ->
                 raise InputError(f"{option} {given} is the file {name} that a run writes in "
                                  f"--out {out}: the run would overwrite it; choose another "
                                  f"--out, or move the file out of it first")
-    if out.is_dir() and any((out / name).exists() for name in RUN_FILES) and not force:
-        raise InputError(
-            f"{out} already holds a run's report; choose another --out or pass --force"
-        )
+    held = [name for name in RUN_FILES if (out / name).exists()] if out.is_dir() else []
+    if held and not force:
+        what = "a run's report" if "report.json" in held else \
+            f"a run's files ({', '.join(held)}; a run stopped as it wrote them?)"
+        raise InputError(f"{out} already holds {what}; choose another --out or pass --force")
     try:
         out.mkdir(parents=True, exist_ok=True)
         # a directory that exists may still refuse files (/sys, a read-only mount): find
@@ -92,7 +95,8 @@ def run_lock(out_dir):
 
     Two runs that both found no report in the directory when they began would otherwise
     both write there, and their files would mix. The lock is the operating system's
-    (``flock``), so a run that was killed holds none; its lock file is taken over.
+    (``flock``), so a run that was killed holds none; its lock file is taken over, and the
+    temporary files it left (``.report.json.*.tmp``, ``.black_box.*/``) are removed.
 
     Raises
     ------
@@ -111,12 +115,23 @@ def run_lock(out_dir):
         if not held:
             raise InputError(f"another run is writing to {out_dir}; wait for it to end or "
                              f"choose another --out")
+        _remove_leftovers(Path(out_dir))
         try:
             yield
         finally:
             path.unlink(missing_ok=True)  # before the lock is let go
     finally:
         os.close(fd)
+
+
+def _remove_leftovers(out: Path) -> None:
+    """The temporary files of a run that was killed while it wrote into ``out``."""
+    for folder in out.glob(".black_box.*"):
+        if folder.is_dir() and not folder.is_symlink():
+            shutil.rmtree(folder, ignore_errors=True)
+    for name in RUN_FILES:
+        for leftover in out.glob(f".{glob.escape(name)}.*.tmp"):
+            leftover.unlink(missing_ok=True)
 
 
 def report_json_text(report: dict) -> str:

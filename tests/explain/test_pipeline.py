@@ -785,7 +785,12 @@ def test_a_run_holds_its_out_directory_while_it_runs(tmp_path):
     from explain.outputs import LOCK_FILE, run_lock
 
     (tmp_path / LOCK_FILE).write_text("")  # left by a run that was killed: taken over
+    (tmp_path / ".black_box.x1y2").mkdir()  # and so are its temporary files
+    (tmp_path / ".black_box.x1y2" / "black_box.ubj").write_text("")
+    (tmp_path / ".report.json.abc.tmp").write_text("{")
+    (tmp_path / ".mine.tmp").write_text("")  # not a run's: kept
     with run_lock(tmp_path):
+        assert sorted(p.name for p in tmp_path.iterdir()) == sorted([LOCK_FILE, ".mine.tmp"])
         with pytest.raises(InputError, match=f"^another run is writing to {tmp_path}; wait "):
             with run_lock(tmp_path):
                 pass
@@ -810,3 +815,17 @@ def test_two_runs_into_one_out_directory_do_not_both_write(tmp_path):
     refused = next(err for code, err in results if code == 2).strip().splitlines()[-1]
     # refused by the lock, or (when the other had ended) by its report
     assert "another run" in refused or "already holds a run's report" in refused, refused
+
+
+def test_a_folder_of_a_run_stopped_while_writing_is_named_as_such(tmp_path):
+    from explain.outputs import prepare_out_dir
+
+    (tmp_path / "fold.pl").write_text("")
+    (tmp_path / "imli.txt").write_text("")
+    with pytest.raises(InputError, match=r"already holds a run's files \(imli.txt, fold.pl; "
+                                         r"a run stopped as it wrote them\?\); choose another "
+                                         r"--out or pass --force"):
+        prepare_out_dir(tmp_path)
+    (tmp_path / "report.json").write_text("{}")
+    with pytest.raises(InputError, match="already holds a run's report; choose"):
+        prepare_out_dir(tmp_path)
