@@ -459,6 +459,8 @@ def execute(run: CliRun, console: Console) -> Path:
                           inputs={"--data": run.data, "--model": run.model})
     try:
         with run_lock(out):
+            # again under the lock: a run that held it may have written its report since
+            prepare_out_dir(run.out, force=run.force)
             return _execute(run, console, out)
     except BaseException:
         for made in missing:
@@ -753,9 +755,11 @@ def run_stops(seconds: float | None):
         raise pending.pop()()
 
     try:
-        # a signal the parent set to be ignored (`explain ... &` in a script, nohup) stays so
+        # a stop the parent set to be ignored (`explain ... &` in a script, nohup) stays so;
+        # SIGALRM is the run's own timer
         previous = {signum: signal.signal(signum, stop) for signum in _STOPS
-                    if signal.getsignal(signum) is not signal.SIG_IGN}
+                    if signum == signal.SIGALRM
+                    or signal.getsignal(signum) is not signal.SIG_IGN}
     except ValueError:  # not the main thread: leave the defaults
         yield
         return

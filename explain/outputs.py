@@ -96,7 +96,8 @@ def run_lock(out_dir):
     Two runs that both found no report in the directory when they began would otherwise
     both write there, and their files would mix. The lock is the operating system's
     (``flock``), so a run that was killed holds none; its lock file is taken over, and the
-    temporary files it left (``.report.json.*.tmp``, ``.black_box.*/``) are removed.
+    temporary files it left (``.report.json.*.tmp``, ``.black_box.*/``) are removed. On a
+    file system without locks the run goes on unlocked, as runs did before.
 
     Raises
     ------
@@ -104,23 +105,38 @@ def run_lock(out_dir):
         When another run holds the lock.
     """
     path = Path(out_dir) / LOCK_FILE
-    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
-    try:
+    for _ in range(3):  # a run that ended removed the file this one opened: open anew
+        try:
+            # read-only: a lock file another user's killed run left can still be locked
+            fd = os.open(path, os.O_RDONLY | os.O_CREAT, 0o644)
+        except OSError as error:  # the folder removed meanwhile, not ours to open
+            raise InputError(f"cannot lock --out {out_dir} ({error.strerror or error}); "
+                             f"choose another --out") from None
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-            # a run that ended removed the file this one opened: the lock is another's
-            held = os.fstat(fd).st_ino == os.stat(path).st_ino
-        except (BlockingIOError, FileNotFoundError):
-            held = False
-        if not held:
+        except BlockingIOError:
+            os.close(fd)
             raise InputError(f"another run is writing to {out_dir}; wait for it to end or "
-                             f"choose another --out")
-        _remove_leftovers(Path(out_dir))
-        try:
+                             f"choose another --out") from None
+        except OSError:  # a file system without locks (some network ones): as before
+            os.close(fd)
             yield
-        finally:
-            path.unlink(missing_ok=True)  # before the lock is let go
+            return
+        try:
+            same = os.fstat(fd).st_ino == os.stat(path).st_ino
+        except FileNotFoundError:
+            same = False
+        if same:
+            break
+        os.close(fd)
+    else:
+        raise InputError(f"another run is writing to {out_dir}; wait for it to end or "
+                         f"choose another --out")
+    try:
+        _remove_leftovers(Path(out_dir))
+        yield
     finally:
+        path.unlink(missing_ok=True)  # before the lock is let go
         os.close(fd)
 
 

@@ -469,9 +469,20 @@ def test_a_stop_that_surfaces_as_another_error_is_still_a_stop(capsys):
         _stopped(raised(ValueError("x"), RuntimeError("a bug")), run)
 
 
+@pytest.fixture
+def stoppable():
+    """Ctrl-C as a terminal gives it, whatever the suite inherited (a script's
+    `pytest &` starts with SIGINT ignored, which a run keeps)."""
+    import signal
+
+    before = signal.signal(signal.SIGINT, signal.default_int_handler)
+    yield
+    signal.signal(signal.SIGINT, before)
+
+
 @pytest.mark.parametrize("signame, stop", [("SIGINT", KeyboardInterrupt),
                                            ("SIGALRM", "RunTimeout"), ("SIGTERM", "Terminated")])
-def test_a_stop_inside_xgboost_is_raised_once_it_returns(signame, stop):
+def test_a_stop_inside_xgboost_is_raised_once_it_returns(signame, stop, stoppable):
     """XGBoost's C++ training calls back into Python; a stop raised there unwound through
     it (XGBoost ignored it, failed a check or crashed)."""
     import signal
@@ -503,17 +514,20 @@ def test_a_signal_the_parent_ignores_stays_ignored():
 
     import explain.cli as cli
 
-    before = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    before = {s: signal.signal(s, signal.SIG_IGN) for s in (signal.SIGINT, signal.SIGALRM)}
     try:
         with cli.run_stops(None):
             assert signal.getsignal(signal.SIGINT) is signal.SIG_IGN
             assert signal.getsignal(signal.SIGTERM) is not signal.SIG_DFL  # still a stop
+            # the run's own timer (--max-seconds) is not the parent's to silence
+            assert signal.getsignal(signal.SIGALRM) is not signal.SIG_IGN
         assert signal.getsignal(signal.SIGINT) is signal.SIG_IGN
     finally:
-        signal.signal(signal.SIGINT, before)
+        for signum, handler in before.items():
+            signal.signal(signum, handler)
 
 
-def test_a_stop_during_real_training_ends_it_after_the_current_round():
+def test_a_stop_during_real_training_ends_it_after_the_current_round(stoppable):
     # the stop used to wait for the whole training (24 s on a wide table)
     import signal
     import threading
@@ -548,6 +562,25 @@ def test_a_run_into_out_that_another_run_filled_meanwhile_is_refused(tmp_path, m
 
     monkeypatch.setattr(cli, "run_pipeline", other_run_ends)
     with pytest.raises(InputError, match="another run wrote its report to .* while this one"):
+        execute(run, Console(file=io.StringIO()))
+    assert (out / "report.json").read_text() == "{}"
+
+
+def test_a_run_that_ended_between_the_check_and_the_lock_is_not_overwritten(tmp_path,
+                                                                            monkeypatch):
+    # the other run held the lock, wrote its report and let go, after this one had found
+    # no report and before it took the lock
+    out = tmp_path / "run"
+    run = parse_args(["run", "--data", "iris", "--out", str(out), "--no-cache"])
+    lock = cli.run_lock
+
+    def other_run_ends_first(folder):
+        with lock(folder):
+            (out / "report.json").write_text("{}")
+        return lock(folder)
+
+    monkeypatch.setattr(cli, "run_lock", other_run_ends_first)
+    with pytest.raises(InputError, match="already holds a run's report"):
         execute(run, Console(file=io.StringIO()))
     assert (out / "report.json").read_text() == "{}"
 

@@ -810,7 +810,8 @@ def test_two_runs_into_one_out_directory_do_not_both_write(tmp_path):
                str(tmp_path / "o")]
     runs = [subprocess.Popen([*command, "--seed", str(seed)], stdout=subprocess.DEVNULL,
                              stderr=subprocess.PIPE, text=True) for seed in (1, 2)]
-    results = [(run.wait(), run.stderr.read()) for run in runs]
+    errors = [run.communicate(timeout=600)[1] for run in runs]
+    results = [(run.returncode, err) for run, err in zip(runs, errors)]
     assert sorted(code for code, _ in results) == [0, 2], results
     refused = next(err for code, err in results if code == 2).strip().splitlines()[-1]
     # refused by the lock, or (when the other had ended) by its report
