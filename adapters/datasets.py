@@ -125,38 +125,39 @@ def from_frame(df, target, positive=None, name="frame", *, binary=False, missing
                    categorical=categorical, notes=tuple(notes), source_labels=source_labels)
 
 
-#: Rows a column is first checked on for :func:`_copies_of_target` (a wide table's other
-#: columns are passed over there).
+#: Rows, spread over the table, a column is first checked on for :func:`_copies_of_target`
+#: (a wide table's other columns are passed over there, sorted by class or not).
 _COPY_CHECK_ROWS = 1000
 
 
 def _copies_of_target(X, y, class_names, n_labels) -> list[str]:
-    """Notes on feature columns that tell the classes apart with one value each, known on
-    every row (at most as many values as the target has labels, each value on rows of one
-    class): a copy of the target, or something known only with it, which would make the
-    black box and the rules trivial."""
+    """Notes on feature columns that tell the classes apart by their values alone, known
+    on every row (at most as many values as the target has labels, each value on rows of
+    one class): a copy of the target, or something known only with it, which would make
+    the black box and the rules trivial."""
     notes = []
+    sample = slice(None, None, max(1, len(y) // _COPY_CHECK_ROWS))
     for name in X.columns:
         column = X[name]
-        head = column.iloc[:_COPY_CHECK_ROWS]
-        if head.isna().any() or head.nunique() > n_labels or not _pure(head, y[:len(head)]):
-            continue
-        if column.isna().any() or column.nunique() > n_labels or not _pure(column, y):
-            continue
-        value = column.iloc[0]
-        shown = quoted(value if isinstance(value, str) else number_label(value))
-        notes.append(f"column {quoted(name)} holds one value per class on every row (e.g. "
-                     f"{shown} always with {quoted(class_names[y[0]])}): if it is the "
-                     f"target in another form, or known only with it, drop it (--drop on "
-                     f"the command line, drop= in Python)")
+        if _pure(column.iloc[sample], y[sample], n_labels) and _pure(column, y, n_labels):
+            value = column.iloc[0]
+            shown = quoted(value if isinstance(value, str) else number_label(value))
+            notes.append(f"column {quoted(name)} tells the classes apart on every row, each "
+                         f"of its {column.nunique()} values on rows of one class (e.g. "
+                         f"{shown} always with {quoted(class_names[y[0]])}): if it is the "
+                         f"target in another form, or known only with it, drop it (--drop "
+                         f"on the command line, drop= in Python)")
     return notes
 
 
-def _pure(column, y) -> bool:
-    """Whether every value of ``column`` is on rows of a single class of ``y``."""
-    codes = pd.factorize(column)[0].astype(np.int64)
-    pairs = np.unique(codes * (int(y.max()) + 1) + y)
-    return len(pairs) == len(np.unique(codes))
+def _pure(column, y, n_labels) -> bool:
+    """Whether ``column`` is known on every row, with at most ``n_labels`` values, each
+    on rows of a single class of ``y``."""
+    codes, values = pd.factorize(column)
+    if (codes < 0).any() or len(values) > n_labels:
+        return False
+    pairs = np.unique(codes.astype(np.int64) * (int(y.max()) + 1) + y)
+    return len(pairs) == len(values)
 
 
 def _named_columns(given, names, target, verb) -> list[str]:
@@ -458,7 +459,8 @@ def _keep_blank_cells(text, delimiter, frame, target) -> None:
     (a quoted field after a space), or holds empty fields past the header's, nothing is
     put back."""
     sep = re.escape(delimiter)
-    if not re.search(rf"(?:^|{sep})[ \t]+(?:{sep}|$)", text, re.M):
+    spaces = " " if delimiter == "\t" else " \t"  # a tab file's empty fields are not blank
+    if not re.search(rf"(?:^|{sep})[{spaces}]+(?:{sep}|$)", text, re.M):
         return
     name = None if target is None else str(target).strip()
     try:
@@ -473,12 +475,12 @@ def _keep_blank_cells(text, delimiter, frame, target) -> None:
     for k, column in enumerate(frame.columns):
         if column == name:
             continue
-        cells = written.iloc[:, k].to_numpy(dtype=object)
-        blank = frame[column].isna().to_numpy() & np.array(
-            [bool(c) and not c.strip() for c in cells], dtype=bool)
-        if blank.any():
+        missing = np.flatnonzero(frame[column].isna().to_numpy())
+        cells = written.iloc[missing, k].to_numpy(dtype=object)
+        blank = missing[[bool(c) and not c.strip() for c in cells]]
+        if len(blank):
             values = frame[column].astype(object)
-            values[blank] = cells[blank]
+            values.iloc[blank] = written.iloc[blank, k].to_numpy(dtype=object)
             frame[column] = values
 
 
@@ -560,15 +562,16 @@ def _exact_target(text, delimiter, frame, target) -> list[str]:
         if len(spellings) == frame[name].nunique():
             frame[name] = written
             return []
-        merged = {}
+        groups = {}
         for label in spellings:
-            merged.setdefault(label.lower(), []).append(label)
-        merged = next((labels for labels in merged.values() if len(labels) > 1), None)
-        if merged is None:
+            groups.setdefault(label.lower(), []).append(label)
+        merged = [f"{listing(labels, 3)} as {quoted(labels[0].lower().capitalize())}"
+                  for labels in groups.values() if len(labels) > 1]
+        if not merged:
             return []
-        return [f"target {quoted(name)}: {listing(merged, 3)} are read as one class, "
-                f"{quoted(merged[0].lower().capitalize())} (the reader takes each spelling "
-                f"of true and false for the same value)"]
+        return [f"target {quoted(name)}: labels spelled apart are one class: "
+                f"{'; '.join(merged)} (the reader takes each spelling of true and false "
+                f"for the same value)"]
     numbers, spellings = {}, {}
     for label in pd.unique(written.dropna().str.strip()):
         try:

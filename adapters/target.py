@@ -140,7 +140,10 @@ def encode_target(series, target, positive=None, binary=False):
     if positive is not None:
         try:
             chosen = match_label(positive, classes, target)
-        except InputError as err:  # the label may be one read as missing ('NA')
+        except InputError as err:  # a label read as missing ('NA'): say where it went
+            missing = {w.casefold() for w in _words_read_as_missing(series, keep)}
+            if str(positive).strip().casefold() not in missing:
+                raise
             raise InputError(f"{err}{_missing_words(series, keep)}") from None
         y = (labels == chosen).astype(np.int64)
         if len(classes) == 2:

@@ -434,7 +434,7 @@ def run(config: BenchConfig, command: str, log: Log = _stderr) -> list[dict]:
     results = []
     for i, name in enumerate(config.datasets):
         log(f"[{name}] dataset {i + 1}/{len(config.datasets)}")
-        result = run_dataset(name, config, log, data.pop(name))
+        result = run_dataset(name, config, log, data.pop(name, None))  # None: given twice
         result["config"] = config.to_dict()
         result["environment"] = env
         path = save(result, config.out_dir)

@@ -145,8 +145,9 @@ class BatchStore:
     Raises
     ------
     OSError
-        When the key's directory or ``meta.json`` cannot be written (a full disk):
-        :func:`check_cache_dir` finds an unusable ``root`` before a run.
+        When the key's directory cannot be made (a full disk, a read-only cache):
+        :func:`check_cache_dir` finds an unusable ``root`` before a run. (``meta.json``
+        that cannot be written is left out: the batches there are still read.)
     """
 
     def __init__(self, root, key: str, meta: dict | None = None):
@@ -155,7 +156,10 @@ class BatchStore:
         self.directory.mkdir(parents=True, exist_ok=True)
         if meta is not None and not meta_path.exists():
             text = json.dumps(meta, indent=2, sort_keys=True, default=str).encode()
-            atomic_write(meta_path, lambda handle: handle.write(text))
+            try:
+                atomic_write(meta_path, lambda handle: handle.write(text))
+            except OSError:
+                pass  # for people browsing the cache; the checkpoints say when writes fail
 
     def batch_files(self) -> list[Path]:
         """The finished batch files, sorted by name."""

@@ -596,9 +596,7 @@ def _open_store(cache_dir, key, meta):
     try:
         return BatchStore(cache_dir, key, meta=meta)
     except OSError as error:
-        warnings.warn(f"could not write to the LIME cache {str(cache_dir)!r} "
-                      f"({error.strerror or error}); going on without it",
-                      RuntimeWarning, stacklevel=3)
+        _unwritable(cache_dir, error)
         return None
 
 
@@ -608,11 +606,15 @@ def _checkpoint(store, positions, fits, labels):
     try:
         store.save(positions, fits, labels)
     except OSError as error:
-        warnings.warn(f"could not write to the LIME cache {str(store.directory)!r} "
-                      f"({error.strerror or error}); going on without checkpoints",
-                      RuntimeWarning, stacklevel=3)
+        _unwritable(store.directory, error)
         return None
     return store
+
+
+def _unwritable(directory, error) -> None:
+    warnings.warn(f"could not write to the LIME cache {str(directory)!r} "
+                  f"({error.strerror or error}); going on without it", RuntimeWarning,
+                  stacklevel=4)
 
 
 def _put(target: LocalFits, positions, source: LocalFits, which) -> None:

@@ -253,7 +253,9 @@ def _unseen_categories_note(X_train: pd.DataFrame, X_test: pd.DataFrame,
 def _rows_needed(test_size: float, n_classes: int) -> int:
     """The fewest rows that ``test_size`` splits into 10 training rows and a test row of
     each class (scikit-learn holds out ``ceil(test_size * n)``)."""
-    n = 10 + n_classes
+    # both counts grow with n: start near the answer, then step over float rounding
+    n = max(10 + n_classes, math.floor((n_classes - 1) / test_size),
+            math.floor(10 / (1 - test_size)) - 1)
     while n - math.ceil(test_size * n) < 10 or math.ceil(test_size * n) < n_classes:
         n += 1
     return n

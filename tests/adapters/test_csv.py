@@ -169,6 +169,8 @@ def test_a_target_code_with_and_without_leading_zeros_is_two_classes(tmp_path):
     (["TRUE", "FALSE", "TRUE"], ("FALSE", "TRUE")),   # as R writes them: was True/False
     (["TRUE", "", "FALSE"], ("FALSE", "TRUE")),       # a missing label (objects in pandas)
     (["TRUE", "true", "False"], ("False", "True")),   # spelled two ways: one class each value
+    (["TRUE", "true", "false"], ("False", "True")),
+    (["TRUE", "FALSE", "false"], ("False", "True")),
 ])
 def test_a_boolean_target_keeps_its_spelling_when_each_value_has_one(tmp_path, written,
                                                                      names):
@@ -176,10 +178,15 @@ def test_a_boolean_target_keeps_its_spelling_when_each_value_has_one(tmp_path, w
     ds = load_dataset(_write(tmp_path, text), target="t")
     assert ds.class_names == names and ds.class_names[1].lower() == "true"
     assert ds.y.tolist()[:2] == ([1, 0] if written[1] != "true" else [1, 1])
-    merged = [n for n in ds.notes if "read as one class" in n]
-    assert merged == (["target 't': 'TRUE', 'true' are read as one class, 'True' (the reader "
-                       "takes each spelling of true and false for the same value)"]
-                      if written[1] == "true" else [])
+    merged = [n for n in ds.notes if "spelled apart" in n]
+    spellings = {}
+    for w in dict.fromkeys(w for w in written if w):
+        spellings.setdefault(w.lower(), []).append(w)
+    groups = [f"{', '.join(repr(w) for w in ws)} as {ws[0].capitalize()!r}"
+              for ws in spellings.values() if len(ws) > 1]
+    assert merged == ([f"target 't': labels spelled apart are one class: {'; '.join(groups)} "
+                       "(the reader takes each spelling of true and false for the same value)"]
+                      if groups else [])
 
 
 def test_a_dot_that_looks_like_a_thousands_separator_is_noted(tmp_path):

@@ -108,6 +108,8 @@ def test_labels_read_as_missing_are_named_when_one_class_or_none_is_left():
                   r"such a label to keep it as a class\)$", positive="NA")
     _raises(pd.DataFrame({"x": [1.0, 2.0, 3.0], "t": ["EU", "AS", "EU"]}),
             match=r"'AS', 'EU'$", positive="NA")
+    _raises(pd.DataFrame({"x": [1.0, 2.0, 3.0, 4.0], "t": ["EU", "NA", "AS", "NA"]}),
+            match=r"'AS', 'EU'$", positive="OC")  # another label: nothing of NA
 
 
 def test_binary_mode_with_too_many_classes():
@@ -356,15 +358,19 @@ def test_a_column_holding_the_target_in_another_form_is_noted():
     species = np.where(x > 0.5, "c", np.where(x > -0.5, "b", "a"))
     df = pd.DataFrame({"x": x, "code": pd.Series(species).map({"a": 10, "b": 20, "c": 30}),
                        "near": np.where(species == "a", 0.0, 1.0), "t": species})
-    said = [n for n in from_frame(df, "t").notes if "one value per class" in n]
-    assert said == ["column 'code' holds one value per class on every row (e.g. '20' always "
-                    "with 'b'): if it is the target in another form, or known only with it, "
-                    "drop it (--drop on the command line, drop= in Python)"]
+    said = [n for n in from_frame(df, "t").notes if "tells the classes apart" in n]
+    assert said == ["column 'code' tells the classes apart on every row, each of its 3 "
+                    "values on rows of one class (e.g. '20' always with 'b'): if it is the "
+                    "target in another form, or known only with it, drop it (--drop on the "
+                    "command line, drop= in Python)"]
     # one class against the rest: the three codes still tell the two apart
-    assert any("'code' holds one value per class" in n
+    assert any("'code' tells the classes apart" in n
                for n in from_frame(df, "t", positive="c").notes)
+    # sorted by class, as many tables are: found all the same
+    ordered = df.sort_values("t", ignore_index=True)
+    assert any("'code' tells" in n for n in from_frame(ordered, "t").notes)
     # a value on rows of two classes, or a missing value: not a copy
     df.loc[0, "code"] = 30 if species[0] != "c" else 10
-    assert not any("one value per class" in n for n in from_frame(df, "t").notes)
+    assert not any("tells the classes apart" in n for n in from_frame(df, "t").notes)
     df.loc[0, "code"] = np.nan
-    assert not any("one value per class" in n for n in from_frame(df, "t").notes)
+    assert not any("tells the classes apart" in n for n in from_frame(df, "t").notes)

@@ -141,7 +141,7 @@ def test_unwritable_cache_warns_and_the_run_goes_on(tmp_path, monkeypatch):
 
     monkeypatch.setattr(BatchStore, "save", full)
     predict = mixed()[2]
-    with pytest.warns(RuntimeWarning, match="No space left.*going on without checkpoints"):
+    with pytest.warns(RuntimeWarning, match="No space left.*going on without it"):
         result = _explain(predict, tmp_path)
     _same(result, _explain(predict))
 

@@ -385,6 +385,14 @@ def test_a_test_set_without_a_row_of_a_class_is_refused():
         run_pipeline(from_frame(df.iloc[8:], "t"), RunConfig(lime=FAST_LIME))
 
 
+def test_the_rows_a_tiny_test_size_needs_are_said_at_once():
+    from explain.pipeline import _rows_needed
+
+    # the count was searched one row at a time: minutes at 1e-9
+    assert _rows_needed(1e-12, 2) == 10**12 + 1 and _rows_needed(0.25, 2) == 14
+    assert _rows_needed(0.9, 3) == 100  # 10 of 100 rows to learn from
+
+
 @pytest.mark.parametrize("n, refused", [(11, True), (12, False)])
 def test_the_fewest_rows_said_to_be_needed_can_run(n, refused):
     # 10 and 11 rows passed the first check, then no test_size could split them
