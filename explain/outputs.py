@@ -120,7 +120,10 @@ def run_lock(out_dir):
                              f"choose another --out") from None
         except OSError:  # a file system without locks (some network ones): as before
             os.close(fd)
-            yield
+            try:
+                yield
+            finally:
+                path.unlink(missing_ok=True)
             return
         try:
             same = os.fstat(fd).st_ino == os.stat(path).st_ino
