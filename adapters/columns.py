@@ -128,10 +128,15 @@ def as_strings(series):
     """
     values = objects(series)
     present = ~pd.isna(values)
-    text = np.array([str(v).strip() for v in values[present]], dtype=object)
-    missing = np.array([t.lower() in MISSING_TOKENS for t in text], dtype=bool)
-    text[missing] = np.nan
-    values[present] = text
+
+    def clean(v):
+        text = str(v).strip()
+        return np.nan if text.lower() in MISSING_TOKENS else text
+
+    # once per distinct value when all are text (1, 1.0 and True are one to a hash table)
+    strings = pd.api.types.infer_dtype(values[present], skipna=False) == "string"
+    values[present] = (_each(clean, values[present]) if strings
+                       else np.array([clean(v) for v in values[present]], dtype=object))
     return values
 
 
@@ -325,10 +330,18 @@ def leading_zeros(name, text) -> list[str]:
             "them as categories"]
 
 
+def _each(function, text, dtype=object, missing=None):
+    """``function`` of every value of ``text``, computed once per distinct value (a column
+    of 200,000 cells often holds a few); ``missing`` where a value is missing."""
+    codes, distinct = pd.factorize(pd.Series(text, dtype=object))
+    return np.array([function(v) for v in distinct] + [missing], dtype=dtype)[codes]
+
+
 def _numbers(text):
     """``text`` parsed as floats, NaN where a value is not a number."""
-    parsed = pd.to_numeric(pd.Series(text, dtype=object), errors="coerce")
-    return parsed.to_numpy(dtype="float64", na_value=np.nan)
+    codes, distinct = pd.factorize(pd.Series(text, dtype=object))
+    parsed = pd.to_numeric(pd.Series(distinct, dtype=object), errors="coerce")
+    return np.append(parsed.to_numpy(dtype="float64", na_value=np.nan), np.nan)[codes]
 
 
 def _missing_words(name, series, text):
@@ -387,10 +400,10 @@ def numbers_spelled_apart(name, numbers, target=False):
 
 def _dressed_numbers(name, text):
     """A note when categorical ``text`` is numbers with separators, ``%`` or currency."""
-    dressed = np.array([bool(_NUMBER_DRESSING.search(t)) for t in text], dtype=bool)
+    dressed = _each(lambda t: bool(_NUMBER_DRESSING.search(t)), text, bool, False)
     if not dressed.any():
         return []
-    parses = ~np.isnan(_numbers([_NUMBER_DRESSING.sub("", t) for t in text]))
+    parses = ~np.isnan(_numbers(_each(lambda t: _NUMBER_DRESSING.sub("", t), text)))
     if parses.mean() < NUMERIC_SHARE:
         return []
     return [f"column {quoted(name)} holds numbers written as text (e.g. "
@@ -409,7 +422,7 @@ def _other_digits(name, text):
     other = [t for t in text if not t.isascii()]
     if not other:
         return []
-    written = [ascii_digits(t) for t in text]
+    written = _each(ascii_digits, text)
     if np.isnan(_numbers(written)).mean() > 1 - NUMERIC_SHARE:
         return []
     first = next(t for t, w in zip(text, written) if t != w)
@@ -430,7 +443,7 @@ def _what_values(distinct, otherwise: str) -> str:
 def _numbers_with_a_unit(name, text):
     """A note when categorical ``text`` is numbers followed by one and the same unit
     (``70 kg``, ``170cm``)."""
-    units = pd.Series([m[3] if (m := _WITH_UNIT.match(t)) else None for t in text],
+    units = pd.Series(_each(lambda t: m[3] if (m := _WITH_UNIT.match(t)) else None, text),
                       dtype=object)
     if not len(units) or units.isna().all():
         return []
@@ -447,7 +460,7 @@ def _dates(name, text):
     """A note when categorical ``text`` is dates or times (ISO ``2021-01-27``, ``27/01/2021``)."""
     if not len(text):
         return []
-    dated = np.array([bool(_DATE.match(t)) for t in text], dtype=bool)
+    dated = _each(lambda t: bool(_DATE.match(t)), text, bool, False)
     if dated.mean() < NUMERIC_SHARE:
         return []
     return [f"column {quoted(name)} holds dates (e.g. {quoted(text[dated][0])}), read as "
