@@ -419,8 +419,7 @@ def _other_digits(name, text):
         return "".join(str(unicodedata.decimal(c)) if c > "\x7f" and
                        unicodedata.category(c) == "Nd" else c for c in value)
 
-    other = [t for t in text if not t.isascii()]
-    if not other:
+    if all(t.isascii() for t in pd.unique(np.asarray(text, dtype=object))):
         return []
     written = _each(ascii_digits, text)
     if np.isnan(_numbers(written)).mean() > 1 - NUMERIC_SHARE:
