@@ -368,7 +368,8 @@ def _cli_run(args) -> CliRun:
                      {"mdl_weight": None if args.fold_mdl_weight == "none"
                       else args.fold_mdl_weight}),
     )
-    cache = None if args.no_cache else (args.cache_dir or _default_cache())
+    cache = None if args.no_cache else (args.cache_dir or (
+        _default_cache() if config.uses_lime else default_cache_dir()))  # raw: unused
     sweep = None
     if args.command == "compare":
         given = {key: value for key, value in (

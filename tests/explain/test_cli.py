@@ -934,6 +934,9 @@ def test_an_unusable_default_cache_is_a_warning_and_no_cache(tmp_path, monkeypat
     assert run.cache_dir is None
     err = capsys.readouterr().err
     assert err.startswith("warning: cannot use ") and err.endswith("running without a cache\n")
+    # a run without LIME uses no cache: nothing to warn about
+    parse_args(["demo", "--out", "unused", "--train-view", "raw"])
+    assert capsys.readouterr().err == ""
 
 
 def test_an_out_name_too_long_is_one_line(tmp_path):
