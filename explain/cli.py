@@ -345,17 +345,21 @@ def _cli_run(args) -> CliRun:
         )
         if value is not None
     }
+    def lime_option(name):  # without LIME (--train-view raw) its options are ignored
+        given = getattr(args, name) if args.train_view != "raw" else None
+        return getattr(LimeConfig, name.removeprefix("lime_")) if given is None else given
+
     lime = LimeConfig(
-        num_samples=args.num_samples or LimeConfig.num_samples,
-        top_k=args.top_k or LimeConfig.top_k,
+        num_samples=lime_option("num_samples"),
+        top_k=lime_option("top_k"),
         discretizer=args.discretizer,
-        engine=args.lime_engine or LimeConfig.engine,
-        mode=args.lime_mode or LimeConfig.mode,
-        pool_rows=args.lime_pool_rows or LimeConfig.pool_rows,
-        categories=args.lime_categories or LimeConfig.categories,
+        engine=lime_option("lime_engine"),
+        mode=lime_option("lime_mode"),
+        pool_rows=lime_option("lime_pool_rows"),
+        categories=lime_option("lime_categories"),
         random_state=args.seed,
         n_jobs=args.n_jobs,
-        scheduler=args.scheduler,
+        scheduler=lime_option("scheduler"),
     )
     config = RunConfig(
         test_size=args.test_size,

@@ -17,7 +17,7 @@ import pandas as pd
 
 from adapters import InputError
 from explain.atomic import atomic_write
-from explain.pipeline import PipelineResult
+from explain.pipeline import PipelineResult, one_table
 from explain.report_details import add_details
 from explain.report_html import render_html
 from explain.report_md import render_markdown
@@ -213,8 +213,9 @@ def write_run(result: PipelineResult, out_dir: Path) -> dict[str, Path]:
         # the held-out rows, each Id its row in the table (predictions.csv's `row`), so
         # plain swipl's answers can be set beside the run's
         test = result.views["fold"]["test"]
-        texts["fold_facts"] = ("fold_facts.pl",
-                               result.learners["fold"].estimator.facts(test, ids=test.index))
+        with one_table():
+            facts = result.learners["fold"].estimator.facts(test, ids=test.index)
+        texts["fold_facts"] = ("fold_facts.pl", facts)
     # every text quoted: a label holding a lone CR would otherwise end a line for readers
     texts["predictions"] = ("predictions.csv", predictions_frame(result).to_csv(
         index=False, lineterminator="\n", quoting=csv.QUOTE_NONNUMERIC))

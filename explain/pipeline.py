@@ -10,6 +10,7 @@ from __future__ import annotations
 import math
 import time
 import warnings
+from contextlib import contextmanager
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any, Callable
@@ -679,13 +680,20 @@ def training_labels(labels: np.ndarray, train_view: str) -> np.ndarray:
     return np.concatenate([labels, labels]) if train_view == "lime+raw" else labels
 
 
+@contextmanager
+def one_table():
+    """Mute FOLD's warning on categories unseen in fit, which asks whether a column
+    changed type: a run's views all come from one table (a LIME view may keep few of a
+    column's categories), and the report notes held-out rows of unseen categories."""
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", message=r"column .*values were never seen in fit")
+        yield
+
+
 def view_predictions(learner: FittedLearner, views: dict) -> dict[str, np.ndarray]:
     """The learner's 0/1 labels of each view of the rows that a run has: ``train_raw`` and
     ``test`` (full rows), and ``train_lime`` and ``test_lime`` when LIME ran."""
-    with warnings.catch_warnings():
-        # FOLD's warning on categories unseen in fit asks whether a column changed type;
-        # here both views come from one table, and the report notes such held-out rows
-        warnings.filterwarnings("ignore", message=r"column .*values were never seen in fit")
+    with one_table():
         return {part: learner.predict(views[part])
                 for part in ("train_raw", "test", "train_lime", "test_lime")
                 if views.get(part) is not None}

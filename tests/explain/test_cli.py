@@ -944,3 +944,16 @@ def test_an_out_name_too_long_is_one_line(tmp_path):
     assert done.returncode == 2 and "Traceback" not in done.stderr
     assert done.stderr.strip().splitlines()[-1].endswith("(File name too long); choose "
                                                           "another --out")
+
+
+def test_lime_options_said_to_be_ignored_are_ignored():
+    # "... set LIME, which --train-view raw does not run: ignored", then the same options
+    # refused together (one-hot needs the batched engine)
+    from explain.cli import parse_args
+
+    run = parse_args(["run", "--data", "x.csv", "--out", "unused", "--train-view", "raw",
+                      "--lime-categories", "one-hot", "--lime-engine", "reference",
+                      "--top-k", "2", "--discretizer", "decile"])
+    lime = run.config.lime
+    assert (lime.categories, lime.engine, lime.top_k) == ("value", "batched", 5)
+    assert lime.discretizer == "decile"  # the bins still make IMLI's thresholds

@@ -838,3 +838,21 @@ def test_a_folder_of_a_run_stopped_while_writing_is_named_as_such(tmp_path):
     (tmp_path / "report.json").write_text("{}")
     with pytest.raises(InputError, match="already holds a run's report; choose"):
         prepare_out_dir(tmp_path)
+
+
+def test_writing_the_held_out_facts_does_not_ask_whether_a_column_changed_type(tmp_path):
+    # a one-hot LIME view keeps few of a column's categories: writing fold_facts.pl warned
+    # "91 of 125 values were never seen in fit ... the same column in another type?"
+    from explain.outputs import prepare_out_dir, write_run
+
+    rng = np.random.default_rng(0)
+    frame = pd.DataFrame({"A": rng.choice(list("abcdefg"), 400), "B": rng.choice(list("wxyz"), 400),
+                          "C": rng.choice(["t", "f"], 400)})
+    frame["t"] = np.where(frame.A.isin(["a", "b"]) | (frame.C == "t") & (frame.B == "x"), 1, 0)
+    lime = LimeConfig(num_samples=200, top_k=2, n_jobs=1, categories="one-hot")
+    config = RunConfig(lime=lime, learners=("fold",), train_view="lime")
+    result = run_pipeline(from_frame(frame, "t"), config)
+    with warnings.catch_warnings(record=True) as seen:
+        warnings.simplefilter("always")
+        write_run(result, prepare_out_dir(tmp_path / "run"))
+    assert not [w for w in seen if "never seen in fit" in str(w.message)]
