@@ -330,18 +330,26 @@ def leading_zeros(name, text) -> list[str]:
             "them as categories"]
 
 
-def _each(function, text, dtype=object, missing=None):
-    """``function`` of every value of ``text``, computed once per distinct value (a column
-    of 200,000 cells often holds a few); ``missing`` where a value is missing."""
+def _by_value(compute, text, missing):
+    """``compute(distinct)``, the results for the distinct values of ``text``, spread back
+    over every value (a column of 200,000 cells often holds a few); ``missing`` where a
+    value is missing."""
     codes, distinct = pd.factorize(pd.Series(text, dtype=object))
-    return np.array([function(v) for v in distinct] + [missing], dtype=dtype)[codes]
+    return np.append(compute(distinct), missing)[codes]
+
+
+def _each(function, text, dtype=object, missing=None):
+    """``function`` of every value of ``text``, called once per distinct value."""
+    return _by_value(lambda distinct: np.array([function(v) for v in distinct], dtype=dtype),
+                     text, missing)
 
 
 def _numbers(text):
     """``text`` parsed as floats, NaN where a value is not a number."""
-    codes, distinct = pd.factorize(pd.Series(text, dtype=object))
-    parsed = pd.to_numeric(pd.Series(distinct, dtype=object), errors="coerce")
-    return np.append(parsed.to_numpy(dtype="float64", na_value=np.nan), np.nan)[codes]
+    return _by_value(lambda distinct: pd.to_numeric(
+        pd.Series(distinct, dtype=object), errors="coerce").to_numpy(dtype="float64",
+                                                                      na_value=np.nan),
+        text, np.nan)
 
 
 def _missing_words(name, series, text):

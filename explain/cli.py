@@ -38,7 +38,8 @@ from explain.learners import IMLI_DEFAULTS, LEARNERS, MAX_MDL_WEIGHT
 from explain.lime_cache import check_cache_dir
 from explain.lime_parallel import DASK_EXTRA_HINT
 from explain.lime_runner import CATEGORY_VIEWS, DISCRETIZERS, MAX_SAMPLES, LimeConfig
-from explain.outputs import RUN_FILES, prepare_out_dir, run_lock, write_run
+from explain.outputs import (RUN_FILES, prepare_out_dir, refuse_previous_run, run_lock,
+                             write_run)
 from explain.pipeline import (MIN_POSITIVE_ROWS, MIN_POSITIVE_SHARE, TRAIN_VIEWS, RunConfig,
                               binarize_target, run_pipeline)
 from explain.report_md import (LEARNER_COLUMNS, VS_RUN_NOTE, baseline_note, behind_baseline,
@@ -464,8 +465,8 @@ def execute(run: CliRun, console: Console) -> Path:
                           inputs={"--data": run.data, "--model": run.model})
     try:
         with run_lock(out):
-            # again under the lock: a run that held it may have written its report since
-            prepare_out_dir(run.out, force=run.force)
+            if not run.force:  # again: a run that held the lock may have ended since
+                refuse_previous_run(out)
             return _execute(run, console, out)
     except BaseException:
         for made in missing:

@@ -22,8 +22,8 @@ from explain.report_details import add_details
 from explain.report_html import render_html
 from explain.report_md import render_markdown
 
-__all__ = ["prepare_out_dir", "run_lock", "write_run", "atomic_write_text",
-           "predictions_frame"]
+__all__ = ["prepare_out_dir", "refuse_previous_run", "run_lock", "write_run",
+           "atomic_write_text", "predictions_frame"]
 
 #: Files a run writes; a directory holding any of them is a previous run's.
 RUN_FILES = ("report.json", "report.md", "report.html", "imli.txt", "fold.pl",
@@ -73,11 +73,8 @@ def prepare_out_dir(out_dir, force: bool = False, inputs: dict | None = None) ->
                 raise InputError(f"{option} {given} is the file {name} that a run writes in "
                                  f"--out {out}: the run would overwrite it; choose another "
                                  f"--out, or move the file out of it first")
-    held = [name for name in RUN_FILES if (out / name).exists()] if out.is_dir() else []
-    if held and not force:
-        what = "a run's report" if "report.json" in held else \
-            f"a run's files ({', '.join(held)}; a run stopped as it wrote them?)"
-        raise InputError(f"{out} already holds {what}; choose another --out or pass --force")
+    if not force:
+        refuse_previous_run(out)
     try:
         out.mkdir(parents=True, exist_ok=True)
         # a directory that exists may still refuse files (/sys, a read-only mount): find
@@ -87,6 +84,17 @@ def prepare_out_dir(out_dir, force: bool = False, inputs: dict | None = None) ->
         raise InputError(f"cannot write to --out {out} ({error.strerror or error}); choose "
                          f"a directory you can write to") from None
     return out
+
+
+def refuse_previous_run(out_dir) -> None:
+    """Refuse ``out_dir`` when it holds a run's files (a report, or some of a run's files:
+    a run stopped as it wrote them)."""
+    out = Path(out_dir)
+    held = [name for name in RUN_FILES if (out / name).exists()] if out.is_dir() else []
+    if held:
+        what = "a run's report" if "report.json" in held else \
+            f"a run's files ({', '.join(held)}; a run stopped as it wrote them?)"
+        raise InputError(f"{out} already holds {what}; choose another --out or pass --force")
 
 
 @contextmanager

@@ -10,8 +10,8 @@ from __future__ import annotations
 import math
 import time
 import warnings
-from contextlib import contextmanager
 from collections.abc import Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from typing import Any, Callable
 

@@ -237,8 +237,9 @@ class FOLDClassifier(ClassifierMixin, BaseEstimator):
         significant and gains more than the one-literal search's first two literals
         (:mod:`fold.lookahead`). This finds concepts where two features matter only
         together, such as ``(a > 0) xor (b > 0)``, on which the one-literal search
-        starts from a chance literal and often finds nothing. It costs time: 1.1-1.7x the fit time on the benchmark tables, 2.5-2.8x
-        on sonar's 60 columns. False: FOLD-R++'s one-literal search only.
+        starts from a chance literal and often finds nothing. It costs time: 1.1-1.7x
+        the fit time on the benchmark tables, 2.5-2.8x on sonar's 60 columns. False:
+        FOLD-R++'s one-literal search only.
     class_order : array-like or None, default=None
         Classes in the order their rules are learned and tried; the last one
         is the default. None: decreasing frequency (ties in ``classes_``
