@@ -12,6 +12,7 @@ rows (:mod:`imli.polish`).
 from .binarize import Binarizer
 from .encoding import Constraints, Query, Weights, decode, encode
 from .estimator import IMLIClassifier, TimeLimitWarning
+from .explanation import Explanation
 from .predicates import Predicate
 from .rows import WeightedRows, merge_rows
 from .decisions import DecisionList, DecisionSet, Rule
@@ -26,6 +27,7 @@ __all__ = [
     "Constraints",
     "DecisionList",
     "DecisionSet",
+    "Explanation",
     "IMLIClassifier",
     "Literal",
     "Predicate",

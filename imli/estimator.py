@@ -17,6 +17,7 @@ from sklearn.utils.validation import check_is_fitted, check_random_state
 from .binarize import refuse_bools, specs_of
 from .decisions import DecisionList, DecisionSet, Rule
 from .encoding import MAX_DENOMINATOR, Constraints, Weights, encode
+from .explanation import Explanation, explain_row
 from .inputs import binary_input, literal_space
 from .lists import decision_list, decision_set
 from .literals import LiteralSpace, literal_matrix
@@ -509,6 +510,35 @@ class IMLIClassifier(ClassifierMixin, BaseEstimator):
                                                 else self.classes_.tolist())}
             return self.classes_[np.array([index[v] for v in labels], dtype=np.int64)]
         return self.classes_[self.rules_.covers(Xb).astype(np.int64)]
+
+    def explain(self, X) -> Explanation:
+        """Why the single row of ``X`` gets its label.
+
+        Parameters
+        ----------
+        X : DataFrame or array-like with one row
+            As in :meth:`predict`; for example ``X.iloc[[i]]``.
+
+        Returns
+        -------
+        Explanation
+            The clauses (CNF), terms (DNF) or rules (decision list or set) that decide
+            the label, in words, each literal with the row's value of its feature. Its
+            ``label`` is that of :meth:`predict`.
+        """
+        check_is_fitted(self, "rules_")
+        Xb, _ = self._binary(X, reset=False)
+        if Xb.shape[0] != 1:
+            raise ValueError(f"explain needs exactly one row, got {Xb.shape[0]}; pass "
+                             "X.iloc[[i]] (or X[[i]] for an array)")
+        if isinstance(X, pd.DataFrame):
+            values = {str(c): X.iloc[0, j] for j, c in enumerate(X.columns)}
+        else:
+            names = getattr(self, "feature_names_in_", None)
+            cells = np.asarray(X, dtype=object)[0]
+            names = names if names is not None else [f"x{i}" for i in range(cells.size)]
+            values = {str(n): v for n, v in zip(names, cells)}
+        return explain_row(self.rules_, Xb, values, self.classes_, self.predict(X)[0])
 
     def export_wcnf(self, X, y, path, column_specs=None):
         """Write the one-query (MLIC) MaxSAT problem of ``(X, y)`` as a DIMACS WCNF file.

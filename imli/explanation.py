@@ -1,0 +1,149 @@
+"""Why a row gets its label from an IMLI rule: the clauses, terms or rules that decide it.
+
+For a CNF the label is positive when every clause holds (each by a literal that holds)
+and negative when a clause fails (every one of its literals false); for a DNF, positive
+when a term holds and negative when every term fails (each at a false literal). A
+decision list is decided by the first rule that fires, after the rules before it failed;
+a decision set by the vote of the rules that fire.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from .decisions import DecisionList, DecisionSet, _shown
+from .predicates import format_value, readable
+from .rules import CNF, Clause, Literal
+
+__all__ = ["Explanation", "explain_row"]
+
+
+@dataclass(frozen=True)
+class Explanation:
+    """The reason for one prediction.
+
+    Attributes
+    ----------
+    label : object
+        The predicted label.
+    decisive : tuple
+        What decides the label: the clauses of a CNF that hold (positive) or fail
+        (negative); the terms of a DNF that hold (positive) or all of them, failing
+        (negative); the rule of a decision list that fired (empty for its default), or the
+        rules of a decision set that fired with the label.
+    text : str
+        The explanation in words, each literal with the row's value of its feature.
+    """
+
+    label: object
+    decisive: tuple
+    text: str
+
+    def __str__(self) -> str:
+        return self.text
+
+
+def _value(literal: Literal, B: np.ndarray, values: dict) -> str:
+    """The row's value that ``literal`` tests: the feature's cell when the rule names a
+    feature of the input, else the binary column's 0 or 1."""
+    p = literal.predicate
+    if p is not None and p.feature in values:
+        cell = values[p.feature]
+        shown = "missing" if pd.isna(cell) else format_value(cell)
+        return f"{readable(p.feature, name=True)} is {shown}"
+    name = p.feature if p is not None else literal.name
+    return f"{readable(name, name=True)} is {int(B[0, literal.column])}"
+
+
+def _lines(clause: Clause, B: np.ndarray, values: dict, which: bool,
+           first: bool = False) -> list[str]:
+    """The literals of ``clause`` that are ``which`` (true or false), each with the row's
+    value; only the first of them when ``first``."""
+    found = [f"      {lit}   ({_value(lit, B, values)})" for lit in clause.literals
+             if bool(lit.evaluate(B)[0]) == which]
+    return found[:1] if first else found
+
+
+def _block(title: object, clause: Clause, B, values, which: bool, first: bool = False) -> str:
+    """``title`` on a line, then the literals of ``clause`` that are ``which``."""
+    return "\n".join([f"  {title}", *_lines(clause, B, values, which, first)])
+
+
+def _normal(rule, B: np.ndarray, values: dict, positive: object,
+            negative: object) -> Explanation:
+    fired = rule.fired(B)[0]
+    n = len(rule.clauses)
+    if isinstance(rule, CNF):
+        if fired.all():
+            label, decisive = positive, tuple(rule.clauses)
+            head = (f"{_shown(label)}: every clause holds, each by the literals shown"
+                    if n else f"{_shown(label)}: the rule is TRUE (it has no clause)")
+            body = [_block(c, c, B, values, True) for c in decisive]
+        else:
+            label = negative
+            decisive = tuple(c for c, f in zip(rule.clauses, fired) if not f)
+            head = (f"{_shown(label)}: {len(decisive)} of {n} clauses fail, every literal "
+                    "of each false")
+            body = [_block(c, c, B, values, False) for c in decisive]
+    elif fired.any():
+        label = positive
+        decisive = tuple(c for c, f in zip(rule.clauses, fired) if f)
+        head = f"{_shown(label)}: {len(decisive)} of {n} terms hold, every literal of each true"
+        body = [_block(c, c, B, values, True) for c in decisive]
+    else:
+        label, decisive = negative, tuple(rule.clauses)
+        head = (f"{_shown(label)}: no term holds; each fails at the literal shown"
+                if n else f"{_shown(label)}: the rule is FALSE (it has no term)")
+        body = [_block(c, c, B, values, False, first=True) for c in decisive]
+    return Explanation(label, decisive, "\n".join([head, *body]))
+
+
+def _collection(rules, B: np.ndarray, values: dict, label: object) -> Explanation:
+    fired = rules.fired(B)[0]
+    body = []
+    if isinstance(rules, DecisionList):
+        k = int(np.argmax(fired)) if fired.any() else len(rules.rules)
+        decisive = rules.rules[k:k + 1]
+        head = (f"{_shown(label)}: rule {k + 1} fires" if decisive
+                else f"{_shown(label)}: no rule fires, so the default (ELSE)")
+        body += [_block(f"fails: {r}", r.term, B, values, False, first=True)
+                 for r in rules.rules[:k]]
+        body += [_block(f"fires: {r}", r.term, B, values, True) for r in decisive]
+    else:
+        decisive = tuple(r for r, f in zip(rules.rules, fired) if f and r.label == label)
+        outvoted = [r for r, f in zip(rules.rules, fired) if f and r.label != label]
+        if decisive:
+            head = (f"{_shown(label)}: {len(decisive)} of its rules fire" if len(decisive) > 1
+                    else f"{_shown(label)}: one of its rules fires")
+            body += [_block(f"fires: {r}", r.term, B, values, True) for r in decisive]
+            body += [f"  fires too, outvoted: {r}" for r in outvoted]
+        else:
+            head = f"{_shown(label)}: no rule fires, so the default (OTHERWISE)"
+            body += [_block(f"fails: {r}", r.term, B, values, False, first=True)
+                     for r in rules.rules]
+    return Explanation(label, tuple(decisive), "\n".join([head, *body]))
+
+
+def explain_row(rule, B: np.ndarray, values: dict, classes: np.ndarray,
+                label: object) -> Explanation:
+    """The explanation of one row.
+
+    Parameters
+    ----------
+    rule : CNF, DNF, DecisionList or DecisionSet
+        The learned rule (``IMLIClassifier.rules_``).
+    B : ndarray of bool, shape (1, n_literal_columns)
+        The row as the rule reads it (binarized).
+    values : dict
+        The row's cells by feature name, to show beside each literal.
+    classes : ndarray
+        ``classes_``; a CNF/DNF's positive class is the second.
+    label : object
+        The predicted label (that of ``predict``).
+    """
+    if isinstance(rule, DecisionList | DecisionSet):
+        return _collection(rule, B, values, label)
+    return _normal(rule, B, values, classes[1], classes[0])

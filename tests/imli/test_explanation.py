@@ -1,0 +1,141 @@
+"""IMLIClassifier.explain: the clauses, terms or rules that decide one row's label."""
+
+import numpy as np
+import pandas as pd
+import pytest
+from sklearn.datasets import load_breast_cancer, load_iris
+from sklearn.exceptions import NotFittedError
+
+from imli import CNF, DNF, Clause, DecisionList, IMLIClassifier, Literal, Predicate
+from imli.explanation import explain_row
+
+ROWS = range(0, 150, 7)
+
+
+@pytest.fixture(scope="module")
+def cancer():
+    X, y = load_breast_cancer(return_X_y=True, as_frame=True)
+    return X.iloc[:300, :6], y.iloc[:300]
+
+
+@pytest.fixture(scope="module")
+def iris():
+    return load_iris(return_X_y=True, as_frame=True)
+
+
+@pytest.mark.parametrize("rule_type", ["CNF", "DNF"])
+def test_the_decisive_clauses_decide_as_said(cancer, rule_type):
+    X, y = cancer
+    clf = IMLIClassifier(n_clauses=2, rule_type=rule_type, random_state=0,
+                         time_limit=10).fit(X, y)
+    both = set()
+    for i in ROWS:
+        row = X.iloc[[i]]
+        e = clf.explain(row)
+        assert e.label == clf.predict(row)[0]
+        Xb, _ = clf._binary(row, reset=False)
+        holds = [bool(c.evaluate(Xb)[0]) for c in e.decisive]
+        positive = e.label == clf.classes_[1]
+        both.add(positive)
+        if rule_type == "CNF":
+            # positive: every clause, each true; negative: the failing clauses only
+            assert holds == [positive] * len(e.decisive)
+            assert (len(e.decisive) == len(clf.rules_.clauses)) or not positive
+        else:
+            assert holds == [positive] * len(e.decisive)
+            assert (len(e.decisive) == len(clf.rules_.clauses)) or positive
+        assert e.decisive and str(e).startswith(f"{e.label}: ")
+        for clause in e.decisive:
+            assert str(clause) in e.text
+    assert both == {True, False}
+
+
+def test_each_literal_shows_the_rows_value(iris):
+    X, y = iris
+    clf = IMLIClassifier(mode="decision_list", random_state=0, time_limit=10).fit(X, y)
+    for i in ROWS:
+        row = X.iloc[[i]]
+        e = clf.explain(row)
+        assert e.label == clf.predict(row)[0]
+        shown = [line for line in e.text.splitlines() if line.startswith("      ")]
+        assert shown
+        for line in shown:
+            feature = next(c for c in X.columns if f"({c} is " in line)
+            assert f"({feature} is {float(X.iloc[i][feature])!r})" in line
+
+
+def test_a_decision_list_is_decided_by_its_first_rule_that_fires(iris):
+    X, y = iris
+    clf = IMLIClassifier(mode="decision_list", random_state=0, time_limit=10).fit(X, y)
+    rules = clf.rules_
+    seen = set()
+    for i in ROWS:
+        row = X.iloc[[i]]
+        e = clf.explain(row)
+        Xb, _ = clf._binary(row, reset=False)
+        k = int(rules.decisive(Xb)[0])
+        seen.add(k)
+        assert e.decisive == rules.rules[k:k + 1]
+        assert e.text.count("fails: ") == k
+        if k == len(rules.rules):
+            assert "no rule fires, so the default" in e.text
+    assert len(seen) >= 2
+
+
+def test_a_decision_set_names_the_rules_that_vote_for_the_label(iris):
+    X, y = iris
+    clf = IMLIClassifier(mode="decision_set", random_state=0, time_limit=10).fit(X, y)
+    for i in ROWS:
+        row = X.iloc[[i]]
+        e = clf.explain(row)
+        Xb, _ = clf._binary(row, reset=False)
+        fired = clf.rules_.fired(Xb)[0]
+        assert e.label == clf.predict(row)[0]
+        assert e.decisive == tuple(r for r, f in zip(clf.rules_.rules, fired)
+                                   if f and r.label == e.label)
+        assert bool(e.decisive) == bool(fired.any())
+
+
+def test_a_missing_value_is_shown_as_missing(cancer):
+    X, y = cancer
+    clf = IMLIClassifier(n_clauses=1, random_state=0, time_limit=10).fit(X, y)
+    row = X.iloc[[0]].copy()
+    row.iloc[0, :] = np.nan
+    e = clf.explain(row)
+    assert e.label == clf.predict(row)[0]
+    assert " is missing)" in e.text
+
+
+def test_a_binary_matrix_shows_each_columns_bit():
+    rng = np.random.default_rng(0)
+    X = rng.integers(0, 2, size=(80, 4))
+    y = X[:, 0] | X[:, 1]
+    clf = IMLIClassifier(n_clauses=1, random_state=0).fit(X, y)
+    e = clf.explain(X[[0]])
+    assert e.label == clf.predict(X[[0]])[0]
+    assert all(f"(x{c} is {X[0, c]})" in e.text or f"x{c}" not in e.text for c in range(4))
+
+
+def test_rules_without_clauses_say_so():
+    B = np.zeros((1, 1), dtype=bool)
+    classes = np.array(["no", "yes"])
+    assert explain_row(CNF(()), B, {}, classes, "yes").text.endswith("TRUE (it has no clause)")
+    assert explain_row(DNF(()), B, {}, classes, "no").text.endswith("FALSE (it has no term)")
+    lit = Literal(0, "f", predicate=Predicate("f", "<=", 1.0))
+    e = explain_row(DecisionList((), "no"), B, {"f": 3.0}, classes, "no")
+    assert e.decisive == () and "default" in e.text
+    e = explain_row(CNF((Clause((lit,)),)), B, {"f": 3.0}, classes, "no")
+    assert e.text.splitlines()[-1].strip() == "f <= 1.0   (f is 3.0)"
+
+
+def test_bad_calls_are_one_line_errors(iris):
+    X, y = iris
+    with pytest.raises(NotFittedError):
+        IMLIClassifier().explain(X.iloc[[0]])
+    clf = IMLIClassifier(mode="decision_list", random_state=0, time_limit=10).fit(X, y)
+    with pytest.raises(ValueError, match=r"^explain needs exactly one row, got 2; pass "):
+        clf.explain(X.iloc[:2])
+    with pytest.raises(ValueError, match="pandas Series"):
+        clf.explain(X.iloc[0])
+    with pytest.raises(ValueError):
+        clf.explain(pd.DataFrame({"other": [1.0]}))
