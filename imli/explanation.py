@@ -48,14 +48,13 @@ class Explanation:
 
 def _value(literal: Literal, B: np.ndarray, values: dict) -> str:
     """The row's value that ``literal`` tests: the feature's cell when the rule names a
-    feature of the input, else the binary column's 0 or 1."""
+    feature of the input, else the 0 or 1 of the binary column (named as in ``fit``)."""
     p = literal.predicate
     if p is not None and p.feature in values:
         cell = values[p.feature]
         shown = "missing" if pd.isna(cell) else format_value(cell)
         return f"{readable(p.feature, name=True)} is {shown}"
-    name = p.feature if p is not None else literal.name
-    return f"{readable(name, name=True)} is {int(B[0, literal.column])}"
+    return f"{readable(literal.name, name=True)} is {int(B[0, literal.column])}"
 
 
 def _lines(clause: Clause, B: np.ndarray, values: dict, which: bool,

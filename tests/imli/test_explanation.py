@@ -139,3 +139,19 @@ def test_bad_calls_are_one_line_errors(iris):
         clf.explain(X.iloc[0])
     with pytest.raises(ValueError):
         clf.explain(pd.DataFrame({"other": [1.0]}))
+
+
+def test_binary_columns_with_predicates_show_the_columns_bit_not_a_feature_value():
+    """On a binarized view (``column_specs``) the row holds no value of the feature: the
+    literal shows its column's 0 or 1, by the column's name ("age is 1" would read as an
+    age)."""
+    age = np.random.default_rng(0).uniform(20, 70, 120)
+    X = pd.DataFrame({"old": (age > 45).astype(int), "young": (age <= 30).astype(int)})
+    clf = IMLIClassifier(n_clauses=1, random_state=0).fit(
+        X, (age > 45).astype(int),
+        column_specs=[Predicate("age", ">", 45.0), Predicate("age", "<=", 30.0)])
+    assert str(clf.rules_) == "(age > 45.0)"
+    for i in range(5):
+        text = clf.explain(X.iloc[[i]]).text
+        assert text.endswith(f"age > 45.0   (old is {X['old'].iloc[i]})")
+        assert "age is" not in text
