@@ -7,7 +7,7 @@ Steps: load the bundled table, let the pipeline train an XGBoost black box, expl
 row with LIME, learn IMLI and FOLD surrogates from the LIME-filtered rows stacked with the
 same rows in full (the default training view), then write the report (report.html,
 report.md, report.json, imli.txt, fold.pl) and print the rules, their fidelity, and why
-FOLD labels one test row as it does.
+FOLD and IMLI label one test row as they do.
 
 The environment variables EXAMPLE_NUM_SAMPLES, EXAMPLE_TIME_LIMIT and EXAMPLE_N_JOBS set
 the defaults of the matching options (the tests use them to run the example quickly).
@@ -68,6 +68,12 @@ def main() -> None:
     row = result.views["fold"]["test"].iloc[[0]]
     print("\nWhy FOLD labels the first test row as it does:")
     print(fold.explain(row).text)
+    # IMLI reads the row's 0/1 columns and labels it 0 or 1; show the row's own values
+    imli = result.learners["imli"].estimator
+    classes = enumerate(result.learners["imli"].class_names)
+    names = " and ".join(f"{i} = {name}" for i, name in classes)
+    print(f"\nWhy IMLI labels it as it does ({names}):")
+    print(imli.explain(result.views["imli"]["test"].iloc[[0]], values=row).text)
     print(f"\nreport: {written['report_html']}")
 
 

@@ -511,13 +511,17 @@ class IMLIClassifier(ClassifierMixin, BaseEstimator):
             return self.classes_[np.array([index[v] for v in labels], dtype=np.int64)]
         return self.classes_[self.rules_.covers(Xb).astype(np.int64)]
 
-    def explain(self, X) -> Explanation:
+    def explain(self, X, values=None) -> Explanation:
         """Why the single row of ``X`` gets its label.
 
         Parameters
         ----------
         X : DataFrame or array-like with one row
             As in :meth:`predict`; for example ``X.iloc[[i]]``.
+        values : DataFrame with one row, optional
+            The same row's original values, shown beside each literal of a feature it
+            holds. For a rule learned on binary columns with ``column_specs``, whose row
+            holds only each column's 0 or 1; by default ``X``'s own cells.
 
         Returns
         -------
@@ -531,14 +535,19 @@ class IMLIClassifier(ClassifierMixin, BaseEstimator):
         if Xb.shape[0] != 1:
             raise ValueError(f"explain needs exactly one row, got {Xb.shape[0]}; pass "
                              "X.iloc[[i]] (or X[[i]] for an array)")
-        if isinstance(X, pd.DataFrame):
-            values = {str(c): X.iloc[0, j] for j, c in enumerate(X.columns)}
+        if values is not None:
+            if not isinstance(values, pd.DataFrame) or len(values) != 1:
+                raise ValueError("values must be a DataFrame with the one row of X "
+                                 "(its original values)")
+            cells = {str(c): values.iloc[0, j] for j, c in enumerate(values.columns)}
+        elif isinstance(X, pd.DataFrame):
+            cells = {str(c): X.iloc[0, j] for j, c in enumerate(X.columns)}
         else:
             names = getattr(self, "feature_names_in_", None)
-            cells = np.asarray(X, dtype=object)[0]
-            names = names if names is not None else [f"x{i}" for i in range(cells.size)]
-            values = {str(n): v for n, v in zip(names, cells)}
-        return explain_row(self.rules_, Xb, values, self.classes_, self.predict(X)[0])
+            row = np.asarray(X, dtype=object)[0]
+            names = names if names is not None else [f"x{i}" for i in range(row.size)]
+            cells = {str(n): v for n, v in zip(names, row)}
+        return explain_row(self.rules_, Xb, cells, self.classes_, self.predict(X)[0])
 
     def export_wcnf(self, X, y, path, column_specs=None):
         """Write the one-query (MLIC) MaxSAT problem of ``(X, y)`` as a DIMACS WCNF file.

@@ -155,3 +155,16 @@ def test_binary_columns_with_predicates_show_the_columns_bit_not_a_feature_value
         text = clf.explain(X.iloc[[i]]).text
         assert text.endswith(f"age > 45.0   (old is {X['old'].iloc[i]})")
         assert "age is" not in text
+
+
+def test_original_values_can_be_shown_beside_a_binarized_views_literals():
+    age = np.random.default_rng(0).uniform(20, 70, 120)
+    X = pd.DataFrame({"old": (age > 45).astype(int), "young": (age <= 30).astype(int)})
+    clf = IMLIClassifier(n_clauses=1, random_state=0).fit(
+        X, (age > 45).astype(int),
+        column_specs=[Predicate("age", ">", 45.0), Predicate("age", "<=", 30.0)])
+    raw = pd.DataFrame({"age": age})
+    text = clf.explain(X.iloc[[3]], values=raw.iloc[[3]]).text
+    assert text.endswith(f"age > 45.0   (age is {float(age[3])!r})")
+    with pytest.raises(ValueError, match="^values must be a DataFrame with the one row"):
+        clf.explain(X.iloc[[3]], values=raw.iloc[:2])
