@@ -45,6 +45,12 @@ class Explanation:
         return f"{self.text}\n\nProlog justification:\n{self.prolog}"
 
 
+def _label(label: object) -> str:
+    """A class label as the words show it: its ``repr``, a numpy scalar's as the plain
+    Python value (``'a'``, not ``np.str_('a')``)."""
+    return repr(label.item() if isinstance(label, np.generic) else label)
+
+
 def _cell(view: ColumnView, literal: Literal, row: int) -> str:
     if literal.kind == NUMERIC:
         value = view.numeric(literal.feature)[row]
@@ -101,14 +107,15 @@ def explain_row(theory: Theory, view: ColumnView, row: int) -> tuple:
     for class_rules in theory.classes:
         for number, rule in enumerate(class_rules.rules, 1):
             if rule.covers(view)[row]:
-                lines = [f"Predicted {class_rules.label!r}: rule {number} of class "
-                         f"{class_rules.label!r} fired:", *_holds(rule, view, row, "  ")]
+                shown = _label(class_rules.label)
+                lines = [f"Predicted {shown}: rule {number} of class {shown} fired:",
+                         *_holds(rule, view, row, "  ")]
                 if failed:
                     lines += ["Rules of earlier classes, which do not fire:", *failed]
                 return class_rules.label, rule, "\n".join(lines)
         for number, rule in enumerate(class_rules.rules, 1):
-            failed.append(f"  rule {number} of class {class_rules.label!r} does not fire: "
+            failed.append(f"  rule {number} of class {_label(class_rules.label)} does not fire: "
                           f"{_first_failure(rule, view, row)}")
-    lines = [f"Predicted {theory.default!r} (the default): no rule of an earlier class "
+    lines = [f"Predicted {_label(theory.default)} (the default): no rule of an earlier class "
              "fired" + (":" if failed else "."), *failed]
     return theory.default, None, "\n".join(lines)

@@ -124,3 +124,13 @@ def test_a_cell_value_prints_exactly_when_six_digits_would_round_it(value, shown
         X, ["lo", "lo", "lo", "hi", "hi", "hi"])
     assert str(clf.rules_).startswith("lo if x <= 0.3\n")
     assert f"(x is {shown})" in clf.explain(pd.DataFrame({"x": [value]})).text
+
+
+def test_labels_held_as_numpy_scalars_read_as_plain_values():
+    # a list of numpy strings (list(np.array([...]))) printed "Predicted np.str_('a')"
+    X = pd.DataFrame({"x": [1.0, 2, 3, 4]})
+    clf = FOLDClassifier(min_support=1).fit(X, list(np.array(["a", "a", "b", "b"])))
+    texts = [clf.explain(X.iloc[[i]]).text for i in (0, 3)]
+    assert all("np." not in text for text in texts), texts
+    assert {texts[0].split(":")[0], texts[1].split(" (")[0]} == {"Predicted 'a'",
+                                                                "Predicted 'b'"}, texts
