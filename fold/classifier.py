@@ -580,7 +580,9 @@ class FOLDClassifier(ClassifierMixin, BaseEstimator):
             raise FoldInputError(f"explain needs exactly one row, got {view.n_rows}; "
                                  "pass X.iloc[[i]]")
         row_id = _row_id(X)
-        label, rule, text = explain_row(self.rules_, view, 0)
+        _, rule, text = explain_row(self.rules_, view, 0)
+        # the label as predict gives it (the rules hold a date class as its text)
+        label = self.classes_[self.class_order_[self.rules_.decide(view)[0]]]
         rows = write_rows(self.prolog_, view, self.schema_,
                           features=_features_of(self.rules_.rules), first_id=row_id)
         proof = get_engine().justify(self.prolog_, rows, row_id, float(self.prolog_timeout))

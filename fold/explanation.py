@@ -20,7 +20,7 @@ class Explanation:
     Attributes
     ----------
     label : object
-        The predicted label.
+        The predicted label, as :meth:`fold.FOLDClassifier.predict` gives it.
     rule : Rule or None
         The rule that fired, or None when the row fell through to the default.
     exceptions : tuple of Rule

@@ -134,3 +134,18 @@ def test_labels_held_as_numpy_scalars_read_as_plain_values():
     assert all("np." not in text for text in texts), texts
     assert {texts[0].split(":")[0], texts[1].split(" (")[0]} == {"Predicted 'a'",
                                                                 "Predicted 'b'"}, texts
+
+
+@pytest.mark.parametrize("y", [
+    np.array(["2020-01-01", "2020-01-01", "2021-01-01", "2021-01-01"], dtype="datetime64[D]"),
+    np.array([1, 1, 2, 2], dtype="timedelta64[s]"),
+    ["a", "a", "b", "b"],
+])
+def test_the_explanation_label_is_the_label_predict_gives(y):
+    # the label of a date class was its text, '2020-01-01', which predict's date is not
+    X = pd.DataFrame({"x": [1.0, 2, 3, 4]})
+    clf = FOLDClassifier(min_support=1).fit(X, y)
+    predicted = clf.predict(X)
+    for i in range(len(X)):
+        label = clf.explain(X.iloc[[i]]).label
+        assert label == predicted[i] and type(label) is type(predicted[i])
