@@ -425,19 +425,19 @@ show(and(A, B), I) :-
     show(A, I),
     show(B, I).
 show(fact(G), I) :-
-    line(I, "~q is a fact", [G]).
+    line(I, "~@ is a fact", [goal(G)]).
 show(builtin(G), I) :-
-    line(I, "~q holds", [G]).
+    line(I, "~@ holds", [goal(G)]).
 show(rule(G, P), I) :-
-    line(I, "~q holds because", [G]),
+    line(I, "~@ holds because", [goal(G)]),
     I2 is I + 2,
     show(P, I2).
 show(not(G, Why), I) :-
-    line(I, "\\+ ~q holds, because ~q fails:", [G, G]),
+    line(I, "\\+ ~@ holds, because ~@ fails:", [goal(G), goal(G)]),
     I2 is I + 2,
     show_why(Why, I2).
 show(failed(G, Why), I) :-
-    line(I, "~q fails:", [G]),
+    line(I, "~@ fails:", [goal(G)]),
     I2 is I + 2,
     show_why(Why, I2).
 
@@ -447,7 +447,7 @@ show_why([W|Ws], I) :-
     forall(member(fails_at(Head, At, Because), [W|Ws]),
            (   copy_term(At, Shown),
                numbervars(Shown, 0, _, [singletons(true)]),  % an unknown cell: w(4,_)
-               line(I, "a clause of ~q fails at ~q", [Head, Shown]),
+               line(I, "a clause of ~@ fails at ~@", [goal(Head), goal(Shown)]),
                I2 is I + 2,
                show_because(Because, I2)
            )).
@@ -455,6 +455,24 @@ show_why([W|Ws], I) :-
 show_because(none, _).
 show_because(holds(Proof), I) :-
     show(Proof, I).
+
+%   A goal as the program writes it: a predicate of the program (a feature, class or ab
+%   predicate, whose name may be an operator such as - or \) in canonical form, -(3,b)
+%   and +(3), not 3-b and +3; the built-ins and control constructs with their operators
+%   (2.0>1.5, \+ab0(3), (c(3,A),A\==a;neg_c(3,a))). Variables print as numbervars/3
+%   named them.
+
+goal((A, B)) :- !,
+    goal(A), write(','), goal(B).
+goal((A ; B)) :- !,
+    write('('), goal(A), write(';'), goal(B), write(')').
+goal(\+ A) :- !,
+    write('\\+'), goal(A).
+goal(G) :-
+    builtin(G), !,
+    write_term(G, [quoted(true), numbervars(true)]).
+goal(G) :-
+    write_term(G, [quoted(true), numbervars(true), ignore_ops(true)]).
 
 line(I, Format, Args) :-
     format("~t~*|", [I]),

@@ -149,3 +149,16 @@ def test_the_explanation_label_is_the_label_predict_gives(y):
     for i in range(len(X)):
         label = clf.explain(X.iloc[[i]]).label
         assert label == predicted[i] and type(label) is type(predicted[i])
+
+
+def test_the_proof_writes_predicates_named_as_operators_as_written_in_the_program():
+    # a class '+' and a column '-' read "+3 holds because / 3-b is a fact", as if sums
+    X = pd.DataFrame({"-": pd.Series(["a", "a", "b", "b"], dtype=object),
+                      "is": [1.0, 2, 3, 4]})
+    clf = FOLDClassifier(min_support=1).fit(X, ["\\", "\\", "+", "+"])
+    assert str(clf.rules_) == "+ if - == b\n\\ otherwise"
+    proof = clf.explain(X.iloc[[3]]).prolog
+    assert "+(3) holds because\n    -(3,b) is a fact" in proof, proof
+    proof = clf.explain(X.iloc[[0]]).prolog
+    assert "+(0) fails:\n    a clause of +(0) fails at -(0,b)" in proof, proof
+    assert "(\\)=(\\) holds" in proof  # the built-ins keep their operators
