@@ -98,9 +98,10 @@ row_term(Columns, Row) :-
 %
 %   Text is the proof of label(Id, Class) for the Nth row (from 0) of Rows,
 %   whose Id is Id: the goals that hold, and for each negated or failed
-%   goal, where each of its clauses fails. Goals of the data predicates are
-%   shown as facts (as they are in the program's file), and the row term the
-%   program runs on is shown as the row's Id.
+%   goal, where each of its clauses fails (a failed comparison with the fact
+%   whose value it tests). Goals of the data predicates are shown as facts
+%   (as they are in the program's file), and the row term the program runs
+%   on is shown as the row's Id.
 
 fold_justify(Program, Rows, SpecText, Nth, Id, LimitMs, Status, Text) :-
     guarded(LimitMs, justify(Program, Rows, SpecText, Nth, Id, Text), Status),
@@ -402,8 +403,8 @@ data_goal(G, Data) :-
     memberchk(Name/Arity, Data).
 
 why_not(M-Data, G, Why) :-
-    findall(fails_at(Head, At, Because),
-            ( clause(M:G, Body), Head = G, first_failure(M-Data, Body, At),
+    findall(fails_at(Head, At, Tested, Because),
+            ( clause(M:G, Body), Head = G, first_failure(M-Data, Body, none, At, Tested),
               because(M-Data, At, Because) ),
             Why).
 
@@ -413,12 +414,17 @@ because(C, \+ G, holds(Proof)) :-
     once(prove(C, G, Proof)), !.
 because(_, _, none).
 
-first_failure(C, (A, B), At) :- !,
-    (   prove(C, A, _)
-    ->  first_failure(C, B, At)
-    ;   At = A
+%   At is the first goal of a clause body that fails; Tested the last data goal proven
+%   before it (fact(Goal), or none): the cell a failed comparison tests.
+
+first_failure(C, (A, B), Tested0, At, Tested) :- !,
+    (   prove(C, A, Proof)
+    ->  ( Proof = fact(_) -> Tested1 = Proof ; Tested1 = Tested0 ),
+        first_failure(C, B, Tested1, At, Tested)
+    ;   At = A,
+        Tested = Tested0
     ).
-first_failure(_, G, G).
+first_failure(_, G, Tested, G, Tested).
 
 show(true, _).
 show(and(A, B), I) :-
@@ -444,10 +450,14 @@ show(failed(G, Why), I) :-
 show_why([], I) :-
     line(I, "no clause applies", []).
 show_why([W|Ws], I) :-
-    forall(member(fails_at(Head, At, Because), [W|Ws]),
+    forall(member(fails_at(Head, At, Tested, Because), [W|Ws]),
            (   copy_term(At, Shown),
                numbervars(Shown, 0, _, [singletons(true)]),  % an unknown cell: w(4,_)
-               line(I, "a clause of ~@ fails at ~@", [goal(Head), goal(Shown)]),
+               (   builtin(At), Tested = fact(Fact)  % 1.0>1.5: which feature is 1.0
+               ->  line(I, "a clause of ~@ fails at ~@ (after the fact ~@)",
+                        [goal(Head), goal(Shown), goal(Fact)])
+               ;   line(I, "a clause of ~@ fails at ~@", [goal(Head), goal(Shown)])
+               ),
                I2 is I + 2,
                show_because(Because, I2)
            )).

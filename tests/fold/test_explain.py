@@ -162,3 +162,17 @@ def test_the_proof_writes_predicates_named_as_operators_as_written_in_the_progra
     proof = clf.explain(X.iloc[[0]]).prolog
     assert "+(0) fails:\n    a clause of +(0) fails at -(0,b)" in proof, proof
     assert "(\\)=(\\) holds" in proof  # the built-ins keep their operators
+
+
+def test_a_failed_comparison_in_the_proof_names_the_fact_it_tests():
+    # "fails at 1.0>1.5" did not say whether a or b is 1.0
+    a, b = [1.0, 2, 1, 2, 4, 5, 4, 5], [2.0, 3, 1, 0, 2, 3, 1, 0]
+    X = pd.DataFrame({"a": a, "b": b})
+    y = ["p" if ai <= 2.5 and bi > 1.5 else "q" for ai, bi in zip(a, b)]
+    clf = FOLDClassifier(min_support=1, mdl_weight=None, class_order=["p", "q"]).fit(X, y)
+    assert str(clf.rules_) == "p if a <= 3 and b > 1.5\nq otherwise"
+    proof = clf.explain(pd.DataFrame({"a": [1.0], "b": [1.0]})).prolog
+    assert "a clause of p(0) fails at 1.0>1.5 (after the fact b(0,1.0))\n" in proof, proof
+    # a failed data goal or exception is shown as before
+    proof = clf.explain(pd.DataFrame({"a": [NAN], "b": [1.0]})).prolog
+    assert "a clause of p(0) fails at a(0,_)\n" in proof, proof
