@@ -116,6 +116,9 @@ def explain_row(theory: Theory, view: ColumnView, row: int) -> tuple:
         for number, rule in enumerate(class_rules.rules, 1):
             failed.append(f"  rule {number} of class {_label(class_rules.label)} does not fire: "
                           f"{_first_failure(rule, view, row)}")
+    if not theory.rules:
+        return theory.default, None, (f"Predicted {_label(theory.default)} (the default): "
+                                      "the program has no rule.")
     lines = [f"Predicted {_label(theory.default)} (the default): no rule of an earlier class "
-             "fired" + (":" if failed else "."), *failed]
+             "fired:", *failed]
     return theory.default, None, "\n".join(lines)

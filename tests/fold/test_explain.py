@@ -176,3 +176,11 @@ def test_a_failed_comparison_in_the_proof_names_the_fact_it_tests():
     # a failed data goal or exception is shown as before
     proof = clf.explain(pd.DataFrame({"a": [NAN], "b": [1.0]})).prolog
     assert "a clause of p(0) fails at a(0,_)\n" in proof, proof
+
+
+def test_a_program_with_no_rule_says_so():
+    # it said "no rule of an earlier class fired." where there is no rule at all
+    X = pd.DataFrame({"x": [1.0, 2, 3, 4]})
+    why = FOLDClassifier().fit(X, ["u"] * 4).explain(X.iloc[[0]])
+    assert why.text == "Predicted 'u' (the default): the program has no rule."
+    assert why.rule is None and "label(0,u) holds because" in why.prolog
