@@ -11,7 +11,7 @@ import numpy as np
 import pandas as pd
 from scipy.sparse import issparse
 from sklearn.base import BaseEstimator, ClassifierMixin
-from sklearn.utils._param_validation import Interval
+from sklearn.utils._param_validation import Interval, validate_parameter_constraints
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import (
     check_array,
@@ -463,6 +463,18 @@ class FOLDClassifier(ClassifierMixin, BaseEstimator):
                 raise ValueError(f"The {name!r} parameter of FOLDClassifier must be a number, "
                                  f"got {value!r}.")
 
+    def _prolog_seconds(self) -> float:
+        """``prolog_timeout``, checked where it is used: it can be set after ``fit``
+        (``set_params``, as a timeout's message suggests)."""
+        name = "prolog_timeout"
+        value = self.prolog_timeout
+        if isinstance(value, bool | np.bool_):
+            raise ValueError(f"The {name!r} parameter of FOLDClassifier must be a number, "
+                             f"got {value!r}.")
+        validate_parameter_constraints({name: self._parameter_constraints[name]},
+                                       {name: value}, caller_name=type(self).__name__)
+        return float(value)
+
     def _fit(self, X, y):
         self._check_params()
         frame = self._frame(X, reset=True)
@@ -533,7 +545,7 @@ class FOLDClassifier(ClassifierMixin, BaseEstimator):
         view = self._view(X)
         rows = write_rows(self.prolog_, view, self.schema_,
                           features=_features_of(self.rules_.rules))
-        return get_engine().evaluate(self.prolog_, rows, float(self.prolog_timeout))
+        return get_engine().evaluate(self.prolog_, rows, self._prolog_seconds())
 
     def predict(self, X) -> np.ndarray:
         """Labels of ``X``, computed by SWI-Prolog running :attr:`program_`.
@@ -585,7 +597,7 @@ class FOLDClassifier(ClassifierMixin, BaseEstimator):
         label = self.classes_[self.class_order_[self.rules_.decide(view)[0]]]
         rows = write_rows(self.prolog_, view, self.schema_,
                           features=_features_of(self.rules_.rules), first_id=row_id)
-        proof = get_engine().justify(self.prolog_, rows, row_id, float(self.prolog_timeout))
+        proof = get_engine().justify(self.prolog_, rows, row_id, self._prolog_seconds())
         exceptions = rule.exceptions if isinstance(rule, Rule) else ()
         return Explanation(label=label, rule=rule, exceptions=exceptions, text=text,
                            prolog=proof, row_id=row_id)

@@ -437,3 +437,15 @@ def test_zeros_of_either_sign_give_one_program_whatever_the_rows_order():
     forward = FOLDClassifier().fit(X, y).program_
     backward = FOLDClassifier().fit(X.iloc[::-1].reset_index(drop=True), y[::-1]).program_
     assert forward == backward and "-0.0" not in forward
+
+
+@pytest.mark.parametrize("timeout", [1e16, float("nan"), -1.0, None, True])
+def test_a_prolog_timeout_set_after_fit_is_checked_where_it_is_used(timeout):
+    # the error says "raise prolog_timeout": set after fit, 1e16 s was a limit already
+    # passed (a timeout), NaN "cannot convert float NaN to integer"
+    X = pd.DataFrame({"a": [1.0, 2.0]})
+    clf = FOLDClassifier().fit(X, [0, 1]).set_params(prolog_timeout=timeout)
+    for method in (clf.predict, clf.explain, clf.evaluate_prolog):
+        with pytest.raises(ValueError, match="'prolog_timeout' parameter"):
+            method(X.iloc[[0]])
+    assert clf.set_params(prolog_timeout=30).explain(X.iloc[[1]]).label == 1
