@@ -521,7 +521,9 @@ class IMLIClassifier(ClassifierMixin, BaseEstimator):
         values : DataFrame with one row, optional
             The same row's original values, shown beside each literal of a feature it
             holds. For a rule learned on binary columns with ``column_specs``, whose row
-            holds only each column's 0 or 1; by default ``X``'s own cells.
+            holds only each column's 0 or 1. By default ``X``'s own cells when the
+            estimator binarized ``X``; on binary columns each literal shows its column's
+            0 or 1, by the column's name (never as the value of a feature of that name).
 
         Returns
         -------
@@ -540,6 +542,8 @@ class IMLIClassifier(ClassifierMixin, BaseEstimator):
                 raise ValueError("values must be a DataFrame with the one row of X "
                                  "(its original values)")
             cells = {str(c): values.iloc[0, j] for j, c in enumerate(values.columns)}
+        elif self.binarizer_ is None:
+            cells = {}  # X holds its columns' 0 or 1, no feature's value, whatever its names
         elif isinstance(X, pd.DataFrame):
             cells = {str(c): X.iloc[0, j] for j, c in enumerate(X.columns)}
         else:

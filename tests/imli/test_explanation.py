@@ -168,3 +168,18 @@ def test_original_values_can_be_shown_beside_a_binarized_views_literals():
     assert text.endswith(f"age > 45.0   (age is {float(age[3])!r})")
     with pytest.raises(ValueError, match="^values must be a DataFrame with the one row"):
         clf.explain(X.iloc[[3]], values=raw.iloc[:2])
+
+
+def test_a_binary_column_named_like_a_feature_is_not_shown_as_its_value():
+    """On a binarized view a column may bear the name of a feature another column tests
+    ("age" holding whether income > 5): its bit is no value of that feature."""
+    rng = np.random.default_rng(0)
+    age, income = rng.uniform(20, 70, 120), rng.uniform(0, 10, 120)
+    X = pd.DataFrame({"old": (age > 45).astype(int), "age": (income > 5).astype(int)})
+    clf = IMLIClassifier(n_clauses=1, random_state=0).fit(
+        X, (age > 45).astype(int),
+        column_specs=[Predicate("age", ">", 45.0), Predicate("income", ">", 5.0)])
+    assert str(clf.rules_) == "(age > 45.0)"
+    for i in range(5):
+        text = clf.explain(X.iloc[[i]]).text
+        assert text.endswith(f"age > 45.0   (old is {X['old'].iloc[i]})")
