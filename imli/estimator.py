@@ -17,7 +17,7 @@ from sklearn.utils.validation import check_is_fitted, check_random_state
 from .binarize import refuse_bools, specs_of
 from .decisions import DecisionList, DecisionSet, Rule
 from .encoding import MAX_DENOMINATOR, Constraints, Weights, encode
-from .explanation import Explanation, explain_row
+from .explanation import Explanation, check_values, explain_row
 from .inputs import binary_input, literal_space
 from .lists import decision_list, decision_set
 from .literals import LiteralSpace, literal_matrix
@@ -519,11 +519,12 @@ class IMLIClassifier(ClassifierMixin, BaseEstimator):
         X : DataFrame or array-like with one row
             As in :meth:`predict`; for example ``X.iloc[[i]]``.
         values : DataFrame with one row, optional
-            The same row's original values, shown beside each literal of a feature it
-            holds. For a rule learned on binary columns with ``column_specs``, whose row
-            holds only each column's 0 or 1. By default ``X``'s own cells when the
-            estimator binarized ``X``; on binary columns each literal shows its column's
-            0 or 1, by the column's name (never as the value of a feature of that name).
+            The same row's original values, shown beside each literal: a column for each
+            feature the rule tests, whose value makes each literal hold or fail as it does
+            on ``X``. Meant for a rule learned on binary columns with ``column_specs``,
+            whose ``X`` holds only each column's 0 or 1. By default ``X``'s own cells when
+            the estimator binarized ``X``; on binary columns each literal shows its
+            column's 0 or 1, by the column's name.
 
         Returns
         -------
@@ -531,6 +532,13 @@ class IMLIClassifier(ClassifierMixin, BaseEstimator):
             The clauses (CNF), terms (DNF) or rules (decision list or set) that decide
             the label, in words, each literal with the row's value of its feature. Its
             ``label`` is that of :meth:`predict`.
+
+        Raises
+        ------
+        ValueError
+            If ``X`` has not exactly one row, or ``values`` is not a one-row DataFrame
+            with a column for each feature of the rule, whose values make its literals
+            hold or fail as they do on ``X``.
         """
         check_is_fitted(self, "rules_")
         Xb, _ = self._binary(X, reset=False)
@@ -542,6 +550,10 @@ class IMLIClassifier(ClassifierMixin, BaseEstimator):
                 raise ValueError("values must be a DataFrame with the one row of X "
                                  "(its original values)")
             cells = {str(c): values.iloc[0, j] for j, c in enumerate(values.columns)}
+            if len(cells) != values.shape[1]:
+                raise ValueError("values has two columns of one name; give each feature "
+                                 "one column")
+            check_values(self.rules_, Xb, cells)
         elif self.binarizer_ is None:
             cells = {}  # X holds its columns' 0 or 1, no feature's value, whatever its names
         elif isinstance(X, pd.DataFrame):

@@ -12,13 +12,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-import pandas as pd
 
 from .decisions import DecisionList, DecisionSet, _shown
-from .predicates import format_value, readable
+from .predicates import _is_missing, format_value, readable
 from .rules import CNF, Clause, Literal
 
-__all__ = ["Explanation", "explain_row"]
+__all__ = ["Explanation", "check_values", "explain_row"]
 
 
 @dataclass(frozen=True)
@@ -46,14 +45,45 @@ class Explanation:
         return self.text
 
 
+def _shown_cell(cell: object) -> str:
+    return "missing" if _is_missing(cell) else format_value(cell)
+
+
+def check_values(rule, B: np.ndarray, values: dict) -> None:
+    """Refuse ``values`` (a row's cells by feature name, given beside its binary row ``B``)
+    that lack a feature the rule tests, or whose value would not make a literal hold or
+    fail as it does on ``B`` (another row's values, say).
+
+    Raises
+    ------
+    ValueError
+        Naming the feature.
+    """
+    for literal in rule.literals:
+        p = literal.predicate
+        if p is None:
+            continue
+        if p.feature not in values:
+            raise ValueError(f"values has no column {p.feature!r}, a feature the rule tests; "
+                             "give the row's original value of each feature")
+        cell = np.empty(1, dtype=object)
+        cell[0] = values[p.feature]
+        holds = bool(literal.evaluate(B)[0])
+        # a complemented column holds where the test does not, a missing value included
+        if (bool(p.evaluate(cell)[0]) != literal.negated) != holds:
+            raise ValueError(
+                f"values do not match X: with {readable(p.feature, name=True)} "
+                f"{'missing' if _is_missing(cell[0]) else '= ' + format_value(cell[0])}, "
+                f"{literal} would {'fail' if holds else 'hold'}, "
+                f"but it {'holds' if holds else 'fails'} on X; give the same row's values")
+
+
 def _value(literal: Literal, B: np.ndarray, values: dict) -> str:
     """The row's value that ``literal`` tests: the feature's cell when the rule names a
     feature of the input, else the 0 or 1 of the binary column (named as in ``fit``)."""
     p = literal.predicate
     if p is not None and p.feature in values:
-        cell = values[p.feature]
-        shown = "missing" if pd.isna(cell) else format_value(cell)
-        return f"{readable(p.feature, name=True)} is {shown}"
+        return f"{readable(p.feature, name=True)} is {_shown_cell(values[p.feature])}"
     return f"{readable(literal.name, name=True)} is {int(B[0, literal.column])}"
 
 

@@ -183,3 +183,36 @@ def test_a_binary_column_named_like_a_feature_is_not_shown_as_its_value():
     for i in range(5):
         text = clf.explain(X.iloc[[i]]).text
         assert text.endswith(f"age > 45.0   (old is {X['old'].iloc[i]})")
+
+
+def _binarized_age():
+    age = np.random.default_rng(0).uniform(20, 70, 120)
+    X = pd.DataFrame({"old": (age > 45).astype(int), "young": (age <= 30).astype(int)})
+    clf = IMLIClassifier(n_clauses=1, random_state=0).fit(
+        X, (age > 45).astype(int),
+        column_specs=[Predicate("age", ">", 45.0), Predicate("age", "<=", 30.0)])
+    return clf, X, age
+
+
+def test_values_without_a_feature_of_the_rule_are_refused():
+    clf, X, age = _binarized_age()
+    with pytest.raises(ValueError, match=r"^values has no column 'age', a feature the rule "):
+        clf.explain(X.iloc[[3]], values=pd.DataFrame({"Age": [age[3]]}))
+
+
+@pytest.mark.parametrize("cell", [np.nan, pd.NA, 30.0])
+def test_values_that_contradict_the_row_are_refused(cell):
+    """A value shown beside a literal must make it hold or fail as the rule reads the row
+    (another row's values, or a missing one, would show 'age > 45.0 (age is 30.0)')."""
+    clf, X, age = _binarized_age()
+    i = int(np.argmax(age > 45))
+    values = pd.DataFrame({"age": pd.array([cell], dtype=object)})
+    with pytest.raises(ValueError, match=r"^values do not match X: with age "):
+        clf.explain(X.iloc[[i]], values=values)
+
+
+def test_values_with_two_columns_of_one_name_are_refused():
+    clf, X, age = _binarized_age()
+    values = pd.DataFrame([[age[3], 1.0]], columns=["age", "age"])
+    with pytest.raises(ValueError, match=r"^values has two columns of one name"):
+        clf.explain(X.iloc[[3]], values=values)
