@@ -503,6 +503,10 @@ class IMLIClassifier(ClassifierMixin, BaseEstimator):
         """
         check_is_fitted(self, "rules_")
         Xb, _ = self._binary(X, reset=False)
+        return self._labels(Xb)
+
+    def _labels(self, Xb: np.ndarray) -> np.ndarray:
+        """The labels of the rows of the binary matrix ``Xb``."""
         if isinstance(self.rules_, (DecisionList, DecisionSet)):
             labels = self.rules_.predict(Xb)
             dates = self.classes_.dtype.kind in "mM"  # which the rules keep as numpy's
@@ -563,7 +567,7 @@ class IMLIClassifier(ClassifierMixin, BaseEstimator):
             row = np.asarray(X, dtype=object)[0]
             names = names if names is not None else [f"x{i}" for i in range(row.size)]
             cells = {str(n): v for n, v in zip(names, row)}
-        return explain_row(self.rules_, Xb, cells, self.classes_, self.predict(X)[0])
+        return explain_row(self.rules_, Xb, cells, self.classes_, self._labels(Xb)[0])
 
     def export_wcnf(self, X, y, path, column_specs=None):
         """Write the one-query (MLIC) MaxSAT problem of ``(X, y)`` as a DIMACS WCNF file.

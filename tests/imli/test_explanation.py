@@ -216,3 +216,13 @@ def test_values_with_two_columns_of_one_name_are_refused():
     values = pd.DataFrame([[age[3], 1.0]], columns=["age", "age"])
     with pytest.raises(ValueError, match=r"^values has two columns of one name"):
         clf.explain(X.iloc[[3]], values=values)
+
+
+def test_the_row_is_checked_once(iris):
+    """An array for a DataFrame-fitted estimator: scikit-learn's warning comes once."""
+    X, y = iris
+    clf = IMLIClassifier(mode="decision_list", random_state=0, time_limit=10).fit(X, y)
+    with pytest.warns(UserWarning, match="does not have valid feature names") as caught:
+        e = clf.explain(X.to_numpy()[[60]])
+    assert len(caught) == 1
+    assert e.label == clf.predict(X.iloc[[60]])[0]
