@@ -101,6 +101,15 @@ def _block(title: object, clause: Clause, B, values, which: bool, first: bool = 
     return "\n".join([f"  {title}", *_lines(clause, B, values, which, first)])
 
 
+def _count(k: int, n: int, noun: str) -> tuple[str, bool]:
+    """``k`` of ``n`` clauses (terms) in words, and whether that is one (a singular verb)."""
+    if n == 1:
+        return f"its one {noun}", True
+    if k == n:
+        return (f"both {noun}s" if n == 2 else f"all {n} {noun}s"), False
+    return f"{k} of {n} {noun}s", k == 1
+
+
 def _normal(rule, B: np.ndarray, values: dict, positive: object,
             negative: object) -> Explanation:
     fired = rule.fired(B)[0]
@@ -108,24 +117,34 @@ def _normal(rule, B: np.ndarray, values: dict, positive: object,
     if isinstance(rule, CNF):
         if fired.all():
             label, decisive = positive, tuple(rule.clauses)
-            head = (f"{_shown(label)}: every clause holds, each by the literals shown"
+            count, one = _count(n, n, "clause")
+            head = (f"{_shown(label)}: {count} "
+                    + ("holds, by the literals shown" if one
+                       else "hold, each by the literals shown")
                     if n else f"{_shown(label)}: the rule is TRUE (it has no clause)")
             body = [_block(c, c, B, values, True) for c in decisive]
         else:
             label = negative
             decisive = tuple(c for c, f in zip(rule.clauses, fired) if not f)
-            head = (f"{_shown(label)}: {len(decisive)} of {n} clauses fail, every literal "
-                    "of each false")
+            count, one = _count(len(decisive), n, "clause")
+            head = f"{_shown(label)}: {count} " + (
+                "fails, every literal of it false" if one
+                else "fail, every literal of each false")
             body = [_block(c, c, B, values, False) for c in decisive]
     elif fired.any():
         label = positive
         decisive = tuple(c for c, f in zip(rule.clauses, fired) if f)
-        head = f"{_shown(label)}: {len(decisive)} of {n} terms hold, every literal of each true"
+        count, one = _count(len(decisive), n, "term")
+        head = f"{_shown(label)}: {count} " + (
+            "holds, every literal of it true" if one else "hold, every literal of each true")
         body = [_block(c, c, B, values, True) for c in decisive]
     else:
         label, decisive = negative, tuple(rule.clauses)
-        head = (f"{_shown(label)}: no term holds; each fails at the literal shown"
-                if n else f"{_shown(label)}: the rule is FALSE (it has no term)")
+        if n == 1:
+            head = f"{_shown(label)}: its one term fails at the literal shown"
+        else:
+            head = (f"{_shown(label)}: no term holds; each fails at the literal shown"
+                    if n else f"{_shown(label)}: the rule is FALSE (it has no term)")
         body = [_block(c, c, B, values, False, first=True) for c in decisive]
     return Explanation(label, decisive, "\n".join([head, *body]))
 
@@ -133,6 +152,8 @@ def _normal(rule, B: np.ndarray, values: dict, positive: object,
 def _collection(rules, B: np.ndarray, values: dict, label: object) -> Explanation:
     fired = rules.fired(B)[0]
     body = []
+    if not rules.rules:
+        return Explanation(label, (), f"{_shown(label)}: it has no rule (ALWAYS {_shown(label)})")
     if isinstance(rules, DecisionList):
         k = int(np.argmax(fired)) if fired.any() else len(rules.rules)
         decisive = rules.rules[k:k + 1]
@@ -143,12 +164,21 @@ def _collection(rules, B: np.ndarray, values: dict, label: object) -> Explanatio
         body += [_block(f"fires: {r}", r.term, B, values, True) for r in decisive]
     else:
         decisive = tuple(r for r, f in zip(rules.rules, fired) if f and r.label == label)
-        outvoted = [r for r, f in zip(rules.rules, fired) if f and r.label != label]
+        others = [r for r, f in zip(rules.rules, fired) if f and r.label != label]
         if decisive:
+            # labels told apart as Python values, as DecisionSet.predict does
+            votes: dict = {}
+            for r in others:
+                votes[r.label] = votes.get(r.label, 0) + 1
+            tied = [other for other, v in votes.items() if v == len(decisive)]
             head = (f"{_shown(label)}: {len(decisive)} of its rules fire" if len(decisive) > 1
                     else f"{_shown(label)}: one of its rules fires")
+            if tied:
+                head += (f", as many as for {' and '.join(_shown(t) for t in tied)}; the "
+                         "tie goes to the label whose first rule comes earlier")
             body += [_block(f"fires: {r}", r.term, B, values, True) for r in decisive]
-            body += [f"  fires too, outvoted: {r}" for r in outvoted]
+            body += [f"  fires too, {'tied' if r.label in tied else 'outvoted'}: {r}"
+                     for r in others]
         else:
             head = f"{_shown(label)}: no rule fires, so the default (OTHERWISE)"
             body += [_block(f"fails: {r}", r.term, B, values, False, first=True)

@@ -6,7 +6,8 @@ import pytest
 from sklearn.datasets import load_breast_cancer, load_iris
 from sklearn.exceptions import NotFittedError
 
-from imli import CNF, DNF, Clause, DecisionList, IMLIClassifier, Literal, Predicate
+from imli import (CNF, DNF, Clause, DecisionList, DecisionSet, IMLIClassifier, Literal, Predicate,
+                  Rule)
 from imli.explanation import explain_row
 
 ROWS = range(0, 150, 7)
@@ -123,7 +124,7 @@ def test_rules_without_clauses_say_so():
     assert explain_row(DNF(()), B, {}, classes, "no").text.endswith("FALSE (it has no term)")
     lit = Literal(0, "f", predicate=Predicate("f", "<=", 1.0))
     e = explain_row(DecisionList((), "no"), B, {"f": 3.0}, classes, "no")
-    assert e.decisive == () and "default" in e.text
+    assert e.decisive == () and e.text == "no: it has no rule (ALWAYS no)"
     e = explain_row(CNF((Clause((lit,)),)), B, {"f": 3.0}, classes, "no")
     assert e.text.splitlines()[-1].strip() == "f <= 1.0   (f is 3.0)"
 
@@ -226,3 +227,57 @@ def test_the_row_is_checked_once(iris):
         e = clf.explain(X.to_numpy()[[60]])
     assert len(caught) == 1
     assert e.label == clf.predict(X.iloc[[60]])[0]
+
+
+def _bits(*literals):
+    return [Literal(i, name) for i, name in enumerate(literals)]
+
+
+@pytest.mark.parametrize("rule, row, head", [
+    (CNF((Clause(_bits("a")),)), [0, 0], "no: its one clause fails, every literal of it false"),
+    (CNF((Clause(_bits("a")),)), [1, 0], "yes: its one clause holds, by the literals shown"),
+    (CNF((Clause(_bits("a")), Clause(_bits("a", "b")[1:]))), [0, 0],
+     "no: both clauses fail, every literal of each false"),
+    (CNF((Clause(_bits("a")), Clause(_bits("a", "b")[1:]))), [0, 1],
+     "no: 1 of 2 clauses fails, every literal of it false"),
+    (CNF((Clause(_bits("a", "b")), Clause(_bits("a")))), [1, 1],
+     "yes: both clauses hold, each by the literals shown"),
+    (DNF((Clause(_bits("a", "b"), "AND"),)), [1, 1],
+     "yes: its one term holds, every literal of it true"),
+    (DNF((Clause(_bits("a", "b"), "AND"),)), [1, 0],
+     "no: its one term fails at the literal shown"),
+    (DNF((Clause(_bits("a"), "AND"), Clause(_bits("a", "b")[1:], "AND"))), [1, 0],
+     "yes: 1 of 2 terms holds, every literal of it true"),
+    (DNF((Clause(_bits("a"), "AND"), Clause(_bits("a", "b")[1:], "AND"))), [1, 1],
+     "yes: both terms hold, every literal of each true"),
+    (DNF((Clause(_bits("a"), "AND"), Clause(_bits("a", "b")[1:], "AND"))), [0, 0],
+     "no: no term holds; each fails at the literal shown"),
+])
+def test_counts_read_well(rule, row, head):
+    B = np.array([row], dtype=bool)
+    label = "yes" if rule.covers(B)[0] else "no"
+    e = explain_row(rule, B, {}, np.array(["no", "yes"]), label)
+    assert e.text.splitlines()[0] == head
+
+
+def test_a_tie_in_a_decision_set_is_not_called_outvoted():
+    a, b = _bits("a", "b")
+    rules = DecisionSet((Rule(Clause((a,), "AND"), "x"), Rule(Clause((b,), "AND"), "y")), "z")
+    B = np.ones((1, 2), dtype=bool)
+    label = rules.predict(B)[0]
+    text = explain_row(rules, B, {}, np.array(["x", "y", "z"]), label).text
+    assert label == "x" and "outvoted" not in text
+    assert text.splitlines()[0] == ("x: one of its rules fires, as many as for y; the tie "
+                                    "goes to the label whose first rule comes earlier")
+    assert "  fires too, tied: IF (b) THEN y" in text.splitlines()
+    rules = DecisionSet(rules.rules + (Rule(Clause((b,), "AND"), "y"),), "z")
+    text = explain_row(rules, B, {}, np.array(["x", "y", "z"]), "y").text
+    assert text.splitlines()[0] == "y: 2 of its rules fire"
+    assert "  fires too, outvoted: IF (a) THEN x" in text.splitlines()
+
+
+@pytest.mark.parametrize("kind", [DecisionList, DecisionSet])
+def test_a_collection_without_rules_says_it_always_gives_its_default(kind):
+    B = np.ones((1, 1), dtype=bool)
+    e = explain_row(kind((), "z"), B, {}, np.array(["x", "z"]), "z")
+    assert e.text == "z: it has no rule (ALWAYS z)" and e.decisive == ()
