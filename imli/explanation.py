@@ -118,9 +118,11 @@ def _normal(rule, B: np.ndarray, values: dict, positive: object,
         if fired.all():
             label, decisive = positive, tuple(rule.clauses)
             count, one = _count(n, n, "clause")
+            several = any(sum(bool(lit.evaluate(B)[0]) for lit in c.literals) > 1
+                          for c in decisive)
+            shown = "literals shown" if several else "literal shown"
             head = (f"{_shown(label)}: {count} "
-                    + ("holds, by the literals shown" if one
-                       else "hold, each by the literals shown")
+                    + (f"holds, by the {shown}" if one else f"hold, each by the {shown}")
                     if n else f"{_shown(label)}: the rule is TRUE (it has no clause)")
             body = [_block(c, c, B, values, True) for c in decisive]
         else:

@@ -235,13 +235,17 @@ def _bits(*literals):
 
 @pytest.mark.parametrize("rule, row, head", [
     (CNF((Clause(_bits("a")),)), [0, 0], "no: its one clause fails, every literal of it false"),
-    (CNF((Clause(_bits("a")),)), [1, 0], "yes: its one clause holds, by the literals shown"),
+    (CNF((Clause(_bits("a")),)), [1, 0], "yes: its one clause holds, by the literal shown"),
+    (CNF((Clause(_bits("a", "b")),)), [1, 1],
+     "yes: its one clause holds, by the literals shown"),
     (CNF((Clause(_bits("a")), Clause(_bits("a", "b")[1:]))), [0, 0],
      "no: both clauses fail, every literal of each false"),
     (CNF((Clause(_bits("a")), Clause(_bits("a", "b")[1:]))), [0, 1],
      "no: 1 of 2 clauses fails, every literal of it false"),
     (CNF((Clause(_bits("a", "b")), Clause(_bits("a")))), [1, 1],
      "yes: both clauses hold, each by the literals shown"),
+    (CNF((Clause(_bits("a", "b")), Clause(_bits("a")))), [1, 0],
+     "yes: both clauses hold, each by the literal shown"),
     (DNF((Clause(_bits("a", "b"), "AND"),)), [1, 1],
      "yes: its one term holds, every literal of it true"),
     (DNF((Clause(_bits("a", "b"), "AND"),)), [1, 0],
