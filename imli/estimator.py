@@ -543,6 +543,16 @@ class IMLIClassifier(ClassifierMixin, BaseEstimator):
             If ``X`` has not exactly one row, or ``values`` is not a one-row DataFrame
             with a column for each feature of the rule, whose values make its literals
             hold or fail as they do on ``X``.
+
+        Examples
+        --------
+        >>> import pandas as pd
+        >>> X = pd.DataFrame({"age": [25, 38, 52, 61, 33, 47] * 4})
+        >>> clf = IMLIClassifier(n_clauses=1).fit(X, X["age"] > 40)
+        >>> print(clf.explain(X.iloc[[2]]))
+        True: its one clause holds, by the literal shown
+          (age > 42.5)
+              age > 42.5   (age is 52)
         """
         check_is_fitted(self, "rules_")
         Xb, _ = self._binary(X, reset=False)

@@ -199,11 +199,16 @@ def explain_row(rule, B: np.ndarray, values: dict, classes: np.ndarray,
     B : ndarray of bool, shape (1, n_literal_columns)
         The row as the rule reads it (binarized).
     values : dict
-        The row's cells by feature name, to show beside each literal.
+        The row's cells by feature name, to show beside each literal; a literal whose
+        feature is not in it (or that has no predicate) shows its column's 0 or 1.
     classes : ndarray
         ``classes_``; a CNF/DNF's positive class is the second.
     label : object
         The predicted label (that of ``predict``).
+
+    Returns
+    -------
+    Explanation
     """
     if isinstance(rule, DecisionList | DecisionSet):
         return _collection(rule, B, values, label)
