@@ -18,7 +18,7 @@ from .binarize import refuse_bools, specs_of
 from .decisions import DecisionList, DecisionSet, Rule
 from .encoding import MAX_DENOMINATOR, Constraints, Weights, encode
 from .explanation import Explanation, check_values, explain_row
-from .inputs import binary_input, literal_space
+from .inputs import _cells, binary_input, literal_space
 from .lists import decision_list, decision_set
 from .literals import LiteralSpace, literal_matrix
 from .polish import polish
@@ -570,12 +570,13 @@ class IMLIClassifier(ClassifierMixin, BaseEstimator):
             check_values(self.rules_, Xb, cells)
         elif self.binarizer_ is None:
             cells = {}  # X holds its columns' 0 or 1, no feature's value, whatever its names
-        elif isinstance(X, pd.DataFrame):
-            cells = {str(c): X.iloc[0, j] for j, c in enumerate(X.columns)}
         else:
-            names = getattr(self, "feature_names_in_", None)
-            row = np.asarray(X, dtype=object)[0]
-            names = names if names is not None else [f"x{i}" for i in range(row.size)]
+            # by position, as predict reads the columns, under the names the binarizer
+            # gave the features (an array's x0, x1, ...; a DataFrame's names as text)
+            row = ([X.iloc[0, j] for j in range(X.shape[1])] if isinstance(X, pd.DataFrame)
+                   else _cells(X)[0])
+            fitted = self.binarizer_._fit_columns
+            names = fitted if fitted is not None else [f"x{i}" for i in range(len(row))]
             cells = {str(n): v for n, v in zip(names, row)}
         return explain_row(self.rules_, Xb, cells, self.classes_, self._labels(Xb)[0])
 

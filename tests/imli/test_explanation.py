@@ -1,5 +1,7 @@
 """IMLIClassifier.explain: the clauses, terms or rules that decide one row's label."""
 
+import warnings
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -285,3 +287,26 @@ def test_a_collection_without_rules_says_it_always_gives_its_default(kind):
     B = np.ones((1, 1), dtype=bool)
     e = explain_row(kind((), "z"), B, {}, np.array(["x", "z"]), "z")
     assert e.text == "z: it has no rule (ALWAYS z)" and e.decisive == ()
+
+
+@pytest.mark.parametrize("fit_frame", [True, False])
+def test_values_are_read_by_position_as_predict_reads_them(fit_frame):
+    """Fitted on a DataFrame of integer column names and shown an array, or fitted on an
+    array and shown a DataFrame: predict reads the columns by position, and so does the
+    value shown (not the literal's column bit, by the literal's name)."""
+    A = np.random.default_rng(0).uniform(0, 10, (80, 2))
+    clf = IMLIClassifier(n_clauses=1, random_state=0).fit(
+        pd.DataFrame(A) if fit_frame else A, (A[:, 0] > 5).astype(int))
+    row = A[[0]] if fit_frame else pd.DataFrame(A[[0]], columns=["p", "q"])
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)  # scikit-learn's, about the names
+        text = clf.explain(row).text
+    name = "'0'" if fit_frame else "x0"
+    assert text.endswith(f"({name} is {float(A[0, 0])!r})"), text
+
+
+def test_an_integer_column_beside_a_float_one_shows_its_integer():
+    X = pd.DataFrame({"age": [25, 38, 52, 61, 33, 47] * 4,
+                      "w": [1.5, 2.5, 3.5, 1.0, 2.0, 3.0] * 4})
+    clf = IMLIClassifier(n_clauses=1, random_state=0).fit(X, X["age"] > 40)
+    assert clf.explain(X.iloc[[2]]).text.endswith("(age is 52)")
