@@ -11,6 +11,7 @@ from sklearn.exceptions import NotFittedError
 from imli import (CNF, DNF, Clause, DecisionList, DecisionSet, IMLIClassifier, Literal, Predicate,
                   Rule)
 from imli.explanation import explain_row
+from imli.predicates import format_value, readable
 
 ROWS = range(0, 150, 7)
 
@@ -310,3 +311,51 @@ def test_an_integer_column_beside_a_float_one_shows_its_integer():
                       "w": [1.5, 2.5, 3.5, 1.0, 2.0, 3.0] * 4})
     clf = IMLIClassifier(n_clauses=1, random_state=0).fit(X, X["age"] > 40)
     assert clf.explain(X.iloc[[2]]).text.endswith("(age is 52)")
+
+
+def _claims(e, positive):
+    """(whether the block says its literals hold, the literal's text, its value's text) for
+    each literal line of ``e``."""
+    claim = positive
+    for line in e.text.splitlines()[1:]:
+        if line.startswith("      "):
+            literal, value = line.strip().split("   (", 1)
+            yield claim, literal, value[:-1]
+        elif line.startswith(("  fires: ", "  fails: ")):
+            claim = line.startswith("  fires: ")
+
+
+@pytest.mark.parametrize("kind", [{"rule_type": "CNF"}, {"rule_type": "DNF"},
+                                  {"mode": "decision_list"}, {"mode": "decision_set"}])
+def test_every_literal_shown_holds_or_fails_as_said_on_the_rows_own_value(kind):
+    """Text with set forms, missing numbers and text, awkward names: each literal line is
+    true (or false) as its block says, on the binary row and on the raw value shown."""
+    rng = np.random.default_rng(3)
+    n = 90
+    num = rng.uniform(0, 10, n)
+    num[rng.random(n) < .15] = np.nan
+    txt = rng.choice(["a", "b OR c", "it's\n2", "名\u202e", "1", None], n)
+    X = pd.DataFrame({"c <= 3": num, "x AND y": txt, "1.5": rng.normal(size=n)})
+    if "mode" in kind:
+        y = np.where(txt == "a", "A", np.where(np.nan_to_num(num) > 6, "B", "C"))
+    else:
+        y = ((np.nan_to_num(num, nan=4) > 6) | np.isin(txt, ["a", "1"])).astype(int)
+    clf = IMLIClassifier(n_clauses=3, random_state=0, time_limit=10, **kind).fit(X, y)
+    by_text = {str(lit): lit for lit in clf.rules_.literals}
+    seen = set()
+    for i in range(n):
+        e = clf.explain(X.iloc[[i]])
+        assert e.label == clf.predict(X.iloc[[i]])[0]
+        Xb, _ = clf._binary(X.iloc[[i]], reset=False)
+        for claim, text, value in _claims(e, e.label == clf.classes_[-1]):
+            lit = by_text[text]
+            cell = X.iloc[i][lit.predicate.feature]
+            shown = "missing" if pd.isna(cell) else format_value(cell)
+            assert value == f"{readable(lit.predicate.feature, name=True)} is {shown}"
+            assert bool(lit.evaluate(Xb)[0]) == claim
+            column = np.empty(1, dtype=object)
+            column[0] = cell
+            assert (bool(lit.predicate.evaluate(column)[0]) != lit.negated) == claim
+            seen.add((claim, pd.isna(cell)))
+    assert (True, False) in seen and any(missing for _, missing in seen)
+    assert (False, False) in seen or kind == {"mode": "decision_set"}  # a rule always fires
