@@ -14,7 +14,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .decisions import DecisionList, DecisionSet, _shown
-from .predicates import _is_missing, format_value, readable
+from .predicates import _is_missing, format_value, readable, to_numbers
 from .rules import CNF, Clause, Literal
 
 __all__ = ["Explanation", "check_values", "explain_row"]
@@ -68,6 +68,13 @@ def check_values(rule, B: np.ndarray, values: dict) -> None:
                              "give the row's original value of each feature")
         cell = np.empty(1, dtype=object)
         cell[0] = values[p.feature]
+        if p.is_threshold:
+            try:
+                to_numbers(cell)
+            except (TypeError, ValueError):
+                raise ValueError(
+                    f"values holds {readable(cell[0])} for {readable(p.feature, name=True)}, "
+                    f"which {p} reads as a number; give the row's original values") from None
         holds = bool(literal.evaluate(B)[0])
         # a complemented column holds where the test does not, a missing value included
         if (bool(p.evaluate(cell)[0]) != literal.negated) != holds:

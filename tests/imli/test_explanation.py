@@ -359,3 +359,11 @@ def test_every_literal_shown_holds_or_fails_as_said_on_the_rows_own_value(kind):
             seen.add((claim, pd.isna(cell)))
     assert (True, False) in seen and any(missing for _, missing in seen)
     assert (False, False) in seen or kind == {"mode": "decision_set"}  # a rule always fires
+
+
+@pytest.mark.parametrize("cell", ["abc", pd.Timestamp("2020-01-01")])
+def test_values_that_are_no_numbers_for_a_threshold_are_a_one_line_error(cell):
+    clf, X, age = _binarized_age()
+    with pytest.raises(ValueError, match=r"^values holds .* for age, which age > 45.0 "
+                                         r"reads as a number; give the row's original"):
+        clf.explain(X.iloc[[3]], values=pd.DataFrame({"age": [cell]}))
