@@ -87,11 +87,13 @@ def check_values(rule, B: np.ndarray, values: dict) -> None:
 
 def _value(literal: Literal, B: np.ndarray, values: dict) -> str:
     """The row's value that ``literal`` tests: the feature's cell when the rule names a
-    feature of the input, else the 0 or 1 of the binary column (named as in ``fit``)."""
+    feature of the input, else the 0 or 1 of the binary column (named as in ``fit``; called
+    a column when it stands for a test, whose feature may bear the same name)."""
     p = literal.predicate
     if p is not None and p.feature in values:
         return f"{readable(p.feature, name=True)} is {_shown_cell(values[p.feature])}"
-    return f"{readable(literal.name, name=True)} is {int(B[0, literal.column])}"
+    column = "" if p is None else "column "
+    return f"{column}{readable(literal.name, name=True)} is {int(B[0, literal.column])}"
 
 
 def _lines(clause: Clause, B: np.ndarray, values: dict, which: bool,

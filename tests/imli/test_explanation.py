@@ -157,7 +157,7 @@ def test_binary_columns_with_predicates_show_the_columns_bit_not_a_feature_value
     assert str(clf.rules_) == "(age > 45.0)"
     for i in range(5):
         text = clf.explain(X.iloc[[i]]).text
-        assert text.endswith(f"age > 45.0   (old is {X['old'].iloc[i]})")
+        assert text.endswith(f"age > 45.0   (column old is {X['old'].iloc[i]})")
         assert "age is" not in text
 
 
@@ -186,7 +186,7 @@ def test_a_binary_column_named_like_a_feature_is_not_shown_as_its_value():
     assert str(clf.rules_) == "(age > 45.0)"
     for i in range(5):
         text = clf.explain(X.iloc[[i]]).text
-        assert text.endswith(f"age > 45.0   (old is {X['old'].iloc[i]})")
+        assert text.endswith(f"age > 45.0   (column old is {X['old'].iloc[i]})")
 
 
 def _binarized_age():
@@ -367,3 +367,15 @@ def test_values_that_are_no_numbers_for_a_threshold_are_a_one_line_error(cell):
     with pytest.raises(ValueError, match=r"^values holds .* for age, which age > 45.0 "
                                          r"reads as a number; give the row's original"):
         clf.explain(X.iloc[[3]], values=pd.DataFrame({"age": [cell]}))
+
+
+def test_a_binary_column_named_as_its_feature_shows_its_bit_as_the_columns():
+    """'smoker == yes   (smoker is 1)' would read as a smoker of value 1."""
+    rng = np.random.default_rng(0)
+    smoker = rng.integers(0, 2, 60)
+    X = pd.DataFrame({"smoker": smoker, "old": rng.integers(0, 2, 60)})
+    clf = IMLIClassifier(n_clauses=1, random_state=0).fit(
+        X, smoker, column_specs=[Predicate("smoker", "==", "yes"), Predicate("age", ">", 45.0)])
+    assert str(clf.rules_) == "(smoker == yes)"
+    text = clf.explain(X.iloc[[0]]).text
+    assert text.endswith(f"smoker == yes   (column smoker is {smoker[0]})"), text
