@@ -134,7 +134,8 @@ def _summary(report: dict) -> str:
         ("black box", bb["kind"]),
         ("accuracy (test)", fmt(bb["accuracy_test"])),
         ("accuracy (train)", fmt(bb.get("accuracy_train"))),
-        (f"predicts {ds['class_names'][1]} (test)", fmt(bb.get("positive_rate_test"))),
+        (f"predicts {visible(ds['class_names'][1])} (test)",
+         fmt(bb.get("positive_rate_test"))),
         ("LIME", lime_text),
         ("learners trained on", VIEW_LABELS.get(view, view) if view else "–"),
     ])
@@ -340,7 +341,7 @@ def render_html(report: dict) -> str:
     str
     """
     ds = report["dataset"]
-    title = f"Surrogate rules for {ds['name']}"
+    title = f"Surrogate rules for {visible(ds['name'])}"  # the name quoted alone
     nav = " · ".join(f'<a href="#{sid}">{_e(t)}</a>' for sid, t in SECTIONS)
     sections = "".join(
         f'<section id="{sid}"><h2>{_e(heading)}</h2>{_RENDER[sid](report)}</section>'

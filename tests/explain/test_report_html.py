@@ -191,8 +191,12 @@ def test_labels_names_and_values_from_the_data_stay_text(tmp_path):
         shown = "".join(page.text)
         assert link in shown and image in shown and name in shown
         assert "'y\\x1b[2J\\res\\u202e'" in shown  # the escapes, visible, quoted
-    # the class balance quotes the label alone, not the whole line
-    assert "'y\\x1b[2J\\res\\u202e': " in "".join(Page(texts["report.html"]).text)
+    # the class balance quotes the label alone, not the whole line; so do the black box's
+    # share of the positive class and the page's title
+    html_shown = "".join(Page(texts["report.html"]).text)
+    assert "'y\\x1b[2J\\res\\u202e': " in html_shown
+    assert "predicts 'y\\x1b[2J\\res\\u202e' (test)" in html_shown
+    assert html_shown.count("Surrogate rules for 'run\\x1b[31m _b_ [l](http://x)'") == 2
     # imli.txt: the labels quoted, so that the rule reads as three lines
     head, *_, tail = texts["imli.txt"].splitlines()
     assert head.endswith(" IF") and tail.startswith("ELSE ")
