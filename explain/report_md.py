@@ -412,7 +412,7 @@ def missing_selections_note(frequency: list[dict]) -> str | None:
                      key=lambda r: -r["selected_missing"])
     if not missing:
         return None
-    shown = ", ".join(f"{r['feature']} ({counted(r['selected_missing'], 'row')})"
+    shown = ", ".join(f"{visible(r['feature'])} ({counted(r['selected_missing'], 'row')})"
                       for r in missing[:5])
     more = f", and {len(missing) - 5} more" if len(missing) > 5 else ""
     return ("Not counted above: LIME also selected features on rows where they are missing "

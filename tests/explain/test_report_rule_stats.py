@@ -7,7 +7,7 @@ import pandas as pd
 import pytest
 
 from explain.report_details import lime_feature_frequency
-from explain.report_md import missing_selections_note
+from explain.report_md import missing_selections_note, visible
 from explain.rule_stats import feature_usage, fold_rule_stats, imli_rule_stats
 from fold import ClassRules, Theory
 from fold import Literal as FoldLiteral
@@ -218,3 +218,15 @@ def test_lime_selections_of_missing_values_are_counted_apart():
     assert note.endswith("selections the filtered rows do not keep: b (2 rows).")
     assert missing_selections_note(lime_feature_frequency(features, weights,
                                                           ["a", "b", "c"], {})) is None
+
+
+def test_the_missing_selections_note_quotes_each_name_alone():
+    # a name with a line break made the whole note one quoted string, escapes and all
+    features = np.array([[0, 1], [1, -1], [1, 0]])
+    weights = np.array([[0.5, -0.2], [0.3, 0.0], [-0.1, 0.4]])
+    known = np.array([[False, True], [False, True], [True, True]])
+    rows = lime_feature_frequency(features, weights, ["new\nline", "b"], {}, known)
+    note = missing_selections_note(rows)
+    assert note.startswith("Not counted above: LIME also selected")
+    assert note.endswith("do not keep: 'new\\nline' (1 row).")
+    assert visible(note) == note
