@@ -89,7 +89,8 @@ def tradeoff_plot(sweep: dict, run_learners: dict | None = None) -> str:
 
 
 def features_plot(frequency: list[dict], learners: list[str], top: int = 15) -> str:
-    """Horizontal bars: how often LIME selected each of the ``top`` features.
+    """Horizontal bars: how often LIME selected each of the ``top`` features it selected
+    most often (the features of the reports' table; one never selected is not drawn).
 
     Each bar is coloured by which rule sets test the feature (IMLI, FOLD, both, neither).
 
@@ -101,7 +102,7 @@ def features_plot(frequency: list[dict], learners: list[str], top: int = 15) -> 
         The learners of the run.
     top : int, default=15
     """
-    rows = frequency[:top][::-1]
+    rows = [row for row in frequency if row["selected"]][:top][::-1]
     colours = {"both": "#7570b3", "imli": LEARNER_STYLE["imli"][0],
                "fold": LEARNER_STYLE["fold"][0], "neither": "#bbbbbb"}
     with matplotlib.rc_context(_RC):
@@ -121,8 +122,10 @@ def features_plot(frequency: list[dict], learners: list[str], top: int = 15) -> 
                 text = {"imli": "in IMLI's rules only", "fold": "in FOLD's rules only",
                         "both": "in both rule sets", "neither": "in neither"}[kind]
                 ax.barh([0], [0], color=colours[kind], label=text)
-        ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.5 / max(len(rows), 2) - 0.12),
-                  ncol=4, fontsize=8, frameon=False)
+        if kinds:  # no bar, no legend (matplotlib warns of an empty one)
+            ax.legend(loc="upper center",
+                      bbox_to_anchor=(0.5, -0.5 / max(len(rows), 2) - 0.12),
+                      ncol=4, fontsize=8, frameon=False)
         ax.grid(axis="x", alpha=0.3)
         return _data_uri(fig)
 

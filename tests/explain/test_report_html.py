@@ -542,3 +542,18 @@ def test_plot_labels_show_names_as_the_text_does():
     assert _short("\u202eRTLname") == "'\\u202eRTLname'"
     assert _short("new\nline") == "'new\\nline'"
     assert _short("x" * 50) == "x" * 37 + "…"
+
+
+def test_the_features_plot_draws_the_features_the_table_shows():
+    # features LIME never selected were drawn as empty bars beside a table that leaves
+    # them out ("Each of the 3 features LIME selected")
+    from explain.report_plots import features_plot
+
+    def row(name, selected, fold):
+        return {"feature": name, "rate": selected / 10, "selected": selected,
+                "toward_positive": 0.5 if selected else None, "selected_missing": 0,
+                "fold": fold}
+
+    selected = [row("a", 8, 1), row("b", 3, 0)]
+    assert features_plot(selected + [row("never", 0, 0), row("tested", 0, 1)], ["fold"]) \
+        == features_plot(selected, ["fold"])
