@@ -17,7 +17,8 @@ import pandas as pd
 from explain.pipeline import PipelineResult
 from explain.rule_stats import feature_usage, rule_stats
 
-__all__ = ["add_details", "lime_feature_frequency", "disagreement_examples", "json_value"]
+__all__ = ["add_details", "lime_feature_frequency", "disagreement_examples", "shown_features",
+           "json_value"]
 
 #: Example rows of disagreement kept in the report, and feature values shown per row.
 MAX_EXAMPLES = 5
@@ -106,6 +107,14 @@ def example_features(usage: dict[str, dict[str, int]], columns) -> list[str]:
     return sorted(used, key=lambda n: -_tests(usage, n))[:MAX_EXAMPLE_FEATURES]
 
 
+def shown_features(usage: dict[str, dict[str, int]], columns) -> list[str]:
+    """The features the disagreement examples show (:func:`example_features`), in table
+    order: the order of the table's columns, which report.json (its keys sorted) records in
+    ``agreement.example_features`` for the renderers."""
+    chosen = set(example_features(usage, columns))
+    return [str(c) for c in columns if str(c) in chosen]
+
+
 def disagreement_examples(result: PipelineResult, usage: dict[str, dict[str, int]],
                           limit: int = MAX_EXAMPLES) -> list[dict]:
     """The first ``limit`` test rows on which IMLI and FOLD predict different classes.
@@ -118,7 +127,7 @@ def disagreement_examples(result: PipelineResult, usage: dict[str, dict[str, int
     names = result.report["dataset"]["class_names"]
     imli, fold = result.predictions["imli"]["test"], result.predictions["fold"]["test"]
     raw = result.views["fold"]["test"]
-    chosen = set(example_features(usage, raw.columns))
+    chosen = set(shown_features(usage, raw.columns))
     shown = [c for c in raw.columns if str(c) in chosen]
     bb, truth = result.labels["bb_test"], result.labels["y_test"]
     examples = []
@@ -139,7 +148,8 @@ def add_details(result: PipelineResult) -> dict:
 
     Adds, per learner, ``rule_stats`` (list of :class:`~explain.rule_stats.RuleStat`
     dicts on the raw test rows) and ``features_used``; ``lime.feature_frequency`` when
-    LIME ran; ``agreement.examples`` when both surrogates were learned. Idempotent.
+    LIME ran; ``agreement.examples`` (and ``example_features``, the features they show,
+    in table order) when both surrogates were learned. Idempotent.
     """
     report = result.report
     bb_test = result.labels["bb_test"]
@@ -165,6 +175,8 @@ def add_details(result: PipelineResult) -> dict:
         )
     if "agreement" in report and {"imli", "fold"} <= set(result.learners):
         report["agreement"]["examples"] = disagreement_examples(result, usage)
+        report["agreement"]["example_features"] = shown_features(
+            usage, result.views["fold"]["test"].columns)
         report["agreement"]["features_tested"] = sum(
             1 for c in result.views["fold"]["test"].columns if _tests(usage, str(c)))
     return report

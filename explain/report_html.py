@@ -217,7 +217,7 @@ def _agreement(report: dict) -> str:
     examples = ag.get("examples", [])
     if not examples:
         return text
-    header, rows, n_features = example_table(examples)
+    header, rows, n_features = example_table(examples, ag.get("example_features"))
     caption = _e(examples_caption(ag, n_features))
     return text + f'<p class="sub">{caption}</p>' + \
         _table(header, rows, numeric=set(range(5, len(header))))

@@ -435,10 +435,16 @@ def examples_caption(agreement: dict, n_features: int) -> str:
 EXAMPLE_COLUMNS = ("row", "black box", "IMLI", "FOLD", "truth")
 
 
-def example_table(examples: list) -> tuple[list, list, int]:
+def example_table(examples: list, features: list | None = None) -> tuple[list, list, int]:
     """The disagreement table's header, rows and number of features: its own columns, then
-    each feature's value (a feature named like one of its columns says it is one)."""
-    features = list(dict.fromkeys(f for ex in examples for f in ex["values"]))
+    each feature's value (a feature named like one of its columns says it is one).
+
+    ``features`` orders the feature columns (``agreement.example_features``: table order;
+    the examples' ``values`` come back from report.json with their keys sorted); by
+    default, the order of the ``values``.
+    """
+    if features is None:
+        features = list(dict.fromkeys(f for ex in examples for f in ex["values"]))
     header = list(EXAMPLE_COLUMNS) + [f"{f} (feature)" if f in EXAMPLE_COLUMNS else f
                                       for f in features]
     rows = [[ex["row"], ex["black_box"], ex["imli"], ex["fold"], ex["truth"]]
@@ -450,7 +456,7 @@ def _examples(agreement: dict) -> list[str]:
     examples = agreement.get("examples", [])
     if not examples:
         return []
-    header, rows, n_features = example_table(examples)
+    header, rows, n_features = example_table(examples, agreement.get("example_features"))
     return ["", examples_caption(agreement, n_features), ""] + _table(header, rows)
 
 

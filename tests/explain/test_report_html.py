@@ -414,6 +414,19 @@ def test_disagreeing_rows_show_the_values_exactly(written):
         assert f">{v!r}<" in html_text, v
 
 
+def test_the_reports_render_the_same_from_report_json(written):
+    """The renderers read the report dict alone: rendered again from report.json, whose
+    keys are sorted, both reports are the files the run wrote (the disagreement table's
+    feature columns came in alphabetical order, not the table's)."""
+    out, result = written
+    report = json.loads((out / "report.json").read_text(encoding="utf-8"))
+    columns = [str(c) for c in result.views["fold"]["test"].columns]
+    shown = report["agreement"]["example_features"]  # in table order, which JSON keeps
+    assert shown == [c for c in columns if c in shown] and shown != sorted(shown)
+    assert render_markdown(report) == (out / "report.md").read_text(encoding="utf-8")
+    assert render_html(report) == (out / "report.html").read_text(encoding="utf-8")
+
+
 def test_a_feature_named_like_a_column_of_the_disagreement_table_says_it_is_one():
     examples = [{"row": 7, "black_box": "a", "imli": "a", "fold": "b", "truth": "a",
                  "values": {"row": 1.5, "x": "u"}}]
