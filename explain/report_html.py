@@ -178,7 +178,7 @@ def _rule_card(name: str, entry: dict) -> str:
                      _precision_cell(stat["precision"]), fmt(stat.get("precision_ci"))])
     table = _table(["rule", "decides", "rows", "coverage", "precision vs BB", "95% interval"],
                    rows, numeric={2, 3}, css="rules") if rows else ""
-    size = f"{entry['n_rules']} rules, {entry['rule_size']} literals"
+    size = f"{counted(entry['n_rules'], 'rule')}, {counted(entry['rule_size'], 'literal')}"
     legend = "".join(f'<p class="note">{_e(text.replace("`", ""))}</p>'
                      for text in (complement_legend(name, entry["rules"]),
                                   empty_rules_note(name, entry)) if text)

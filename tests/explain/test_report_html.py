@@ -511,6 +511,16 @@ def test_counts_of_one_are_singular():
                                                           "2 settings"]
 
 
+def test_a_rule_card_of_one_rule_and_one_literal_is_singular(written):
+    """A rule set's card said "1 rules, 1 literals" (iris: one test tells setosa apart)."""
+    out, _ = written
+    report = json.loads((out / "report.json").read_text(encoding="utf-8"))
+    report["learners"]["fold"].update(n_rules=1, rule_size=1)
+    report["learners"]["imli"].update(n_rules=2, rule_size=0)
+    shown = " ".join(Page(render_html(report)).text)
+    assert "1 rule, 1 literal;" in shown and "2 rules, 0 literals;" in shown
+
+
 def test_a_write_stopped_midway_leaves_no_files_that_read_as_one_run(written, tmp_path,
                                                                      monkeypatch):
     out, result = written
