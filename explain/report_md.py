@@ -401,6 +401,8 @@ def features_caption(n_selected: int) -> str:
     """Which of the features LIME selected the table shows."""
     if n_selected > FEATURES_SHOWN:
         return f"The {FEATURES_SHOWN} features LIME selected most often, of {n_selected}"
+    if n_selected == 1:
+        return "The 1 feature LIME selected"
     return f"Each of the {n_selected} features LIME selected"
 
 

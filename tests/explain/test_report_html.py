@@ -457,6 +457,7 @@ def test_the_disagreement_table_says_what_it_leaves_out():
 def test_the_features_table_says_when_it_shows_only_the_most_selected(written):
     assert features_caption(30) == "The 15 features LIME selected most often, of 30"
     assert features_caption(3) == "Each of the 3 features LIME selected"
+    assert features_caption(1) == "The 1 feature LIME selected"  # not "Each of the 1 features"
     out, result = written
     n = sum(1 for r in result.report["lime"]["feature_frequency"] if r["selected"])
     assert features_caption(n) in (out / "report.md").read_text(encoding="utf-8")
