@@ -47,9 +47,10 @@ section{background:#fff;border:1px solid #e3e6ea;border-radius:8px;padding:14px 
  margin:16px 0}
 .sub{color:#5f6368;margin:0 0 8px}.note{color:#5f6368;font-size:13px}
 table{border-collapse:collapse;margin:6px 0 10px;font-size:13px}
-th,td{border-bottom:1px solid #e8eaed;padding:4px 9px;text-align:left;vertical-align:top}
+th,td{border-bottom:1px solid #e8eaed;padding:4px 9px;text-align:left;vertical-align:top;
+ overflow-wrap:anywhere}
 th{background:#f1f3f4;font-weight:600}td.num,th.num{text-align:right;
- font-variant-numeric:tabular-nums}
+ font-variant-numeric:tabular-nums;overflow-wrap:normal}
 .kv th{background:none;color:#5f6368;font-weight:500;white-space:nowrap}
 .cols{display:grid;grid-template-columns:1fr 1fr;gap:18px}
 .cols>div{min-width:0}

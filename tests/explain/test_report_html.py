@@ -581,3 +581,13 @@ def test_the_features_plot_draws_the_features_the_table_shows():
     selected = [row("a", 8, 1), row("b", 3, 0)]
     assert features_plot(selected + [row("never", 0, 0), row("tested", 0, 1)], ["fold"]) \
         == features_plot(selected, ["fold"])
+
+
+def test_long_names_wrap_inside_their_cells(written):
+    """A name of 200 characters without a space breaks inside its table cell (a cell that
+    could not break ran over the next column of the summary); numbers do not break."""
+    out, _ = written
+    style = (out / "report.html").read_text().split("<style>")[1].split("</style>")[0]
+    rules = dict(re.findall(r"([^{}]+)\{([^{}]*)\}", style.replace("\n", "")))
+    assert "overflow-wrap:anywhere" in rules["th,td"]
+    assert "overflow-wrap:normal" in rules["td.num,th.num"]
