@@ -348,14 +348,17 @@ def render_html(report: dict) -> str:
         f'<section id="{sid}"><h2>{_e(heading)}</h2>{_RENDER[sid](report)}</section>'
         for sid, heading in SECTIONS
     )
+    # "a black box (xgboost)": no article to agree with the kind, which a user may name
+    kind = report["black_box"]["kind"]
+    kind = "" if kind == "black box" else f" ({_e(kind)})"
     return (
         "<!DOCTYPE html>\n"
         '<html lang="en"><head><meta charset="utf-8">'
         '<meta name="viewport" content="width=device-width, initial-scale=1">'
         f"<title>{_e(title)}</title><style>{_CSS}</style></head><body><main>"
         f"<h1>{_e(title)}</h1>"
-        f'<p class="sub">Global rule surrogates of a {_e(report["black_box"]["kind"])} '
-        f"black box predicting <b>{_e(ds['target'])}</b> (positive class "
+        f'<p class="sub">Global rule surrogates of a black box{kind} predicting '
+        f"<b>{_e(ds['target'])}</b> (positive class "
         f"<b>{_e(ds['positive_class'])}</b>): IMLI (MaxSAT rules) and FOLD (default rules "
         f"with exceptions).</p><p class=\"note\">{nav}</p>"
         f"{sections}</main></body></html>\n"

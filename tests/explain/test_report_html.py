@@ -591,3 +591,15 @@ def test_long_names_wrap_inside_their_cells(written):
     rules = dict(re.findall(r"([^{}]+)\{([^{}]*)\}", style.replace("\n", "")))
     assert "overflow-wrap:anywhere" in rules["th,td"]
     assert "overflow-wrap:normal" in rules["td.num,th.num"]
+
+
+def test_the_pages_subtitle_names_the_black_boxs_kind_without_an_article(written):
+    """'a black box (sklearn)', not 'a sklearn black box' ('a xgboost', and 'a black box
+    black box' for a kind the user left unnamed)."""
+    _, result = written
+    report = json.loads(json.dumps(result.report, default=str))
+    for kind, shown in [("xgboost", "of a black box (xgboost) predicting"),
+                        ("black box", "of a black box predicting"),
+                        ("<my model>", "of a black box (&lt;my model&gt;) predicting")]:
+        report["black_box"]["kind"] = kind
+        assert shown in render_html(report)
