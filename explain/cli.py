@@ -29,7 +29,7 @@ from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
 from adapters import (BUNDLED, InputError, TableEncoder, dropped_columns_read, load_dataset,
-                      load_xgboost, relabel_classes, restrict_to_model)
+                      load_xgboost, relabel_classes, rest_name, restrict_to_model)
 from adapters.errors import listing, quoted
 from adapters.target import match_label
 from adapters.xgboost_box import STOP_TRAINING, TrainingStopped
@@ -631,6 +631,16 @@ def _load_model(run: CliRun, dataset):
         raise InputError("--model-class is for a model trained elsewhere: this model file "
                          f"names its classes ({listing(names)})")
     recorded = None if names is not None else _recorded_reading(box)
+    if recorded is not None and not run.model_classes and (
+            positive := _positive_of_reading(recorded, dataset)) is not None:
+        # the saved copy of a model of one class against the rest, as a run read it: that
+        # class is explained again, as for a model trained here
+        if run.positive is None:
+            dataset = restrict_to_model(_read_table(run, positive=positive), run.model)
+        if sorted(recorded) != sorted(dataset.class_names):
+            raise InputError(f"the model's classes {listing(recorded)} are not the target's "
+                             f"{listing(dataset.class_names)}; run with --positive "
+                             f"{positive!r}")
     if run.model_classes or recorded is not None:
         given, how = ((run.model_classes, "as --model-class gives them") if run.model_classes
                       else (recorded, "as the run that saved the model read them"))
@@ -693,6 +703,18 @@ def _recorded_reading(box) -> list | None:
         raise InputError(f"the model file's {CLASS_READING} attribute is not a list of "
                          f"labels; give the model's classes with --model-class")
     return labels
+
+
+def _positive_of_reading(labels, dataset) -> str | None:
+    """The label a saved class reading explains against the rest (``['not lo', 'lo']``, in
+    either order), when ``dataset``'s target has more than two labels; else None."""
+    source = [label for label, _ in dataset.source_labels]
+    if len(labels) != 2 or len(source) <= 2:
+        return None
+    for rest, positive in (labels, labels[::-1]):
+        if positive in source and rest not in source and rest == rest_name(positive, source):
+            return positive
+    return None
 
 
 def _model_class_labels(given, dataset, n_classes, what="--model-class") -> list[str]:

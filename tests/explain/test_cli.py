@@ -322,6 +322,32 @@ def test_a_model_of_one_class_against_the_rest_is_read_on_the_whole_target(own_m
     assert three.returncode == 0, three.stderr
 
 
+def test_the_saved_copy_of_a_users_one_vs_rest_model_explains_its_class_again(own_models,
+                                                                             tmp_path):
+    """The copy a run saved of a user's model of 'lo' against the rest keeps its reading
+    ('lo', 'not lo'), but run again on the three-label table without --positive it was
+    refused ("'not lo' is not a value of target 'label'"), and with another --positive the
+    message did not say which class the model explains."""
+    data = ("run", "--data", str(own_models / "three.csv"), "--target", "label",
+            "--learners", "imli", "--train-view", "raw", "--time-limit", "5")
+    first = run_cli(*data, "--model", str(own_models / "two.ubj"), "--out",
+                    str(tmp_path / "first"), "--positive", "lo", "--model-class", "lo",
+                    "--model-class", "not lo")  # trained as 1 = not lo
+    assert first.returncode == 0, first.stderr
+    saved = str(tmp_path / "first" / "black_box.ubj")
+    again = run_cli(*data, "--model", saved, "--out", str(tmp_path / "again"))
+    assert again.returncode == 0, again.stderr
+    report = json.loads((tmp_path / "again" / "report.json").read_text())
+    assert report["dataset"]["positive_class"] == "lo"
+    assert report["black_box"]["accuracy_test"] >= 0.9  # a swapped class would be near 0
+    assert any("as the run that saved the model read them: 0 = 'lo', 1 = 'not lo'" in note
+               for note in report["dataset"]["notes"])
+    refused = run_cli(*data, "--model", saved, "--positive", "mid", "--out",
+                      str(tmp_path / "other"))
+    assert refused.returncode == 2 and "Traceback" not in refused.stderr
+    assert "run with --positive 'lo'" in refused.stderr.strip().splitlines()[-1]
+
+
 def test_a_model_that_reads_a_constant_column_is_explained_with_it(tmp_path):
     # digits' blank pixels: "the model reads columns the table's reading dropped", with no
     # way out
