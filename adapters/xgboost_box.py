@@ -327,6 +327,12 @@ def load_xgboost(path, encoder):
     n_classes = max(2, int(config["learner_model_param"]["num_class"]))
     order = _column_order(booster, encoder)
     recode, notes = _recode(booster, encoder, order)
+    known = set(encoder.feature_names_) | set(xgboost_names(encoder.feature_names_))
+    spaced = [n for n in booster.feature_names or () if n not in known]
+    if spaced:  # read by their names without the spaces around them (_name_index)
+        notes = list(notes) + [
+            f"the model names columns {listing(spaced, 10)} with the spaces around them "
+            f"that reading the table removed: read as the same columns"]
     if booster.feature_names is None:
         notes = [f"the model names no columns: its columns are read as the data's "
                  f"{listing(encoder.feature_names_, 10)}, in this order"] + list(notes)
@@ -496,8 +502,9 @@ def dropped_columns_read(dataset, path) -> list[str]:
 def _as_written(name) -> list[str]:
     """A model's column ``name`` as the table may write it: as it is, or as
     :func:`xgboost_names` escaped it."""
-    return list(dict.fromkeys([name, _XGBOOST_UNESCAPE.sub(
-        lambda m: chr(int(m.group(1), 16)), name)]))
+    unescaped = _XGBOOST_UNESCAPE.sub(lambda m: chr(int(m.group(1), 16)), name)
+    # and without the spaces around it, as reading a CSV's header removes them
+    return list(dict.fromkeys([name, unescaped, name.strip(), unescaped.strip()]))
 
 
 def _name_index(names, columns, ours=False) -> dict:
@@ -505,7 +512,9 @@ def _name_index(names, columns, ours=False) -> dict:
 
     A model names a column as the data writes it, or as :func:`xgboost_names` wrote it
     for XGBoost, each name on its own; every name is read as so written for a model
-    trained here (``ours``) or one that names every column so.
+    trained here (``ours``) or one that names every column so. A name with spaces around
+    it that names no column otherwise reads the column named without them (a CSV's reading
+    removes them; pandas keeps them), when no other name of the model does.
 
     Raises
     ------
@@ -523,7 +532,20 @@ def _name_index(names, columns, ours=False) -> dict:
                              f"written for XGBoost (which refuses '[', ']' and '<'); rename "
                              f"one of them")
         index[column] = i
-    return {n: index[n] for n in names if n in index}
+    found = {n: index[n] for n in names if n in index}
+    # a CSV's reading removes the spaces around its header's names, which a model trained
+    # on the file as pandas reads it keeps (' age'): such a name reads its column, when no
+    # other of the model's names does
+    spaced = {}
+    for n in names:
+        if n not in found and n.strip() != n:
+            spaced.setdefault(n.strip(), []).append(n)
+    taken = set(found.values())
+    for stripped, alike in spaced.items():
+        i = index.get(stripped)
+        if len(alike) == 1 and i is not None and i not in taken:
+            found[alike[0]] = i
+    return found
 
 
 def xgboost_names(names) -> list[str]:

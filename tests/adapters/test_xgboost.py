@@ -632,3 +632,25 @@ def test_integer_categories_with_a_missing_value_match_the_model(tmp_path):
     ds = from_frame(theirs.assign(y=y), "y")
     box = load_xgboost(tmp_path / "m.ubj", TableEncoder().fit(ds.X, ds.categorical))
     np.testing.assert_array_equal(box.predict(ds.X), model.predict(theirs))
+
+
+def test_model_trained_on_a_csv_whose_header_has_spaces_reads_its_columns(tmp_path):
+    # reading the CSV removes the spaces around ' age' (with a note), while a model trained
+    # on pd.read_csv's frame names the column ' age': it was refused as reading a column
+    # "not in the data", with no way out on the command line
+    rng = np.random.default_rng(5)
+    frame = pd.DataFrame({" age": rng.integers(18, 80, 200).astype(float),
+                          "income ": rng.normal(50, 15, 200), "id": np.arange(200.0)})
+    frame["label"] = np.where(frame[" age"] + frame["income "] > 95, "yes", "no")
+    frame.to_csv(tmp_path / "t.csv", index=False)
+    raw = pd.read_csv(tmp_path / "t.csv")
+    assert list(raw.columns[:2]) == [" age", "income "]
+    clf = xgb.XGBClassifier(n_estimators=10).fit(raw[[" age", "income "]], raw.label == "yes")
+    clf.save_model(tmp_path / "m.json")
+    ds = restrict_to_model(load_dataset(tmp_path / "t.csv", target="label"), tmp_path / "m.json")
+    assert list(ds.X.columns) == ["age", "income"]  # 'id' left out: the model does not read it
+    box = load_xgboost(tmp_path / "m.json", TableEncoder().fit(ds.X, ds.categorical))
+    np.testing.assert_allclose(box.predict_proba(ds.X),
+                               clf.predict_proba(raw[[" age", "income "]]), atol=1e-6)
+    assert ("the model names columns ' age', 'income ' with the spaces around them that "
+            "reading the table removed: read as the same columns") in box.info["notes"]
