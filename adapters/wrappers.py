@@ -38,6 +38,9 @@ class SklearnBlackBox(EncodedBlackBox):
     column_names : list of str, () or None
         The column order the estimator was fitted on when it differs from the encoder's;
         ``()`` when it was fitted on an array (it then gets ``X.to_numpy()``).
+    fitted_names : list of str, optional
+        The names the estimator was fitted on for ``column_names``, when some differ (the
+        spaces around a CSV header's names, which reading the table removes).
 
     Use :func:`wrap_sklearn` rather than this constructor.
 
@@ -50,11 +53,12 @@ class SklearnBlackBox(EncodedBlackBox):
 
     kind = "sklearn"
 
-    def __init__(self, estimator, encoder, n_classes, order, column_names):
+    def __init__(self, estimator, encoder, n_classes, order, column_names, fitted_names=None):
         super().__init__(encoder, n_classes)
         self.estimator = estimator
         self._order = order
         self._column_names = column_names
+        self._fitted_names = fitted_names
 
     def predict(self, X):
         """Labels for the rows of ``X``: the estimator's own ``predict``.
@@ -109,6 +113,8 @@ class SklearnBlackBox(EncodedBlackBox):
             X = X.to_numpy(dtype=object if self.encoder.categorical_indices_ else np.float64)
         elif self._column_names is not None:
             X = X[self._column_names]
+            if self._fitted_names is not None:
+                X = X.set_axis(self._fitted_names, axis=1)
         try:
             return getattr(self.estimator, method)(X)
         except (ValueError, TypeError) as err:
@@ -277,9 +283,9 @@ def wrap_sklearn(estimator, encoder, *, class_names=None, source_labels=None):
         box = wrap_sklearn(estimator, encoder, class_names=labels)
         return relabel_classes(box, codes, "source_labels")
     n_classes, order = _class_order(np.asarray(classes), class_names)
-    column_names = _fitted_columns(estimator, encoder)
+    column_names, fitted_names = _fitted_columns(estimator, encoder)
     _check_category_types(estimator, encoder)
-    return SklearnBlackBox(estimator, encoder, n_classes, order, column_names)
+    return SklearnBlackBox(estimator, encoder, n_classes, order, column_names, fitted_names)
 
 
 def _category_encoders(estimator):
@@ -339,6 +345,7 @@ def _check_category_types(estimator, encoder):
     fix = ("fit the estimator on Dataset.X, the columns from_frame gives, or give "
            "wrap_callable a function that converts them")
     for fitted, names in _category_encoders(estimator):
+        names = _as_table_names(names, encoder)
         for name, known in zip(names, fitted.categories_):
             if name not in categorical:
                 continue
@@ -393,6 +400,7 @@ def _numbers_read_as_categories(estimator, encoder, X) -> str | None:
                 f"on Dataset.X")
 
     for fitted, names in _category_encoders(estimator):
+        names = _as_table_names(names, encoder)
         for name, known in zip(names, fitted.categories_):
             if name not in numeric:
                 continue
@@ -406,7 +414,7 @@ def _numbers_read_as_categories(estimator, encoder, X) -> str | None:
         flags = getattr(fitted, "is_categorical_", None)
         if names is None or flags is None:
             continue
-        for name, flag in zip(names, flags):
+        for name, flag in zip(_as_table_names([str(n) for n in names], encoder), flags):
             if flag and str(name) in numeric:
                 return reason(fitted, str(name), "categories (categorical_features)")
     return None
@@ -502,20 +510,37 @@ _FIT_COLUMNS = ("drop= in load_dataset or from_frame leaves a column out, keep= 
                 "TableEncoder().fit(dataset.X, dataset.categorical)")
 
 
+def _as_table_names(names, encoder) -> list[str]:
+    """A model's column ``names`` as the table names them: a name with spaces around it
+    (``" job"``: pandas keeps them in a CSV's header, reading the table removes them) that
+    names no column of ``encoder`` but one without them is read as that column, when no
+    other of ``names`` reads it."""
+    columns = set(encoder.feature_names_)
+    alike: dict[str, list[str]] = {}
+    for name in names:
+        if name not in columns and name.strip() != name and name.strip() in columns:
+            alike.setdefault(name.strip(), []).append(name)
+    read = {spaced[0]: column for column, spaced in alike.items()
+            if len(spaced) == 1 and column not in names}
+    return [read.get(name, name) for name in names]
+
+
 def _fitted_columns(estimator, encoder):
-    """The column order the estimator was fitted on: None (the encoder's), a list of
-    names, or ``()`` for an estimator fitted on an array."""
+    """The column order the estimator was fitted on (None: the encoder's; a list of the
+    encoder's names; ``()`` for an estimator fitted on an array), and the names it was
+    fitted on when some are written otherwise (:func:`_as_table_names`), else None."""
     fitted = getattr(estimator, "feature_names_in_", None)
     if fitted is None:
         n_fitted = getattr(estimator, "n_features_in_", None)
         if n_fitted is None:
-            return None
+            return None, None
         if n_fitted != encoder.n_features_in_:
             raise InputError(f"the estimator was fitted on {n_fitted} columns, the data has "
                              f"{encoder.n_features_in_}; explain it on a table of the "
                              f"columns it was fitted on, in their order ({_FIT_COLUMNS})")
-        return ()
-    fitted = [str(c) for c in fitted]
+        return (), None
+    given = [str(c) for c in fitted]
+    fitted = _as_table_names(given, encoder)
     if sorted(fitted) != sorted(encoder.feature_names_):
         missing = sorted(set(fitted) - set(encoder.feature_names_))
         extra = sorted(set(encoder.feature_names_) - set(fitted))
@@ -526,4 +551,6 @@ def _fitted_columns(estimator, encoder):
         raise InputError(f"the estimator was fitted on other columns: {'; '.join(parts)}; "
                          f"explain it on a table of the columns it was fitted on "
                          f"({_FIT_COLUMNS})")
-    return None if fitted == list(encoder.feature_names_) else fitted
+    if given != fitted:
+        return fitted, given
+    return (None if fitted == list(encoder.feature_names_) else fitted), None

@@ -713,3 +713,30 @@ def test_an_encoder_of_a_column_a_step_recodes_is_not_refused():
     assert [names for _, names in _category_encoders(model)] == [["age"]]
     encoder = TableEncoder().fit(ds.X, ds.categorical)
     check_encoded_reading(wrap_sklearn(model, encoder), encoder, ds.X)
+
+
+def test_sklearn_model_trained_on_a_csv_whose_header_has_spaces(tmp_path):
+    # "age, job" in a CSV: pandas names the columns 'age', ' job', reading the table 'age',
+    # 'job'; the model was refused as fitted on other columns, and its category encoder's
+    # ' job' was not checked against the table's categories
+    from adapters import load_dataset
+
+    rng = np.random.default_rng(6)
+    frame = pd.DataFrame({"age": rng.normal(40, 10, 150).round(1),
+                          " job": rng.choice(["a", "b"], 150)})
+    frame["label"] = np.where((frame["age"] > 40) | (frame[" job"] == "a"), "yes", "no")
+    frame.to_csv(tmp_path / "t.csv", index=False)
+    raw = pd.read_csv(tmp_path / "t.csv")
+    model = make_pipeline(ColumnTransformer([("job", OneHotEncoder(), [" job"])],
+                                            remainder="passthrough"),
+                          LogisticRegression()).fit(raw[["age", " job"]], raw["label"])
+    ds = load_dataset(tmp_path / "t.csv", target="label")
+    assert list(ds.X.columns) == ["age", "job"]
+    box = wrap_sklearn(model, TableEncoder().fit(ds.X, ds.categorical),
+                       class_names=ds.class_names)
+    np.testing.assert_array_equal(
+        np.asarray(ds.class_names)[box.predict(ds.X)], model.predict(raw[["age", " job"]]))
+    unseen = ds.X.assign(job=np.where(np.arange(150) < 3, "c", ds.X["job"]))
+    with pytest.warns(UserWarning, match=r"never saw the categories 'c' of column 'job'"):
+        wrap_sklearn(model, TableEncoder().fit(unseen, ds.categorical),
+                     class_names=ds.class_names)
