@@ -146,6 +146,17 @@ def test_numbers_written_with_leading_zeros_are_noted(tmp_path):
 
 
 
+def test_leading_zeros_are_noted_among_fractions_and_negative_numbers(tmp_path):
+    # only columns holding a whole number not below 0 are read again as written
+    text = "dose,code,t\n" + "".join(f"{d},{c},{i % 2}\n" for i, (d, c) in enumerate(
+        [("-1.5", "0.25"), ("2.75", "-3"), ("0.5", "0012"), ("-0.0", "7.5")]))
+    ds = load_dataset(_write(tmp_path, text), target="t")
+    assert [n for n in ds.notes if "leading zeros" in n] == [
+        "column 'code' has numbers written with leading zeros, read as numbers ('0012' is "
+        "12); if they are codes rather than quantities, write them with a letter (e.g. "
+        "'z0012') to compare them as categories"]
+
+
 def test_a_target_code_with_and_without_leading_zeros_is_two_classes(tmp_path):
     # '01' and '1' were read as one number, then "has a single class ('1')", no note
     ds = load_dataset(_write(tmp_path, "x,t\n1,01\n2,1\n3,01\n4,1\n5,1\n"), target="t")
@@ -210,6 +221,21 @@ def test_a_row_with_too_few_fields_is_refused(tmp_path):
     text = "x,c,score,label\n1,a,0.5,y\n2,0.7,n\n3,a,0.1,y\n\n"
     with pytest.raises(InputError, match="line 3 has 3 fields, the header 4"):
         load_dataset(_write(tmp_path, text), target="label")
+
+
+@pytest.mark.parametrize("cell", ["b", '"b"', '"b\nc"'])
+def test_a_row_of_other_fields_is_named_by_its_line_with_or_without_quotes(tmp_path, cell):
+    # a file without quotes is checked line by line, one with quotes record by record
+    lines = cell.count("\n")
+    text = f"x,c,t\n1,{cell},y\n2,a,n,\n3,a,y,\n4,a,n,,\n5,a,y\n"
+    ds = load_dataset(_write(tmp_path, text), target="t")
+    assert any("empty fields after the header's 3 fields on 3 data row(s)" in n
+               for n in ds.notes)
+    for bad, fields in (("2,a,n,7", 4), ("2,a", 2)):
+        text = f"x,c,t\n1,{cell},y\n5,a,y\n{bad}\n"
+        with pytest.raises(InputError, match=f"line {4 + lines} has {fields} fields, the "
+                                             f"header 3"):
+            load_dataset(_write(tmp_path, text), target="t")
 
 
 def test_duplicate_header_names(tmp_path):
