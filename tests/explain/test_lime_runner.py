@@ -345,6 +345,18 @@ def test_workers_start_only_for_work_that_outlasts_their_start(monkeypatch):
     assert len(processes(0.0)) > 1
 
 
+def test_workers_are_stopped_when_their_batches_are_done(monkeypatch):
+    # idle workers held 250-300 MB each through the learners' fits (a 200,000-row table)
+    monkeypatch.setattr(lime_parallel, "WORKER_START_SECONDS", 0.0)
+    batches = [(np.zeros((2, 1)), [i, i], [0, 0]) for i in range(6)]
+    done = dict(lime_parallel.run_batches(_Pid(), _slow_identity, batches, n_jobs=2))
+    workers = {int(pids[0]) for pids in done.values()} - {os.getpid()}
+    assert workers
+    for pid in workers:
+        with pytest.raises(ProcessLookupError):
+            os.kill(pid, 0)
+
+
 def test_dask_runs_sharing_a_client_do_not_share_scattered_data():
     # two runs scattering equal objects: ending one must not drop the other's copies
     # (content-hashed keys did, and the other run failed with "lost dependencies")
