@@ -578,23 +578,33 @@ def _notes_after_the_run(report: dict, said) -> list[str]:
     return notes
 
 
+#: Off a terminal, a stage's progress is also printed when it moved and its last line is
+#: this old (a quarter of a slow LIME stage can take minutes).
+PROGRESS_SECONDS = 30.0
+
+
 @contextmanager
 def _progress_reporter(console: Console):
     """A ``progress(stage, done, total)`` callback: a live bar on a terminal; elsewhere (a
-    log file, CI) a line on stderr at each quarter, so a long run is not silent."""
+    log file, CI) a line on stderr at each quarter, and at work done since a line
+    :data:`PROGRESS_SECONDS` or more before, so a long run is not silent."""
     def unit_of(stage):
         return "fits" if stage.startswith(("sweep", "fitting", "training")) else "rows"
 
     if not console.is_terminal:
-        first, shown = {}, {}  # per stage: (time, done) of its first report; last quarter
+        # per stage: (time, done) of its first report; (quarter, time, done) of its last line
+        first, shown = {}, {}
 
         def log(stage: str, done: int, total: int) -> None:
-            began, done0 = first.setdefault(stage, (time.monotonic(), done))
+            now = time.monotonic()
+            began, done0 = first.setdefault(stage, (now, done))
             quarter = 4 * done // total if total else 4
-            if shown.get(stage) == quarter:
+            last = shown.get(stage)
+            if last is not None and last[0] == quarter and (
+                    now - last[1] < PROGRESS_SECONDS or done == last[2]):
                 return
-            shown[stage] = quarter
-            elapsed = time.monotonic() - began
+            shown[stage] = (quarter, now, done)
+            elapsed = now - began
             # the rate of the work seen since the first report (which may come after a fit)
             rate = (f", {(done - done0) / elapsed:.0f} {unit_of(stage)}/s"
                     if done > done0 and elapsed > 0 and total > 1 else "")

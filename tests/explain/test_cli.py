@@ -764,6 +764,27 @@ def test_progress_off_a_terminal_is_a_line_per_quarter_with_true_rates(capsys):
     assert all(float(line.split(", ")[1].split()[0]) <= 100 for line in lines[1:])
 
 
+def test_progress_off_a_terminal_also_prints_slow_steps_within_a_quarter(capsys, monkeypatch):
+    # a quarter of a slow LIME stage can take minutes: a log showed nothing for 185 s
+    import io
+
+    from rich.console import Console
+
+    from explain import cli
+
+    steps = [(0.0, 0), (10.0, 1), (40.0, 2), (100.0, 2), (101.0, 3), (110.0, 4),
+             (120.0, 100)]
+    clock = iter(t for t, _ in steps)
+    monkeypatch.setattr(cli.time, "monotonic", lambda: next(clock))
+    with cli._progress_reporter(Console(file=io.StringIO())) as progress:
+        for _, done in steps:
+            progress("LIME, training rows", done, 100)
+    lines = [line.split(",")[1] for line in capsys.readouterr().err.splitlines()]
+    # 1 is 10 s after a line; 2 again is no work since its line; 4 is 9 s after 3's
+    assert lines == [" training rows: 0/100 rows", " training rows: 2/100 rows",
+                     " training rows: 3/100 rows", " training rows: 100/100 rows"]
+
+
 def test_missing_markers_are_repeatable():
     from explain.cli import parse_args
 
