@@ -297,6 +297,26 @@ def relabel_classes(black_box, codes, what="the target"):
     return RelabeledBlackBox(black_box, codes)
 
 
+def spaced_names(names, columns, taken=()) -> dict[str, str]:
+    """The model's column ``names`` that name one of ``columns`` only without the spaces
+    around them (``" job"``: pandas keeps them in a CSV's header, reading the table removes
+    them), each mapped to that column: when no other of ``names`` is read so, and the
+    column is not in ``taken`` (read by a name of its own).
+
+    Examples
+    --------
+    >>> spaced_names([" job", "age", " x", "x "], {"job", "age", "x"})
+    {' job': 'job'}
+    """
+    alike: dict[str, list[str]] = {}
+    for name in names:
+        bare = name.strip()
+        if name not in columns and bare != name and bare in columns:
+            alike.setdefault(bare, []).append(name)
+    return {spaced[0]: column for column, spaced in alike.items()
+            if len(spaced) == 1 and column not in taken}
+
+
 def missing_words_note(name, known, given):
     """A note when a model knows categories of column ``name`` (``known``) that reading the
     table takes for missing values (``"?"``, ``"NA"``, ...), so are not among ``given``:

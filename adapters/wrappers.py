@@ -9,7 +9,7 @@ import numpy as np
 import pandas as pd
 
 from .blackbox import (EncodedBlackBox, missing_words_note, output_path, relabel_classes,
-                       write_atomically)
+                       spaced_names, write_atomically)
 from .columns import exact_number
 from .encoding import check_encoder
 from .errors import InputError, listing
@@ -511,17 +511,8 @@ _FIT_COLUMNS = ("drop= in load_dataset or from_frame leaves a column out, keep= 
 
 
 def _as_table_names(names, encoder) -> list[str]:
-    """A model's column ``names`` as the table names them: a name with spaces around it
-    (``" job"``: pandas keeps them in a CSV's header, reading the table removes them) that
-    names no column of ``encoder`` but one without them is read as that column, when no
-    other of ``names`` reads it."""
-    columns = set(encoder.feature_names_)
-    alike: dict[str, list[str]] = {}
-    for name in names:
-        if name not in columns and name.strip() != name and name.strip() in columns:
-            alike.setdefault(name.strip(), []).append(name)
-    read = {spaced[0]: column for column, spaced in alike.items()
-            if len(spaced) == 1 and column not in names}
+    """A model's column ``names`` as the table names them (:func:`spaced_names`)."""
+    read = spaced_names(names, set(encoder.feature_names_), taken=set(names))
     return [read.get(name, name) for name in names]
 
 

@@ -12,7 +12,8 @@ import numpy as np
 import pandas as pd
 import xgboost as xgb
 
-from .blackbox import EncodedBlackBox, missing_words_note, output_path, write_atomically
+from .blackbox import (EncodedBlackBox, missing_words_note, output_path, spaced_names,
+                       write_atomically)
 from .encoding import check_encoder
 from .errors import InputError, listing, quoted
 
@@ -534,17 +535,11 @@ def _name_index(names, columns, ours=False) -> dict:
         index[column] = i
     found = {n: index[n] for n in names if n in index}
     # a CSV's reading removes the spaces around its header's names, which a model trained
-    # on the file as pandas reads it keeps (' age'): such a name reads its column, when no
-    # other of the model's names does
-    spaced = {}
-    for n in names:
-        if n not in found and n.strip() != n:
-            spaced.setdefault(n.strip(), []).append(n)
-    taken = set(found.values())
-    for stripped, alike in spaced.items():
-        i = index.get(stripped)
-        if len(alike) == 1 and i is not None and i not in taken:
-            found[alike[0]] = i
+    # on the file as pandas reads it keeps (' age')
+    taken = {column for column, i in index.items() if i in set(found.values())}
+    for name, column in spaced_names([n for n in names if n not in found], index,
+                                     taken).items():
+        found[name] = index[column]
     return found
 
 
