@@ -541,14 +541,18 @@ def _explain(run: CliRun, console: Console, out: Path) -> Path:
         raise InputError(f"another run wrote its report to {out} while this one ran; run "
                          "again with another --out, or with --force to replace it")
     written = write_run(result, out)
-    console.print(_summary_table(result.report))
-    if note := paired_note(result.report.get("agreement", {})):
-        console.print(escape(note))
-    for note in _notes_after_the_run(result.report, (*said, *warned)):
-        console.print(f"[dim]note:[/dim] {escape(visible(note))}")
-    if "sweep" in result.report:
-        console.print(_pareto_table(result.report))
-        console.print(escape(VS_RUN_NOTE))
+    try:
+        console.print(_summary_table(result.report))
+        if note := paired_note(result.report.get("agreement", {})):
+            console.print(escape(note))
+        for note in _notes_after_the_run(result.report, (*said, *warned)):
+            console.print(f"[dim]note:[/dim] {escape(visible(note))}")
+        if "sweep" in result.report:
+            console.print(_pareto_table(result.report))
+            console.print(escape(VS_RUN_NOTE))
+    except BaseException as err:
+        err.written = out  # a stop while the summary prints: the run's files are complete
+        raise
     return written["report_json"]
 
 
@@ -758,6 +762,8 @@ class Terminated(BaseException):
 RETRY_SECONDS = 0.05
 _STOPS = {signal.SIGALRM: RunTimeout, signal.SIGINT: KeyboardInterrupt,
           signal.SIGTERM: Terminated}
+#: The exit code of each stop (128 + the signal's number for Ctrl-C and SIGTERM).
+_STOP_CODES = {RunTimeout: 3, KeyboardInterrupt: 130, Terminated: 143}
 
 
 def _in_xgboost(frame) -> bool:
@@ -903,21 +909,27 @@ def _stopped(err: BaseException, run: CliRun) -> int:
         seen = seen.__context__ or seen.__cause__
     if seen is None:
         raise err
+    written = getattr(err, "written", None) or getattr(seen, "written", None)
+    if written is not None:
+        print(f"{'terminated' if isinstance(seen, Terminated) else 'interrupted'} after the "
+              f"run wrote its files: the results in {visible(written)} are complete",
+              file=sys.stderr)
+        return next(code for kind, code in _STOP_CODES.items() if isinstance(seen, kind))
     # only LIME's batches are cached: the black box and the fits are redone on a rerun
     cached = run.cache_dir is not None and run.config.train_view != "raw"
     kept = "finished LIME batches are kept in the cache (the fits are redone)"
     if isinstance(seen, Terminated):
         print("terminated (SIGTERM)" + (f"; {kept}" if cached else ""), file=sys.stderr)
-        return 143
+        return _STOP_CODES[Terminated]
     if isinstance(seen, RunTimeout):
         resume = (f"{kept}, so running it again resumes LIME" if cached else
                   "without a cache (--no-cache) nothing was kept" if run.cache_dir is None
                   else "nothing was kept (a run without LIME caches nothing)")
         print(f"error: the run took longer than --max-seconds {run.max_seconds:g}; {resume}",
               file=sys.stderr)
-        return 3
+        return _STOP_CODES[RunTimeout]
     resume = (f"{kept}; run the same command again to resume LIME" if cached else
               "nothing was kept (--no-cache)" if run.cache_dir is None else
               "nothing was kept (a run without LIME caches nothing)")
     print(f"interrupted: {resume}", file=sys.stderr)
-    return 130
+    return _STOP_CODES[KeyboardInterrupt]

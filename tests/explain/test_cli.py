@@ -495,6 +495,26 @@ def test_a_stop_that_surfaces_as_another_error_is_still_a_stop(capsys):
         _stopped(raised(ValueError("x"), RuntimeError("a bug")), run)
 
 
+@pytest.mark.parametrize("stop, code, word", [(KeyboardInterrupt, 130, "interrupted"),
+                                              ("Terminated", 143, "terminated")])
+def test_a_stop_after_the_files_are_written_says_the_run_is_complete(
+        stop, code, word, tmp_path, monkeypatch, capsys):
+    # Ctrl-C while the summary printed said "interrupted: nothing was kept"
+    from explain import cli
+
+    stop = getattr(cli, stop) if isinstance(stop, str) else stop
+
+    def summary(report):
+        raise stop()
+
+    monkeypatch.setattr(cli, "_summary_table", summary)
+    out = tmp_path / "o"
+    assert cli.main(["run", "--data", "iris", "--out", str(out), *FAST]) == code
+    err = capsys.readouterr().err.strip().splitlines()
+    assert err[-1] == f"{word} after the run wrote its files: the results in {out} are complete"
+    assert json.loads((out / "report.json").read_text())["learners"]
+
+
 @pytest.fixture
 def stoppable():
     """Ctrl-C as a terminal gives it, whatever the suite inherited (a script's
