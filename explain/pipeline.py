@@ -100,6 +100,10 @@ class RunConfig:
                 raise InputError(f"{name} must be a dict of the estimator's parameters, "
                                  f"got {type(params).__name__}")
             set_(self, name, dict(params))
+        if not isinstance(self.explain_test, (bool, np.bool_)):
+            # "no" or None read as a truth value explained the test rows, or not, silently
+            raise InputError(f"explain_test must be True or False, got {self.explain_test!r}")
+        set_(self, "explain_test", bool(self.explain_test))
         if self.train_view not in TRAIN_VIEWS:
             raise InputError(f"unknown train_view {self.train_view!r}; choose from "
                              f"{TRAIN_VIEWS}")

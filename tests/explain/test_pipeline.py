@@ -750,6 +750,8 @@ def test_numpy_numbers_are_taken_as_python_ones_and_written(tmp_path):
     (lambda: RunConfig(learners=(n for n in ("imli",))), r"^learners must be a tuple"),
     (lambda: RunConfig(learners=None), r"^learners must be a tuple"),
     (lambda: RunConfig(imli_params=[1]), r"^imli_params must be a dict"),
+    (lambda: RunConfig(explain_test="no"), r"^explain_test must be True or False, got 'no'"),
+    (lambda: RunConfig(explain_test=None), r"^explain_test must be True or False"),
     (lambda: LimeConfig(top_k=5.0), r"^LimeConfig.top_k must be an int, got 5.0"),
     (lambda: LimeConfig(num_samples=200.5), r"^LimeConfig.num_samples must be an int"),
     (lambda: LimeConfig(num_samples="300"), r"^LimeConfig.num_samples must be an int"),
