@@ -12,10 +12,13 @@ from __future__ import annotations
 
 import warnings
 from dataclasses import dataclass
+from numbers import Integral, Real
 from typing import Callable
 
-from adapters import BlackBox, Dataset
-from explain.learners import fit_learner
+import numpy as np
+
+from adapters import BlackBox, Dataset, InputError
+from explain.learners import check_params, fit_learner
 from explain.metrics import paired_comparison
 from explain.pipeline import (TRAIN_VIEWS, PipelineResult, RunConfig, learner_report,
                               run_pipeline, training_labels, training_view, view_predictions)
@@ -53,6 +56,44 @@ class SweepConfig:
     mdl_weight: tuple[float | None, ...] = (0.125, 0.25, 0.5, 1.0, 2.0)
     imli_time_limit: float | None = 15.0
 
+    def __post_init__(self):
+        # Checked here, as the estimators would check each fit's values, so that a bad grid
+        # is refused before a run's LIME stage, and no value is cut short (1.5 clauses as 1)
+        set_ = object.__setattr__  # frozen: the checked values replace the given ones
+        for name, learner, param, kind in (
+                ("data_fidelity", "imli", "data_fidelity", "numbers"),
+                ("n_clauses", "imli", "n_clauses", "ints"),
+                ("mdl_weight", "fold", "mdl_weight", "numbers")):
+            given = getattr(self, name)
+            if isinstance(given, np.ndarray) and given.ndim == 1:
+                given = given.tolist()
+            if not isinstance(given, (tuple, list)):
+                raise InputError(f"SweepConfig.{name} must be a tuple of {kind}, such as "
+                                 f"{_EXAMPLES[name]!r}, got {given!r}")
+            if not given:
+                raise InputError(f"SweepConfig.{name} must hold at least one value, such "
+                                 f"as {_EXAMPLES[name]!r}")
+            values = []
+            for value in given:
+                if value is None and name == "mdl_weight":  # plain FOLD
+                    values.append(None)
+                    continue
+                if (isinstance(value, (bool, np.bool_))
+                        or not isinstance(value, Integral if kind == "ints" else Real)):
+                    raise InputError(f"SweepConfig.{name} must be a tuple of {kind}, got "
+                                     f"{value!r}")
+                value = int(value) if kind == "ints" else float(value)
+                _checked(name, learner, {param: value})
+                values.append(value)
+            set_(self, name, tuple(values))
+        limit = self.imli_time_limit
+        if limit is not None:
+            if isinstance(limit, (bool, np.bool_)) or not isinstance(limit, Real):
+                raise InputError(f"SweepConfig.imli_time_limit must be a number or None, "
+                                 f"got {limit!r}")
+            _checked("imli_time_limit", "imli", {"time_limit": float(limit)})
+            set_(self, "imli_time_limit", float(limit))
+
     def to_dict(self) -> dict:
         """The configuration as plain JSON-ready values."""
         return {
@@ -61,6 +102,17 @@ class SweepConfig:
             "mdl_weight": [None if v is None else float(v) for v in self.mdl_weight],
             "imli_time_limit": self.imli_time_limit,
         }
+
+
+_EXAMPLES = {"data_fidelity": (1.0, 10.0), "n_clauses": (1, 2), "mdl_weight": (0.25, 1.0)}
+
+
+def _checked(name: str, learner: str, params: dict) -> None:
+    """Refuse a sweep value as ``learner`` would, in one line naming SweepConfig's ``name``."""
+    try:
+        check_params(learner, params)
+    except ValueError as err:  # InputError, and scikit-learn's InvalidParameterError
+        raise InputError(f"SweepConfig.{name}: {err}") from None
 
 
 def _settings(name: str, config: SweepConfig, base: dict) -> list[dict]:
@@ -175,7 +227,7 @@ def sweep(result: PipelineResult, config: SweepConfig | None = None,
         ``accuracy_test``, ``rule_size``, ``n_rules``, ``fit_seconds``, IMLI's ``optimal``,
         and ``pareto``: on the learner's fidelity–size Pareto front).
     """
-    config = config or SweepConfig()
+    config = _sweep_config(config, "config")
     params = result.report["parameters"]
     view = params["train_view"]
     # the settings of a learner that does not run are not recorded
@@ -195,6 +247,16 @@ def sweep(result: PipelineResult, config: SweepConfig | None = None,
             point["pareto"] = on_front
         out["learners"][name] = points
     return out
+
+
+def _sweep_config(config, name: str) -> SweepConfig:
+    """``config`` (argument ``name``), or the default grid for ``None``; anything else is
+    refused."""
+    if config is None:
+        return SweepConfig()
+    if not isinstance(config, SweepConfig):
+        raise InputError(f"{name} must be a SweepConfig, got {type(config).__name__}")
+    return config
 
 
 def view_comparison(result: PipelineResult) -> dict:
@@ -262,6 +324,7 @@ def run_compare(dataset: Dataset, config: RunConfig | None = None,
         Its report holds ``sweep`` and ``filtering`` (:func:`view_comparison`) besides the
         run's own sections.
     """
+    sweep_config = _sweep_config(sweep_config, "sweep_config")  # before the run's slow stages
     result = run_pipeline(dataset, config or RunConfig(), black_box=black_box,
                           cache_dir=cache_dir, progress=progress)
     add_details(result)

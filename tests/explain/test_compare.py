@@ -12,7 +12,7 @@ import pandas as pd
 import pytest
 
 import explain.pipeline as pipeline
-from adapters import from_frame
+from adapters import InputError, from_frame
 from explain.compare import SweepConfig, _point, pareto_front, refit, run_compare
 from explain.lime_runner import LimeConfig
 from explain.outputs import report_json_text
@@ -261,3 +261,43 @@ def test_pareto_table_settings_wrap_in_a_narrow_terminal():
     cells = re.findall(r"│ imli +│ ([^│]+?) *│.*\n│ +│ ([^│]+?) *│", text)
     assert ["".join(cell) for cell in cells] == [
         f"data_fidelity={d}, n_clauses={k}" for d in (1, 3) for k in (1, 2)]
+
+
+@pytest.mark.parametrize("given, words", [
+    ({"data_fidelity": 3.0}, r"^SweepConfig.data_fidelity must be a tuple of numbers"),
+    ({"mdl_weight": 0.5}, r"^SweepConfig.mdl_weight must be a tuple of numbers"),
+    ({"n_clauses": "12"}, r"^SweepConfig.n_clauses must be a tuple of ints"),
+    ({"n_clauses": (1.5,)}, r"^SweepConfig.n_clauses must be a tuple of ints, got 1.5"),
+    ({"n_clauses": (True,)}, r"^SweepConfig.n_clauses must be a tuple of ints, got True"),
+    ({"data_fidelity": ("3",)}, r"^SweepConfig.data_fidelity must be a tuple of numbers, "
+                                r"got '3'"),
+    ({"data_fidelity": ()}, r"^SweepConfig.data_fidelity must hold at least one value"),
+    ({"n_clauses": (0,)}, r"^SweepConfig.n_clauses: .*n_clauses.* must be an int in the range"),
+    ({"data_fidelity": (float("nan"),)}, r"^SweepConfig.data_fidelity: "),
+    ({"data_fidelity": (-1.0,)}, r"^SweepConfig.data_fidelity: "),
+    ({"mdl_weight": (-1.0,)}, r"^SweepConfig.mdl_weight: "),
+    ({"mdl_weight": (1e308,)}, r"^SweepConfig.mdl_weight: FOLD's mdl_weight must be at most"),
+    ({"imli_time_limit": "15"}, r"^SweepConfig.imli_time_limit must be a number or None"),
+    ({"imli_time_limit": -1}, r"^SweepConfig.imli_time_limit: "),
+])
+def test_a_bad_sweep_setting_is_refused_in_one_line_naming_it(given, words):
+    # each was taken as given (1.5 clauses as 1, "12" as 1 and 2) or refused by the
+    # estimator, deep in scikit-learn, only after the run's LIME stage
+    with pytest.raises(InputError, match=words):
+        SweepConfig(**given)
+
+
+def test_sweep_settings_are_taken_as_plain_values():
+    config = SweepConfig(data_fidelity=np.array([1, 10.0]), n_clauses=[np.int64(2)],
+                         mdl_weight=[None, np.float32(0.5)], imli_time_limit=np.int64(3))
+    assert config.to_dict() == {"data_fidelity": [1.0, 10.0], "n_clauses": [2],
+                                "mdl_weight": [None, 0.5], "imli_time_limit": 3.0}
+    assert json.dumps(config.to_dict())
+
+
+def test_run_compare_refuses_a_sweep_config_of_another_type_before_the_run():
+    stages = []
+    with pytest.raises(InputError, match=r"^sweep_config must be a SweepConfig, got dict"):
+        run_compare(from_frame(_frame(), "target"), RunConfig(lime=LimeConfig(num_samples=300)),
+                    {"n_clauses": (1,)}, progress=lambda stage, done, total: stages.append(stage))
+    assert stages == []  # nothing was trained or explained first
