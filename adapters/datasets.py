@@ -8,6 +8,7 @@ import re
 import stat
 import warnings
 from dataclasses import replace
+from os import PathLike
 from decimal import Decimal, InvalidOperation
 from pathlib import Path
 
@@ -269,6 +270,12 @@ def load_dataset(source, target=None, positive=None, *, binary=False, missing=()
     >>> ds.X.shape, ds.class_names
     ((569, 30), ('benign', 'malignant'))
     """
+    if not isinstance(source, (str, PathLike)):
+        fix = (": read a DataFrame with from_frame(df, target)"
+               if isinstance(source, pd.DataFrame) else "")
+        got = f"a {type(source).__name__}" if isinstance(source, pd.DataFrame) else repr(source)
+        raise InputError(f"load_dataset takes a bundled dataset's name ({', '.join(BUNDLED)}) "
+                         f"or a CSV file's path, got {got}{fix}")
     if isinstance(source, str) and source in BUNDLED:
         if Path(source).is_file():
             raise InputError(f"{quoted(source)} names both a bundled dataset and a file here; "

@@ -438,3 +438,15 @@ def test_cells_of_spaces_alone_read_as_missing_are_counted():
     assert ds.X["b"].isna().sum() == 3
     assert "column 'b': 2 values ' ', '  ' read as missing" in ds.notes
 
+
+
+@pytest.mark.parametrize("source, words", [
+    (None, r"^load_dataset takes a bundled dataset's name .* or a CSV file's path, got None"),
+    (pd.DataFrame({"a": [1.0], "target": [0]}),
+     r"^load_dataset takes .* got a DataFrame: read a DataFrame with from_frame\(df, target\)"),
+    (3, r"^load_dataset takes .* got 3"),
+])
+def test_load_dataset_of_something_not_a_name_or_path_says_what_it_takes(source, words):
+    # each gave pathlib's TypeError "expected str, bytes or os.PathLike object"
+    with pytest.raises(InputError, match=words):
+        load_dataset(source, target="target")
