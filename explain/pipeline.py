@@ -394,6 +394,11 @@ def run_pipeline(
         raise InputError(f"{what}; choose from {list(LEARNERS)}")
     for name in config.learners:
         check_params(name, config.imli_params if name == "imli" else config.fold_params)
+    if config.uses_lime and config.lime.label not in (None, 0, 1):
+        # the black box a run explains tells the positive class (1) from the rest (0)
+        raise InputError(f"LimeConfig.label {config.lime.label} is not a class of the run's "
+                         f"black box, which has two: 0 and 1 (the positive class); leave "
+                         f"it None to explain class 1")
     if cache_dir is not None and config.uses_lime:
         check_cache_dir(cache_dir)  # before the slow stages
     binary = binarize_target(dataset)

@@ -2,6 +2,7 @@
 
 import math
 import warnings
+from dataclasses import replace
 
 import numpy as np
 import pandas as pd
@@ -858,3 +859,14 @@ def test_writing_the_held_out_facts_does_not_ask_whether_a_column_changed_type(t
         warnings.simplefilter("always")
         write_run(result, prepare_out_dir(tmp_path / "run"))
     assert not [w for w in seen if "never seen in fit" in str(w.message)]
+
+
+def test_a_lime_label_the_binary_black_box_has_not_is_refused_before_the_black_box():
+    # it failed after the black box's training with "labels must be classes in [0, 2)",
+    # which named no setting
+    stages = []
+    with pytest.raises(InputError, match=r"^LimeConfig.label 5 is not a class of the run's "
+                                         r"black box"):
+        run_pipeline(load_dataset("iris"), RunConfig(lime=replace(FAST_LIME, label=5)),
+                     progress=lambda stage, done, total: stages.append(stage))
+    assert stages == []
