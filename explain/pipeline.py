@@ -380,6 +380,13 @@ def run_pipeline(
     -------
     PipelineResult
     """
+    if not isinstance(dataset, Dataset):
+        if isinstance(dataset, pd.DataFrame):
+            got, fix = "a DataFrame", ": read it with adapters.from_frame(df, target)"
+        else:
+            got = "None" if dataset is None else f"a {type(dataset).__name__}"
+            fix = ": load one with adapters.load_dataset or adapters.from_frame"
+        raise InputError(f"dataset must be an adapters.Dataset, got {got}{fix}")
     config = config or RunConfig()
     if not isinstance(config, RunConfig):
         raise InputError(f"config must be a RunConfig, got {type(config).__name__}")

@@ -870,3 +870,18 @@ def test_a_lime_label_the_binary_black_box_has_not_is_refused_before_the_black_b
         run_pipeline(load_dataset("iris"), RunConfig(lime=replace(FAST_LIME, label=5)),
                      progress=lambda stage, done, total: stages.append(stage))
     assert stages == []
+
+
+@pytest.mark.parametrize("given, words", [
+    (pd.DataFrame({"a": [1.0], "target": [0]}),
+     r"^dataset must be an adapters.Dataset, got a DataFrame: read it with "
+     r"adapters.from_frame\(df, target\)"),
+    (None, r"^dataset must be an adapters.Dataset, got None"),
+])
+def test_a_dataset_that_is_not_a_dataset_is_refused_in_one_line(given, words):
+    # each gave "AttributeError: 'DataFrame' object has no attribute 'y'"
+    from explain.compare import run_compare
+
+    for run in (run_pipeline, run_compare):
+        with pytest.raises(InputError, match=words):
+            run(given, RunConfig(lime=FAST_LIME))
