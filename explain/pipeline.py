@@ -575,8 +575,11 @@ def run_pipeline(
         "split": {
             "train_rows": int(len(train_idx)),
             "test_rows": int(len(test_idx)),
-            "test_size": config.test_size,
+            # the share held out: a given split's own, not the configured one it replaced
+            "test_size": (config.test_size if split is None
+                          else len(test_idx) / (len(train_idx) + len(test_idx))),
             "random_state": config.random_state,
+            "given": split is not None,
         },
         "black_box": {
             "kind": black_box.kind,

@@ -885,3 +885,20 @@ def test_a_dataset_that_is_not_a_dataset_is_refused_in_one_line(given, words):
     for run in (run_pipeline, run_compare):
         with pytest.raises(InputError, match=words):
             run(given, RunConfig(lime=FAST_LIME))
+
+
+def test_a_given_split_is_reported_as_it_was_not_as_the_configured_test_size():
+    # a 60/60 split was reported with "test_size": 0.25, the RunConfig's unused default
+    dataset = load_dataset("breast_cancer", keep=())
+    dataset = from_frame(pd.concat([dataset.X.iloc[:120, :4],
+                                    pd.Series(dataset.y[:120], name="y",
+                                              index=dataset.X.index[:120])], axis=1),
+                         "y", positive=1)
+    rng = np.random.default_rng(0)
+    order = rng.permutation(120)
+    result = run_pipeline(dataset, RunConfig(lime=FAST_LIME, learners=("fold",)),
+                          split=(order[:60], order[60:]))
+    assert result.report["split"] == {"train_rows": 60, "test_rows": 60, "test_size": 0.5,
+                                      "random_state": 0, "given": True}
+    assert run_pipeline(dataset, RunConfig(lime=FAST_LIME, learners=("fold",))
+                        ).report["split"]["given"] is False
