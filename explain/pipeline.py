@@ -90,7 +90,8 @@ class RunConfig:
         set_(self, "random_state", seed_value("random_state", self.random_state))
         if not isinstance(self.lime, LimeConfig):
             raise InputError(f"lime must be a LimeConfig, got {type(self.lime).__name__}")
-        if isinstance(self.learners, str) or not isinstance(self.learners, (tuple, list)):
+        if (isinstance(self.learners, str) or not isinstance(self.learners, (tuple, list))
+                or not all(isinstance(name, str) for name in self.learners)):
             raise InputError(f"learners must be a tuple of names such as ('imli', 'fold'), "
                              f"not {self.learners!r}")
         set_(self, "learners", tuple(self.learners))
@@ -99,6 +100,10 @@ class RunConfig:
             if not isinstance(params, Mapping):
                 raise InputError(f"{name} must be a dict of the estimator's parameters, "
                                  f"got {type(params).__name__}")
+            for key in params:
+                if not isinstance(key, str):  # a mix of keys failed to sort in a message
+                    raise InputError(f"{name}' keys must be parameter names (str), got "
+                                     f"{key!r}")
             set_(self, name, dict(params))
         if not isinstance(self.explain_test, (bool, np.bool_)):
             # "no" or None read as a truth value explained the test rows, or not, silently
