@@ -197,9 +197,9 @@ def clean_features(frame, keep=()):
     """
     kept, categorical, notes = {}, [], []
     for name in frame.columns:
-        kind, values, column_notes = _typed(name, frame[name])
+        kind, values, column_notes, seen = _typed(name, frame[name])
         notes.extend(column_notes)
-        reason = _reason_to_drop(name, kind, values)
+        reason = _reason_to_drop(name, kind, values, seen)
         if reason and name in keep:
             notes.append(f"kept column {quoted(name)}, as asked: {reason}")
         elif reason:
@@ -234,27 +234,29 @@ def _same_columns(X) -> list[str]:
 
 
 def _typed(name, series):
-    """``(kind, values, notes)``: the column as float64 or as object strings."""
+    """``(kind, values, notes, seen)``: the column as float64 or as object strings, and
+    what the notes on a categorical column say its values are (``"numbers"`` written as
+    text, ``"dates"``, or ``None``)."""
     dtype = series.dtype
     if pd.api.types.is_bool_dtype(dtype) or isinstance(dtype, pd.CategoricalDtype):
         text = as_strings(series)
         notes = _missing_words(name, series, text)
         if (alike := spaced_alike(series)) is not None:
             notes.append(spaced_note(name, alike))
-        return "categorical", text, notes
+        return "categorical", text, notes, None
     if pd.api.types.is_timedelta64_dtype(dtype):
         seconds = series.dt.total_seconds().to_numpy(dtype="float64", na_value=np.nan)
         values, notes = _finite(name, seconds)
         return "numeric", values, [f"column {quoted(name)} holds durations, read as "
-                                   f"seconds"] + notes
+                                   f"seconds"] + notes, None
     if pd.api.types.is_numeric_dtype(dtype) and not pd.api.types.is_complex_dtype(dtype):
         values = series.to_numpy(dtype="float64", na_value=np.nan)
         if pd.api.types.is_integer_dtype(dtype) and (np.abs(values) >= _EXACT).any():
             codes = _big_integers(name, series.dropna().tolist())
             if codes:
-                return "categorical", as_strings(series), codes
+                return "categorical", as_strings(series), codes, None
         values, notes = _finite(name, values)
-        return "numeric", values, notes
+        return "numeric", values, notes, None
     text = as_strings(series)
     notes = _missing_words(name, series, text)
     present = ~pd.isna(text)
@@ -263,17 +265,19 @@ def _typed(name, series):
     if not present.any() or parses.mean() < NUMERIC_SHARE:
         if (alike := spaced_alike(series)) is not None:
             notes.append(spaced_note(name, alike))
-        return "categorical", text, (notes + _mostly_numbers(name, text[present], parses)
-                                     + numbers_spelled_apart(name, text[present][parses])
-                                     + _dressed_numbers(name, text[present])
-                                     + _other_digits(name, text[present])
-                                     + _numbers_with_a_unit(name, text[present])
-                                     + _dates(name, text[present]))
+        numbers = (_mostly_numbers(name, text[present], parses)
+                   + numbers_spelled_apart(name, text[present][parses])
+                   + _dressed_numbers(name, text[present])
+                   + _other_digits(name, text[present])
+                   + _numbers_with_a_unit(name, text[present]))
+        dates = _dates(name, text[present])
+        seen = "numbers" if numbers else "dates" if dates else None
+        return "categorical", text, notes + numbers + dates, seen
     big = parses & (np.abs(np.nan_to_num(parsed)) >= _EXACT)
     if big.any():
         codes = _big_integers(name, [int(t) for t in text[present][big] if _INTEGER.match(t)])
         if codes:
-            return "categorical", text, notes + codes
+            return "categorical", text, notes + codes, None
     if not parses.all():
         bad = pd.unique(text[present][~parses])
         notes.append(f"column {quoted(name)}: {int((~parses).sum())} non-numeric values "
@@ -284,7 +288,7 @@ def _typed(name, series):
     values = np.full(len(text), np.nan)
     values[present] = parsed
     values, inf_notes = _finite(name, values)
-    return "numeric", values, notes + inf_notes
+    return "numeric", values, notes + inf_notes, None
 
 
 def _big_integers(name, integers) -> list[str]:
@@ -438,13 +442,14 @@ def _other_digits(name, text):
             f"them as numbers"]
 
 
-def _what_values(distinct, otherwise: str) -> str:
-    """What a dropped column's ``distinct`` values are: mostly numbers dressed with
-    separators, ``%``, currency or a unit (noted above), or ``otherwise``."""
-    text = [str(v).strip() for v in distinct]
-    bare = ~np.isnan(_numbers([_NUMBER_DRESSING.sub("", t) for t in text]))
-    dressed = bare | np.array([bool(_WITH_UNIT.match(t)) for t in text], dtype=bool)
-    return "mostly numbers written as text, see above" if dressed.mean() >= 0.5 else otherwise
+def _what_values(seen, otherwise: str) -> str:
+    """What a dropped column's values are, as the notes above it said (``seen``: numbers
+    written as text, or dates), or ``otherwise``."""
+    if seen == "numbers":
+        return "mostly numbers written as text, see above"
+    if seen == "dates":
+        return "dates or times, see above"
+    return otherwise
 
 
 def _numbers_with_a_unit(name, text):
@@ -517,8 +522,9 @@ def _ordered_ids(name, values) -> list[str]:
             f"rows by their place in the file"]
 
 
-def _reason_to_drop(name, kind, values):
-    """Why the column is useless as a feature, or ``None`` to keep it."""
+def _reason_to_drop(name, kind, values, seen=None):
+    """Why the column is useless as a feature, or ``None`` to keep it (``seen``: what the
+    notes said a categorical column's values are, see :func:`_typed`)."""
     present = values[~pd.isna(values)]
     if len(present) == 0:
         return "no values (all missing)"
@@ -531,10 +537,10 @@ def _reason_to_drop(name, kind, values):
     if kind == "categorical":
         if len(distinct) > MAX_CATEGORIES:
             return (f"{len(distinct)} distinct values, more than {MAX_CATEGORIES} "
-                    f"categories ({_what_values(distinct, 'an identifier or free text?')})")
+                    f"categories ({_what_values(seen, 'an identifier or free text?')})")
         if len(distinct) > ID_MIN_DISTINCT and len(distinct) == len(present):
             return (f"a different value in every row ({len(distinct)} values: "
-                    f"{_what_values(distinct, 'an identifier?')})")
+                    f"{_what_values(seen, 'an identifier?')})")
     elif _UNNAMED.match(str(name)) and len(present) == len(values):
         steps = np.diff(values)
         if np.all(values == np.round(values)) and np.all(steps == 1):

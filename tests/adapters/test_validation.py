@@ -374,3 +374,15 @@ def test_a_column_holding_the_target_in_another_form_is_noted():
     assert not any("tells the classes apart" in n for n in from_frame(df, "t").notes)
     df.loc[0, "code"] = np.nan
     assert not any("tells the classes apart" in n for n in from_frame(df, "t").notes)
+
+
+def test_a_dropped_column_of_codes_and_some_numbers_names_no_note_above():
+    # Titanic's Ticket: most distinct values are plain numbers, most rows hold codes; no
+    # note above speaks of the column, so its reason may not point to one
+    n = 400
+    tickets = [("A/5 21171", "PC 17599", "STON/O2. 3101282")[i % 3] if i % 4 else
+               str(100000 + i) for i in range(n)]
+    ds = from_frame(_frame(ticket=tickets, x=list(np.arange(n) % 7.0)), "t")
+    reason = next(n for n in ds.notes if n.startswith("dropped column 'ticket'"))
+    above = any(n.startswith("column 'ticket'") for n in ds.notes)
+    assert above or "see above" not in reason, reason
