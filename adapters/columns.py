@@ -11,7 +11,7 @@ The rules, applied column by column (each change is reported as a note):
 * a text column whose values are numbers written with thousands separators, a decimal
   comma, ``%``, a currency sign or one unit after them (``70 kg``) stays categorical,
   with a note saying so; so does one holding dates or times (``2021-01-27``,
-  ``27/01/2021 10:30``, or a datetime dtype);
+  ``27/01/2021 10:30``, ``Jan 27, 2021``, ``27-Jan-21``, ``10:30``, or a datetime dtype);
 * a text column whose non-missing values all parse as numbers is numeric; one where at
   least :data:`NUMERIC_SHARE` of them do is numeric too, the other values becoming missing
   (noted with examples); otherwise it is categorical and keeps its strings (noted when
@@ -59,8 +59,17 @@ _EXACT = 2 ** 53
 _INTEGER = re.compile(r"\s*[+-]?\d+\s*\Z")
 _THOUSANDS = re.compile(r"[+-]?\d{1,3}(\.\d{3})+\Z")
 _LEADING_ZERO = re.compile(r"\s*0\d+\s*\Z")
-_DATE = re.compile(r"(\d{4}-\d{1,2}-\d{1,2}|\d{1,2}[/.]\d{1,2}[/.]\d{2,4})"
-                   r"([ T]\d{1,2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?\Z")
+_TIME = r"\d{1,2}:\d{2}(:\d{2}(\.\d+)?)?(\s?[ap]\.?m\.?)?(\s?(Z|UTC|GMT|[+-]\d{2}:?\d{2}))?"
+_MONTH = r"(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?"
+#: Dates and times as people and programs write them: ISO (``2021-01-27``, ``2021-01``,
+#: ``2021-01-27T10:30:00Z``), with slashes or dots (``27/01/2021 10:30``), with a month's
+#: name (``Jan 27, 2021``, ``27 Jan 2021``, ``27-Jan-21``, ``Wed, 27 Jan 2021 10:30:00``),
+#: and a time of day alone (``10:30``, ``3:05 PM``).
+_DATE = re.compile(
+    rf"(?i)((mon|tue|wed|thu|fri|sat|sun)[a-z]*\.?,?\s+)?"
+    rf"(\d{{4}}-\d{{1,2}}-\d{{1,2}}|\d{{4}}-(0?[1-9]|1[0-2])|\d{{1,2}}[/.]\d{{1,2}}[/.]\d{{2,4}}"
+    rf"|{_MONTH}\s+\d{{1,2}}(st|nd|rd|th)?,?\s+\d{{4}}|\d{{1,2}}[\s-]{_MONTH}[\s,-]+(\d{{4}}|\d{{2}}))"
+    rf"(,?[ T]{_TIME})?\Z|{_TIME}\Z")
 
 
 def objects(series):
@@ -469,15 +478,15 @@ def _numbers_with_a_unit(name, text):
 
 
 def _dates(name, text):
-    """A note when categorical ``text`` is dates or times (ISO ``2021-01-27``, ``27/01/2021``)."""
+    """A note when categorical ``text`` is dates or times (:data:`_DATE`)."""
     if not len(text):
         return []
     dated = _each(lambda t: bool(_DATE.match(t)), text, bool, False)
     if dated.mean() < NUMERIC_SHARE:
         return []
-    return [f"column {quoted(name)} holds dates (e.g. {quoted(text[dated][0])}), read as "
-            f"categories, so a rule can only name single dates; convert them to numbers "
-            f"(e.g. days since a date) to get thresholds"]
+    return [f"column {quoted(name)} holds dates or times (e.g. {quoted(text[dated][0])}), "
+            f"read as categories, so a rule can only name single dates; convert them to "
+            f"numbers (e.g. days since a date) to get thresholds"]
 
 
 def _finite(name, values):

@@ -450,3 +450,35 @@ def test_load_dataset_of_something_not_a_name_or_path_says_what_it_takes(source,
     # each gave pathlib's TypeError "expected str, bytes or os.PathLike object"
     with pytest.raises(InputError, match=words):
         load_dataset(source, target="target")
+
+
+@pytest.mark.parametrize("values", [
+    ["Jan 29, 2021", "Feb 3, 2021"],
+    ["January 29, 2021", "February 3, 2021"],
+    ["29 Jan 2021", "3 Feb 2021"],
+    ["29-Jan-2021", "03-Feb-2021"],
+    ["Fri, 29 Jan 2021 10:30:00", "Wed, 03 Feb 2021 08:00:00"],
+    ["01/29/2021 03:00 PM", "02/03/2021 11:15 AM"],
+    ["2021-01", "2021-02"],
+    ["10:30", "23:05:59"],
+])
+def test_dates_and_times_in_other_forms_are_noted(values):
+    # read as categories like ISO dates, so they get the same note
+    n = 60
+    df = pd.DataFrame({"when": values * (n // 2), "y": [0, 1, 1] * (n // 3)})
+    ds = from_frame(df, "y")
+    assert "when" in ds.categorical
+    assert any(n.startswith("column 'when' holds dates or times") for n in ds.notes)
+
+
+def test_a_dropped_column_of_dates_says_so():
+    n = 300
+    days = pd.Timestamp("2021-01-01") + pd.to_timedelta(np.arange(n), unit="D")
+    df = pd.DataFrame({"iso": days.strftime("%Y-%m-%d"), "mon": days.strftime("%b %d, %Y"),
+                       "x": np.arange(n) % 7.0, "y": [0, 1, 1] * (n // 3)})
+    ds = from_frame(df, "y")
+    for name in ("iso", "mon"):
+        assert any(n.startswith(f"column '{name}' holds dates") for n in ds.notes)
+        reason = next(n for n in ds.notes if n.startswith(f"dropped column '{name}'"))
+        assert reason.endswith("(dates or times, see above)"), reason
+
