@@ -30,6 +30,8 @@ The rules, applied column by column (each change is reported as a note):
   identifier or free text (a rule on such a value would name one row);
 * a numeric column holding a different whole number on every row, in increasing or
   decreasing order, is kept but noted as a possible row ID;
+* a numeric column of whole numbers that all read as dates written YYYYMMDD
+  (``20210129``) is kept as numbers, with a note;
 * a numeric column without a header name (pandas' ``Unnamed: N``) holding consecutive
   integers is dropped as a saved row index.
 """
@@ -215,7 +217,7 @@ def clean_features(frame, keep=()):
             notes.append(f"dropped column {quoted(name)}: {reason}")
             continue
         if kind == "numeric":
-            notes += _ordered_ids(name, values)
+            notes += _ordered_ids(name, values) + _compact_dates(name, values)
         kept[name] = pd.Series(values, index=frame.index,
                                dtype=object if kind == "categorical" else "float64")
         if kind == "categorical":
@@ -529,6 +531,25 @@ def _ordered_ids(name, values) -> list[str]:
             f"{order} order, as a row ID does; it is used as a feature, so drop it if it "
             f"is an ID (--drop on the command line, drop= in Python): a rule on it picks "
             f"rows by their place in the file"]
+
+
+def _compact_dates(name, values) -> list[str]:
+    """A note on a numeric column whose values are all whole numbers that read as dates
+    written YYYYMMDD (``20210129``), years 1900 to 2100: as numbers, the days of a month
+    and the next are 70 or more apart, so a threshold between two dates is not a number
+    of days."""
+    present = np.unique(values[~np.isnan(values)])
+    if len(present) < 2 or not np.all(present == np.round(present)) \
+            or present.min() < 19000101 or present.max() > 21001231:
+        return []
+    days = pd.to_datetime(pd.Series(present.astype(np.int64).astype(str)), format="%Y%m%d",
+                          errors="coerce")
+    if days.isna().any():
+        return []
+    return [f"column {quoted(name)} holds whole numbers that read as dates written YYYYMMDD "
+            f"(e.g. {int(present[0])}), read as numbers, as written; if they are dates, "
+            f"convert them to numbers of days (e.g. since a date) so that thresholds count "
+            f"days"]
 
 
 def _reason_to_drop(name, kind, values, seen=None):

@@ -482,3 +482,15 @@ def test_a_dropped_column_of_dates_says_so():
         reason = next(n for n in ds.notes if n.startswith(f"dropped column '{name}'"))
         assert reason.endswith("(dates or times, see above)"), reason
 
+
+def test_dates_written_as_eight_digit_numbers_are_noted():
+    n = 60
+    days = pd.Timestamp("2021-01-01") + pd.to_timedelta(np.arange(n) % 40, unit="D")
+    df = pd.DataFrame({"day": days.strftime("%Y%m%d").astype(int),
+                       "code": [10000000 + 7919 * i for i in range(n)],
+                       "y": [0, 1, 1] * (n // 3)})
+    ds = from_frame(df, "y")
+    assert ds.numeric == ("day", "code")  # read as numbers, as written
+    dated = [n for n in ds.notes if "YYYYMMDD" in n]
+    assert len(dated) == 1 and dated[0].startswith("column 'day' holds whole numbers "
+                                                   "that read as dates")
