@@ -429,8 +429,12 @@ def _dressed_numbers(name, text):
     parses = ~np.isnan(_numbers(_each(lambda t: _NUMBER_DRESSING.sub("", t), text)))
     if parses.mean() < NUMERIC_SHARE:
         return []
+    # a value with both marks shows what keeps the column text ('1.234,5' rather than
+    # '0,5', which alone reads as a number in a semicolon-separated file)
+    both = [t for t in text[dressed] if "," in t and "." in t]
+    shown = both[0] if both else text[dressed][0]
     return [f"column {quoted(name)} holds numbers written as text (e.g. "
-            f"{quoted(text[dressed][0])}), read as categories; write them with a '.' "
+            f"{quoted(shown)}), read as categories; write them with a '.' "
             f"decimal point and no thousands separators, '%' or currency to use them as "
             f"numbers"]
 

@@ -332,7 +332,9 @@ def test_decimal_commas_with_thousands_separators_stay_text(tmp_path):
     text = "amount;x;t\n" + "".join(f"{a};{i};{i % 2}\n" for i, a in enumerate(amounts))
     ds = load_dataset(_write(tmp_path, text), target="t")
     assert "amount" not in ds.numeric
-    assert any("'amount' holds numbers written as text (e.g. '0,5')" in n for n in ds.notes)
+    # the example shows what keeps them text: '0,5' alone reads as a number in this file
+    assert any("'amount' holds numbers written as text (e.g. '1.234,5')" in n
+               for n in ds.notes)
 
 
 def test_numbers_in_digits_other_than_ascii_are_categories_with_a_note(tmp_path):
