@@ -186,7 +186,7 @@ def _collection(rules, B: np.ndarray, values: dict, label: object) -> Explanatio
                     else f"{_shown(label)}: one of its rules fires")
             if tied:
                 head += (f", as many as for {' and '.join(_shown(t) for t in tied)}; the "
-                         "tie goes to the label whose first rule comes earlier")
+                         "tie goes to the label whose first rule to fire comes earlier")
             body += [_block(f"fires: {r}", r.term, B, values, True) for r in decisive]
             body += [f"  fires too, {'tied' if r.label in tied else 'outvoted'}: {r}"
                      for r in others]

@@ -275,12 +275,26 @@ def test_a_tie_in_a_decision_set_is_not_called_outvoted():
     text = explain_row(rules, B, {}, np.array(["x", "y", "z"]), label).text
     assert label == "x" and "outvoted" not in text
     assert text.splitlines()[0] == ("x: one of its rules fires, as many as for y; the tie "
-                                    "goes to the label whose first rule comes earlier")
+                                    "goes to the label whose first rule to fire comes earlier")
     assert "  fires too, tied: IF (b) THEN y" in text.splitlines()
     rules = DecisionSet(rules.rules + (Rule(Clause((b,), "AND"), "y"),), "z")
     text = explain_row(rules, B, {}, np.array(["x", "y", "z"]), "y").text
     assert text.splitlines()[0] == "y: 2 of its rules fire"
     assert "  fires too, outvoted: IF (a) THEN x" in text.splitlines()
+
+
+def test_a_tie_in_a_decision_set_names_the_rule_that_breaks_it():
+    # predict breaks a tie by the earliest rule that fires, not the label's first rule:
+    # here x's first rule (c) comes before y's, but does not fire, and y wins
+    a, b, c = _bits("a", "b", "c")
+    rules = DecisionSet((Rule(Clause((c,), "AND"), "x"), Rule(Clause((b,), "AND"), "y"),
+                         Rule(Clause((a,), "AND"), "x")), "z")
+    B = np.array([[1, 1, 0]], dtype=bool)
+    label = rules.predict(B)[0]
+    text = explain_row(rules, B, {}, np.array(["x", "y", "z"]), label).text
+    assert label == "y"
+    assert text.splitlines()[0] == ("y: one of its rules fires, as many as for x; the tie "
+                                    "goes to the label whose first rule to fire comes earlier")
 
 
 @pytest.mark.parametrize("kind", [DecisionList, DecisionSet])
