@@ -536,7 +536,8 @@ def _name_index(names, columns, ours=False) -> dict:
     found = {n: index[n] for n in names if n in index}
     # a CSV's reading removes the spaces around its header's names, which a model trained
     # on the file as pandas reads it keeps (' age')
-    taken = {column for column, i in index.items() if i in set(found.values())}
+    used = set(found.values())
+    taken = {column for column, i in index.items() if i in used}
     for name, column in spaced_names([n for n in names if n not in found], index,
                                      taken).items():
         found[name] = index[column]
