@@ -456,24 +456,26 @@ class FOLDClassifier(ClassifierMixin, BaseEstimator):
     def _check_params(self) -> None:
         """Refuse parameters ``fit`` cannot run with."""
         self._validate_params()
-        for name, constraints in self._parameter_constraints.items():
-            value = getattr(self, name)  # scikit-learn's Interval takes a bool as 0 or 1
-            if isinstance(value, bool | np.bool_) and any(isinstance(c, Interval)
-                                                          for c in constraints):
-                raise ValueError(f"The {name!r} parameter of FOLDClassifier must be a number, "
-                                 f"got {value!r}.")
+        for name in self._parameter_constraints:
+            self._refuse_bool(name)
+
+    def _refuse_bool(self, name: str) -> None:
+        """Refuse a bool for a number parameter (scikit-learn's Interval takes it as 0 or 1)."""
+        value = getattr(self, name)
+        if isinstance(value, bool | np.bool_) and any(
+                isinstance(c, Interval) for c in self._parameter_constraints[name]):
+            raise ValueError(f"The {name!r} parameter of FOLDClassifier must be a number, "
+                             f"got {value!r}.")
 
     def _prolog_seconds(self) -> float:
         """``prolog_timeout``, checked where it is used: it can be set after ``fit``
         (``set_params``, as a timeout's message suggests)."""
         name = "prolog_timeout"
-        value = self.prolog_timeout
-        if isinstance(value, bool | np.bool_):
-            raise ValueError(f"The {name!r} parameter of FOLDClassifier must be a number, "
-                             f"got {value!r}.")
+        self._refuse_bool(name)
         validate_parameter_constraints({name: self._parameter_constraints[name]},
-                                       {name: value}, caller_name=type(self).__name__)
-        return float(value)
+                                       {name: self.prolog_timeout},
+                                       caller_name=type(self).__name__)
+        return float(self.prolog_timeout)
 
     def _fit(self, X, y):
         self._check_params()
