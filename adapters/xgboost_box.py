@@ -502,9 +502,9 @@ def dropped_columns_read(dataset, path) -> list[str]:
 
 def _as_written(name) -> list[str]:
     """A model's column ``name`` as the table may write it: as it is, or as
-    :func:`xgboost_names` escaped it."""
+    :func:`xgboost_names` escaped it, each also without the spaces around it (reading a
+    CSV's header removes them)."""
     unescaped = _XGBOOST_UNESCAPE.sub(lambda m: chr(int(m.group(1), 16)), name)
-    # and without the spaces around it, as reading a CSV's header removes them
     return list(dict.fromkeys([name, unescaped, name.strip(), unescaped.strip()]))
 
 
