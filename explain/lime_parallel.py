@@ -14,6 +14,7 @@ from __future__ import annotations
 import contextlib
 import socket
 import struct
+import threading
 import time
 from typing import Callable, Iterator
 
@@ -181,8 +182,29 @@ def run_batches(engine, predict_fn: Callable, batches: list, n_jobs: int = -1,
         return
     tasks = (joblib.delayed(_task)(engine, predict_fn, i, np.asarray(rows), seeds, labels)
              for i, (rows, seeds, labels) in rest)
-    yield from joblib.Parallel(n_jobs=n_jobs, return_as="generator_unordered")(tasks)
-    stop_idle_workers()
+    with _using_workers():
+        yield from joblib.Parallel(n_jobs=n_jobs, return_as="generator_unordered")(tasks)
+
+
+#: Calls of :func:`run_batches` using local workers now, in all threads, and its lock.
+_USERS = [0]
+_USERS_LOCK = threading.Lock()
+
+
+@contextlib.contextmanager
+def _using_workers():
+    """Count a call using joblib's workers; the last to end stops them
+    (:func:`stop_idle_workers`). The workers are shared by the whole process: stopping them
+    under another thread's call hung it; a call that starts while they stop waits."""
+    with _USERS_LOCK:
+        _USERS[0] += 1
+    try:
+        yield
+    finally:
+        with _USERS_LOCK:
+            _USERS[0] -= 1
+            if _USERS[0] == 0:
+                stop_idle_workers()
 
 
 def stop_idle_workers() -> None:

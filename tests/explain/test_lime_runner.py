@@ -562,3 +562,25 @@ def test_entropy_bins_cut_where_the_black_box_decides():
                                                           discretizer="quartile"))
     assert np.abs(quartile.edges[0] - 0.3).min() > 0.05
     assert (derived.features[:, 0] == 0).all()  # the feature the model uses comes first
+
+
+def test_runs_in_two_threads_share_the_workers_until_both_end(monkeypatch):
+    # the first run to end stopped the process's workers under the other, which hung
+    import threading
+
+    monkeypatch.setattr(lime_parallel, "WORKER_START_SECONDS", 0.0)
+    done = {}
+
+    def run(k, n):
+        batches = [(np.zeros((2, 1)), [i, i], [0, 0]) for i in range(n)]
+        done[k] = dict(lime_parallel.run_batches(_Pid(), _slow_identity, batches, n_jobs=2))
+
+    threads = [threading.Thread(target=run, args=(k, n), daemon=True)
+               for k, n in enumerate((4, 24))]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(60)
+    assert not any(thread.is_alive() for thread in threads)
+    assert sorted(done[0]) == list(range(4)) and sorted(done[1]) == list(range(24))
+    assert lime_parallel._USERS == [0]
