@@ -649,12 +649,7 @@ def _load_model(run: CliRun, dataset):
             positive := _positive_of_reading(recorded, dataset)) is not None:
         # the saved copy of a model of one class against the rest, as a run read it: that
         # class is explained again, as for a model trained here
-        if run.positive is None:
-            dataset = restrict_to_model(_read_table(run, positive=positive), run.model)
-        if sorted(recorded) != sorted(dataset.class_names):
-            raise InputError(f"the model's classes {listing(recorded)} are not the target's "
-                             f"{listing(dataset.class_names)}; run with --positive "
-                             f"{positive!r}")
+        dataset = _with_classes(run, dataset, recorded, positive, run.positive is None)
     if run.model_classes or recorded is not None:
         given, how = ((run.model_classes, "as --model-class gives them") if run.model_classes
                       else (recorded, "as the run that saved the model read them"))
@@ -682,12 +677,9 @@ def _load_model(run: CliRun, dataset):
     else:
         # Trained here: the file names its classes, perhaps one class against the rest.
         rest = len(names) == 2 and names[0].startswith(f"not {names[1]}")
-        if rest and run.positive is None and names[1] in dict(dataset.source_labels):
-            dataset = restrict_to_model(_read_table(run, positive=names[1]), run.model)
-        if sorted(names) != sorted(dataset.class_names):
-            hint = f"; run with --positive {names[1]!r}" if rest else ""
-            raise InputError(f"the model's classes {listing(names)} are not the target's "
-                             f"{listing(dataset.class_names)}{hint}")
+        dataset = _with_classes(run, dataset, names, names[1] if rest else None,
+                                rest and run.positive is None
+                                and names[1] in dict(dataset.source_labels))
         codes = [dataset.class_names.index(name) for name in names]
         labels, how = names, "as the model file names them"
     if names is None:  # the file a run saves keeps the reading (not a class naming:
@@ -717,6 +709,19 @@ def _recorded_reading(box) -> list | None:
         raise InputError(f"the model file's {CLASS_READING} attribute is not a list of "
                          f"labels; give the model's classes with --model-class")
     return labels
+
+
+def _with_classes(run: CliRun, dataset, classes, positive, read_again: bool):
+    """``dataset`` (read again with ``positive`` explained against the rest when
+    ``read_again``), refused unless its classes are the model's ``classes``; the refusal
+    names ``positive`` for a model of one class against the rest."""
+    if read_again:
+        dataset = restrict_to_model(_read_table(run, positive=positive), run.model)
+    if sorted(classes) != sorted(dataset.class_names):
+        hint = f"; run with --positive {positive!r}" if positive is not None else ""
+        raise InputError(f"the model's classes {listing(classes)} are not the target's "
+                         f"{listing(dataset.class_names)}{hint}")
+    return dataset
 
 
 def _positive_of_reading(labels, dataset) -> str | None:

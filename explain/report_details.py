@@ -127,7 +127,7 @@ def disagreement_examples(result: PipelineResult, usage: dict[str, dict[str, int
     names = result.report["dataset"]["class_names"]
     imli, fold = result.predictions["imli"]["test"], result.predictions["fold"]["test"]
     raw = result.views["fold"]["test"]
-    chosen = set(shown_features(usage, raw.columns))
+    chosen = set(example_features(usage, raw.columns))
     shown = [c for c in raw.columns if str(c) in chosen]
     bb, truth = result.labels["bb_test"], result.labels["y_test"]
     examples = []
