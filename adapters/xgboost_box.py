@@ -367,7 +367,8 @@ def _read_booster(path) -> xgb.Booster:
         raise InputError(f"model file {quoted(str(path))} is a directory; give the file "
                          f"written by save_model")
     if not path.is_file():
-        raise InputError(f"no such model file: {quoted(str(path))}")
+        raise InputError(f"no such model file: {quoted(str(path))}; give the path of a file "
+                         f"written by save_model")
     try:
         # from the file's bytes: XGBoost takes a path as UTF-8 text, which a path of other
         # bytes is not

@@ -60,7 +60,8 @@ def prepare_out_dir(out_dir, force: bool = False, inputs: dict | None = None) ->
     """
     out = Path(out_dir)
     if out.exists() and not out.is_dir():
-        raise InputError(f"--out {out} exists and is not a directory")
+        raise InputError(f"--out {out} exists and is not a directory; give a directory's path "
+                         f"(a new one is created)")
     for part in (out, *out.parents):
         if part.is_symlink() and not part.exists():
             raise InputError(f"--out {out}: {part} is a link to {os.readlink(part)}, which "

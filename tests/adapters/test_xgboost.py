@@ -227,7 +227,8 @@ def test_load_errors(mixed, cancer, tmp_path):
     ds, encoder, box = mixed
     with pytest.raises(InputError, match=r"\.ubj or \.json"):
         load_xgboost(tmp_path / "model.pkl", encoder)
-    with pytest.raises(InputError, match="no such model file"):
+    with pytest.raises(InputError, match="^no such model file: .*; give the path of a file "
+                       "written by save_model$"):
         load_xgboost(tmp_path / "none.ubj", encoder)
     (tmp_path / "empty.json").write_bytes(b"")  # XGBoost would abort the process
     with pytest.raises(InputError, match=r"^model file .* is empty; give a file written by "):

@@ -847,6 +847,15 @@ def test_a_folder_of_a_run_stopped_while_writing_is_named_as_such(tmp_path):
         prepare_out_dir(tmp_path)
 
 
+def test_an_out_that_is_a_file_says_to_give_a_directory(tmp_path):
+    from explain.outputs import prepare_out_dir
+
+    (tmp_path / "table.csv").write_text("a,b\n")
+    with pytest.raises(InputError, match=r"table.csv exists and is not a directory; give a "
+                                         r"directory's path \(a new one is created\)$"):
+        prepare_out_dir(tmp_path / "table.csv")
+
+
 def test_writing_the_held_out_facts_does_not_ask_whether_a_column_changed_type(tmp_path):
     # a one-hot LIME view keeps few of a column's categories: writing fold_facts.pl warned
     # "91 of 125 values were never seen in fit ... the same column in another type?"
