@@ -1,9 +1,11 @@
 """The LIME benchmarks' options: --quick sizes only what is not given; bad values and an
 unwritable --out are usage errors before any work."""
 
+import subprocess
+
 import pytest
 
-from benchmarks import bench_lime, bench_lime_workers
+from benchmarks import bench_lime, bench_lime_workers, datasets
 from benchmarks.bench_lime import QUICK_ROWS, ROWS, _generated_mixed, parse_args
 
 
@@ -44,3 +46,28 @@ def test_an_unwritable_out_is_refused_before_any_work(main, tmp_path, usage_erro
 def test_workers_rounds_must_be_positive(usage_error):
     assert "--rounds: expected a value >= 1" in usage_error(bench_lime_workers.main,
                                                              ["--rounds", "0"])
+
+
+def test_workers_runs_are_commands_the_explain_cli_takes(tmp_path, monkeypatch):
+    from explain.cli import parse_args as explain_args
+    ran = []
+
+    def run(command, **kwargs):
+        ran.append(command)
+        return subprocess.CompletedProcess(command, 0, "", "")
+
+    monkeypatch.setattr(bench_lime_workers.subprocess, "run", run)
+    for data in ("iris", str(tmp_path / "adult_2000.csv")):
+        for mode in bench_lime_workers.MODES:
+            assert bench_lime_workers._run_once(data, mode, tmp_path / "out") >= 0
+    for command, (jobs, _) in zip(ran, [*bench_lime_workers.MODES.values()] * 2):
+        assert command[2] == bench_lime_workers._RUN and command[4] == "run"
+        parsed = explain_args(command[4:])
+        assert parsed.out == tmp_path / "out" and parsed.config.learners == ("fold",)
+        assert parsed.cache_dir is None and str(parsed.config.lime.n_jobs) == jobs
+
+
+def test_workers_time_the_bundled_tables_without_adult(tmp_path, monkeypatch):
+    monkeypatch.setattr(datasets, "is_available", lambda name, cache_dir=None: False)
+    assert [data for _, data in bench_lime_workers._datasets(tmp_path)] == ["iris",
+                                                                             "breast_cancer"]
