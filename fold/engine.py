@@ -161,10 +161,13 @@ class PrologEngine:
         core = self._core
         with self._lock:
             if core.PL_thread_self() == -1:
+                # The owner first: an exception raised in this thread from another one
+                # (PyThreadState_SetAsyncExc, a timeout library's) just after the attach
+                # left the engine without one, never freed.
+                _thread_engine.owner = _EngineOwner(self._destroy_engine)
                 if core.PL_thread_attach_engine(None) < 0:
                     raise PrologEngineError("SWI-Prolog could not start an engine for "
                                             "this thread")
-                _thread_engine.owner = _EngineOwner(self._destroy_engine)
             # Texts read out of Prolog (PL_get_chars) sit in the thread's string buffers,
             # which only a foreign predicate's return frees: an embedding must free them.
             with core.PL_STRINGS_MARK():

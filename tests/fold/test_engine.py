@@ -99,6 +99,48 @@ def test_threads_agree_and_give_their_engines_back(cancer):
     assert _prolog_threads() == before
 
 
+class _Interrupt(Exception):
+    pass
+
+
+class _AttachThenRaise:
+    """The engine's pyswip core, but an exception comes right after a thread attaches, as
+    one raised in the thread from another (PyThreadState_SetAsyncExc) can."""
+
+    def __init__(self, core):
+        self._real = core
+
+    def __getattr__(self, name):
+        return getattr(self._real, name)
+
+    def PL_thread_attach_engine(self, attributes):
+        self._real.PL_thread_attach_engine(attributes)
+        raise _Interrupt
+
+
+def test_a_thread_interrupted_just_after_it_attached_gives_its_engine_back(cancer,
+                                                                            monkeypatch):
+    # the engine was left without an owner: never freed, and a warning at exit
+    clf, X = cancer
+    engine = get_engine()
+    before = _prolog_threads()
+    monkeypatch.setattr(engine, "_core", _AttachThenRaise(engine._core))
+    raised = []
+
+    def work():
+        try:
+            clf.predict(X.iloc[:3])
+        except _Interrupt:
+            raised.append(True)
+
+    thread = threading.Thread(target=work)
+    thread.start()
+    thread.join(30)
+    monkeypatch.undo()
+    assert raised
+    assert _prolog_threads() == before
+
+
 def _predict_in_a_child(clf, X, out):
     out.send(clf.predict(X).tolist())
 
