@@ -136,6 +136,9 @@ class PrologEngine:
         self._destroy_engine = core._lib.PL_thread_destroy_engine
         self._destroy_engine.restype = c_int
         self._destroy_engine.argtypes = []
+        self._clear_exception = core._lib.PL_clear_exception
+        self._clear_exception.restype = None
+        self._clear_exception.argtypes = []
         with resources.as_file(resources.files("fold") / "runtime.pl") as path:
             self._call("system", "use_module", [("atom", str(path))], 0)
         # Read at start-up, so that what the process loads later cannot change it.
@@ -197,27 +200,26 @@ class PrologEngine:
                     core.PL_put_chars(ref, flags, len(data), data)
             pred = core.PL_predicate(name.encode(), len(inputs) + n_outputs,
                                      module.encode())
-            query = core.PL_open_query(
-                None, core.PL_Q_NODEBUG | core.PL_Q_CATCH_EXCEPTION, pred, args)
-            self._prolog._queryIsOpen = True
-            try:
-                ok = core.PL_next_solution(query)
-                if not ok:
-                    if core.PL_exception(query):
-                        raise PrologEngineError(f"{module}:{name} raised an exception")
-                    raise PrologEngineError(f"{module}:{name} failed")
-                outputs = []
-                for i in range(len(inputs), len(inputs) + n_outputs):
-                    text = c_char_p()
-                    flags = core.CVT_STRING | core.CVT_ATOM | core.REP_UTF8
-                    if not core.PL_get_chars(args + i, byref(text), flags):
-                        raise PrologEngineError(f"{module}:{name} returned a non-text")
-                    outputs.append(text.value.decode("utf-8"))
-                return outputs
-            finally:
-                core.PL_cut_query(query)
-                self._prolog._queryIsOpen = False
+            # One C call opens, runs and closes the query: a Ctrl-C (or any exception a
+            # signal handler raises) between separate open, next-solution and cut calls
+            # left a query open inside the frame discarded below, and SWI-Prolog aborted
+            # the process at the next call ("No foreign environment").
+            ok = core.PL_call_predicate(
+                None, core.PL_Q_NODEBUG | core.PL_Q_PASS_EXCEPTION, pred, args)
+            if not ok:
+                if core.PL_exception(0):
+                    raise PrologEngineError(f"{module}:{name} raised an exception")
+                raise PrologEngineError(f"{module}:{name} failed")
+            outputs = []
+            for i in range(len(inputs), len(inputs) + n_outputs):
+                text = c_char_p()
+                flags = core.CVT_STRING | core.CVT_ATOM | core.REP_UTF8
+                if not core.PL_get_chars(args + i, byref(text), flags):
+                    raise PrologEngineError(f"{module}:{name} returned a non-text")
+                outputs.append(text.value.decode("utf-8"))
+            return outputs
         finally:
+            self._clear_exception()
             core.PL_discard_foreign_frame(frame)
 
     @staticmethod

@@ -384,6 +384,56 @@ def test_first_use_on_a_thread_that_ends_leaves_no_warning_at_exit():
     assert "Prolog" not in done.stderr, done.stderr
 
 
+_INTERRUPTED = """
+import pandas as pd
+from fold import FOLDClassifier, get_engine
+X = pd.DataFrame({"a": [1, 2, 3, 4] * 5})
+clf = FOLDClassifier().fit(X, [0, 0, 1, 1] * 5)
+engine = get_engine()
+core = engine._core
+
+
+class Recording:
+    def __init__(self, interrupt=None):
+        self.calls, self.interrupt = [], interrupt
+
+    def __getattr__(self, name):
+        found = getattr(core, name)
+        if not callable(found):
+            return found
+
+        def call(*args):
+            result = found(*args)
+            self.calls.append(name)
+            if len(self.calls) == self.interrupt:
+                raise KeyboardInterrupt  # as Ctrl-C does, just after the C call returned
+            return result
+        return call
+
+
+recording = engine._core = Recording()
+clf.predict(X)
+for k in range(1, len(recording.calls) + 1):
+    engine._core = Recording(interrupt=k)
+    try:
+        clf.predict(X)
+    except KeyboardInterrupt:
+        pass
+    engine._core = core
+    assert clf.predict(X).tolist() == [0, 0, 1, 1] * 5, recording.calls[k - 1]
+print("ok", len(recording.calls))
+"""
+
+
+def test_a_call_interrupted_anywhere_leaves_the_engine_working():
+    # Ctrl-C just after the query was opened left it open in a frame then discarded:
+    # SWI-Prolog aborted the process at the next call ("No foreign environment"); just
+    # after it was closed, every later call was refused ("another pyswip query is open")
+    done = subprocess.run([sys.executable, "-c", _INTERRUPTED], capture_output=True,
+                          text=True, timeout=120, cwd=Path(fold.__file__).parents[1])
+    assert done.returncode == 0 and done.stdout.startswith("ok"), done.stderr[-2000:]
+
+
 @pytest.mark.parametrize("ids", [[0.5, 1.5, 2.5], ["a", "b", "c"], [1, 1, 2], [0, 1]])
 def test_facts_refuse_ids_that_are_not_distinct_integers(ids):
     # 2.5 was written as Id 2, and a text Id raised int()'s own error
