@@ -19,7 +19,7 @@ import os
 import sys
 import threading
 import time
-from ctypes import byref, c_char_p, c_int
+from ctypes import byref, c_char_p, c_int, c_void_p
 from dataclasses import dataclass
 from importlib import resources
 
@@ -121,14 +121,12 @@ class PrologEngine:
 
     def __init__(self) -> None:
         try:
-            from pyswip import Prolog
             from pyswip import core
         except (ImportError, OSError) as exc:  # pragma: no cover - depends on the machine
             raise PrologEngineError(
                 f"cannot load SWI-Prolog through pyswip ({exc}); install SWI-Prolog "
                 "(Debian: apt-get install swi-prolog-nox) and pyswip"
             ) from exc
-        self._prolog = Prolog
         self._core = core
         # A thread that calls Prolog gets an engine of its own; pyswip never frees it
         # (about 0.1 MB per thread, and a warning at exit), so _call frees it when the
@@ -139,6 +137,9 @@ class PrologEngine:
         self._clear_exception = core._lib.PL_clear_exception
         self._clear_exception.restype = None
         self._clear_exception.argtypes = []
+        self._current_query = core._lib.PL_current_query
+        self._current_query.restype = c_void_p
+        self._current_query.argtypes = []
         with resources.as_file(resources.files("fold") / "runtime.pl") as path:
             self._call("system", "use_module", [("atom", str(path))], 0)
         # Read at start-up, so that what the process loads later cannot change it.
@@ -179,8 +180,10 @@ class PrologEngine:
     def _call_attached(self, module: str, name: str, inputs: list, n_outputs: int) -> list:
         """:meth:`_call` on a thread with a Prolog engine, under the lock."""
         core = self._core
-        if self._prolog._queryIsOpen:
-            raise PrologEngineError("another pyswip query is open; close it first")
+        # This thread's queries only: pyswip's flag says whether any thread has one open
+        # (a query of the user's own in another thread made every call here fail).
+        if self._current_query():
+            raise PrologEngineError("a pyswip query is open on this thread; close it first")
         frame = core.PL_open_foreign_frame()
         try:
             args = core.PL_new_term_refs(len(inputs) + n_outputs)

@@ -384,6 +384,42 @@ def test_first_use_on_a_thread_that_ends_leaves_no_warning_at_exit():
     assert "Prolog" not in done.stderr, done.stderr
 
 
+def test_a_query_open_in_another_thread_does_not_stop_a_call(cancer):
+    # pyswip's flag of an open query is one for the process: every call here failed
+    # while a thread of the user's own had a pyswip query open
+    clf, X = cancer
+    opened, close = threading.Event(), threading.Event()
+
+    def user():
+        query = Prolog.query("between(1, inf, N)")
+        next(query)
+        opened.set()
+        close.wait(30)
+        query.close()
+        get_engine()._destroy_engine()  # pyswip never gives its thread's engine back
+
+    thread = threading.Thread(target=user)
+    thread.start()
+    try:
+        assert opened.wait(30)
+        assert (clf.predict(X.iloc[:5]) == clf.predict_python(X.iloc[:5])).all()
+    finally:
+        close.set()
+        thread.join(30)
+
+
+def test_a_query_open_on_the_calling_thread_is_refused(cancer):
+    clf, X = cancer
+    query = Prolog.query("between(1, inf, N)")
+    next(query)
+    try:
+        with pytest.raises(PrologEngineError, match="pyswip query is open on this thread"):
+            clf.predict(X.iloc[:5])
+    finally:
+        query.close()
+    clf.predict(X.iloc[:5])
+
+
 _INTERRUPTED = """
 import pandas as pd
 from fold import FOLDClassifier, get_engine
