@@ -140,6 +140,12 @@ def _run_rc2(rc2: RC2, time_limit: float | None) -> Solution:
     freeing = threading.Lock()  # no interrupt reaches a solver being freed
 
     def work() -> None:
+        with freeing:
+            if "cancelled" in done:  # the caller stopped before this thread ran
+                done["freed"] = True
+                rc2.delete()
+                return
+            done["running"] = True
         try:
             done["solution"] = _outcome(rc2, rc2.compute(expect_interrupt=True),
                                         limited=True)
@@ -162,11 +168,17 @@ def _run_rc2(rc2: RC2, time_limit: float | None) -> Solution:
         threading.Thread(target=interrupt, name="imli-rc2-interrupt", daemon=True).start()
 
     worker = threading.Thread(target=work, name="imli-rc2", daemon=True)
-    worker.start()
     try:
+        # started inside the try: Ctrl-C while start() waited for the thread left the
+        # solver running to its end, minutes later, with no one to stop it
+        worker.start()
         worker.join(max(time_limit, 0.0))
     except BaseException:  # Ctrl-C in the caller: stop the solver too, then pass it on
-        stop()
+        with freeing:
+            done["cancelled"] = True
+            running = "running" in done
+        if running:
+            stop()
         raise
     if worker.is_alive():
         stop()

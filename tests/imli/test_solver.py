@@ -167,6 +167,27 @@ def test_a_run_that_does_not_stop_is_left_behind_and_frees_its_solver(monkeypatc
         assert not thread.is_alive()
 
 
+def test_ctrl_c_just_as_the_run_starts_stops_the_solver(monkeypatch):
+    # Ctrl-C while Thread.start waited for the run's thread (or just after) left the
+    # solver running to its end, minutes later, with no one to stop it
+    class Interrupted(threading.Thread):
+        def start(self):
+            super().start()
+            if self.name == "imli-rc2":
+                raise KeyboardInterrupt
+
+    monkeypatch.setattr(threading, "Thread", Interrupted)
+    wcnf = WCNF()
+    for clause in PHP(8).clauses:  # hard to optimise: minutes
+        wcnf.append(clause, weight=1)
+    with pytest.raises(KeyboardInterrupt):
+        solve(wcnf, SolverConfig("rc2"), time_limit=600)
+    monkeypatch.undo()
+    for thread in [t for t in threading.enumerate() if t.name.startswith("imli-rc2")]:
+        thread.join(30)  # interrupted, the run stops at the solver's next restart
+        assert not thread.is_alive()
+
+
 def test_time_limit_with_cpsat(hard_data):
     pytest.importorskip("ortools")
     X, y, specs = hard_data
