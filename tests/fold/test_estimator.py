@@ -1,8 +1,12 @@
 """FOLDClassifier as a scikit-learn estimator."""
 
+import pickle
+import subprocess
+import sys
 import warnings
 from decimal import Decimal
 from fractions import Fraction
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -10,11 +14,12 @@ import pytest
 from sklearn.base import clone
 from sklearn.datasets import load_iris
 from sklearn.exceptions import NotFittedError
-from sklearn.model_selection import GridSearchCV
+from sklearn.model_selection import GridSearchCV, cross_val_score
 from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import FunctionTransformer
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
+import fold
 from fold import FoldInputError, FOLDClassifier
 from tests.estimator_checks import (check_an_array_keeps_categories_that_read_as_numbers,
                                     check_arrays_of_dates_and_odd_labels_are_refused_in_one_line,
@@ -36,6 +41,25 @@ def test_clone_pipeline_gridsearch_and_string_labels():
     search.fit(data.data, y)
     assert set(search.predict(data.data)) <= set(data.target_names)
     assert clone(FOLDClassifier(min_support=3)).get_params()["min_support"] == 3
+
+
+def test_worker_processes_and_a_fresh_interpreter_predict_as_this_process(tmp_path):
+    # loky pickles the estimator to its worker processes; each starts its own SWI-Prolog
+    data = load_iris(as_frame=True)
+    X, y = data.data, np.asarray(data.target_names)[data.target]
+    clf = FOLDClassifier(random_state=0)
+    assert (cross_val_score(clf, X, y, cv=3, n_jobs=2) == cross_val_score(clf, X, y, cv=3)).all()
+    fitted = clf.fit(X, y)
+    (tmp_path / "clf.pkl").write_bytes(pickle.dumps(fitted))
+    script = ("import pickle, sys\n"
+              "from sklearn.datasets import load_iris\n"
+              "clf = pickle.loads(open(sys.argv[1], 'rb').read())\n"
+              "print(' '.join(clf.predict(load_iris(as_frame=True).data)))\n")
+    done = subprocess.run([sys.executable, "-c", script, str(tmp_path / "clf.pkl")],
+                          capture_output=True, text=True, timeout=120,
+                          cwd=Path(fold.__file__).parents[1])
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == fitted.predict(X).tolist()
 
 
 def test_parameter_names_are_each_classes_own():
