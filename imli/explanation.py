@@ -35,11 +35,17 @@ class Explanation:
         rules of a decision set that fired with the label.
     text : str
         The explanation in words, each literal with the row's value of its feature.
+    summary : str
+        The same reason on one line, without the label: what decides it and its literals,
+        each with the row's value (``its one term holds: age > 42.5 (age is 52)``), a false
+        literal said to fail; the literals of the rules that fail before a decision list's
+        rule fires, and of a decision set's rules that fire outvoted, left out.
     """
 
     label: object
     decisive: tuple
     text: str
+    summary: str = ""
 
     def __str__(self) -> str:
         return self.text
@@ -96,13 +102,34 @@ def _value(literal: Literal, B: np.ndarray, values: dict) -> str:
     return f"{column}{readable(literal.name, name=True)} is {int(B[0, literal.column])}"
 
 
+def _chosen(clause: Clause, B: np.ndarray, which: bool, first: bool = False) -> list:
+    """The literals of ``clause`` that are ``which`` (true or false) on the row; only the
+    first of them when ``first``."""
+    found = [lit for lit in clause.literals if bool(lit.evaluate(B)[0]) == which]
+    return found[:1] if first else found
+
+
 def _lines(clause: Clause, B: np.ndarray, values: dict, which: bool,
            first: bool = False) -> list[str]:
-    """The literals of ``clause`` that are ``which`` (true or false), each with the row's
-    value; only the first of them when ``first``."""
-    found = [f"      {lit}   ({_value(lit, B, values)})" for lit in clause.literals
-             if bool(lit.evaluate(B)[0]) == which]
-    return found[:1] if first else found
+    """The literals of ``clause`` that are ``which``, each with the row's value."""
+    return [f"      {lit}   ({_value(lit, B, values)})"
+            for lit in _chosen(clause, B, which, first)]
+
+
+def _brief(clause: Clause, B: np.ndarray, values: dict, which: bool,
+           first: bool = False) -> str:
+    """The literals of ``clause`` that are ``which`` on one line, each with the row's
+    value, a false one said to fail."""
+    fails = "" if which else " fails"
+    return ", ".join(f"{lit}{fails} ({_value(lit, B, values)})"
+                     for lit in _chosen(clause, B, which, first))
+
+
+def _summary(what: str, parts: list[tuple], B: np.ndarray, values: dict) -> str:
+    """``what`` decides, then each ``(clause, which, first)`` of ``parts`` as
+    :func:`_brief` gives it, one clause from the next by ``; ``."""
+    shown = "; ".join(_brief(c, B, values, which, first) for c, which, first in parts)
+    return f"{what}: {shown}" if shown else what
 
 
 def _block(title: object, clause: Clause, B, values, which: bool, first: bool = False) -> str:
@@ -123,56 +150,58 @@ def _normal(rule, B: np.ndarray, values: dict, positive: object,
             negative: object) -> Explanation:
     fired = rule.fired(B)[0]
     n = len(rule.clauses)
+    first = False  # each decisive clause (term) with all its literals that are ``which``
     if isinstance(rule, CNF):
         if fired.all():
-            label, decisive = positive, tuple(rule.clauses)
+            label, decisive, which = positive, tuple(rule.clauses), True
             count, one = _count(n, n, "clause")
             several = any(sum(bool(lit.evaluate(B)[0]) for lit in c.literals) > 1
                           for c in decisive)
             shown = "literals shown" if several else "literal shown"
-            head = (f"{_shown(label)}: {count} "
-                    + (f"holds, by the {shown}" if one else f"hold, each by the {shown}")
-                    if n else f"{_shown(label)}: the rule is TRUE (it has no clause)")
-            body = [_block(c, c, B, values, True) for c in decisive]
+            what = (f"{count} " + (f"holds, by the {shown}" if one
+                                   else f"hold, each by the {shown}")
+                    if n else "the rule is TRUE (it has no clause)")
         else:
-            label = negative
+            label, which = negative, False
             decisive = tuple(c for c, f in zip(rule.clauses, fired) if not f)
             count, one = _count(len(decisive), n, "clause")
-            head = f"{_shown(label)}: {count} " + (
-                "fails, every literal of it false" if one
-                else "fail, every literal of each false")
-            body = [_block(c, c, B, values, False) for c in decisive]
+            what = f"{count} " + ("fails, every literal of it false" if one
+                                  else "fail, every literal of each false")
     elif fired.any():
-        label = positive
+        label, which = positive, True
         decisive = tuple(c for c, f in zip(rule.clauses, fired) if f)
         count, one = _count(len(decisive), n, "term")
-        head = f"{_shown(label)}: {count} " + (
-            "holds, every literal of it true" if one else "hold, every literal of each true")
-        body = [_block(c, c, B, values, True) for c in decisive]
+        what = f"{count} " + ("holds, every literal of it true" if one
+                              else "hold, every literal of each true")
     else:
-        label, decisive = negative, tuple(rule.clauses)
+        label, decisive, which, first = negative, tuple(rule.clauses), False, True
         if n == 1:
-            head = f"{_shown(label)}: its one term fails at the literal shown"
+            what = "its one term fails at the literal shown"
         else:
-            head = (f"{_shown(label)}: no term holds; each fails at the literal shown"
-                    if n else f"{_shown(label)}: the rule is FALSE (it has no term)")
-        body = [_block(c, c, B, values, False, first=True) for c in decisive]
-    return Explanation(label, decisive, "\n".join([head, *body]))
+            what = ("no term holds; each fails at the literal shown"
+                    if n else "the rule is FALSE (it has no term)")
+    body = [_block(c, c, B, values, which, first) for c in decisive]
+    summary = _summary(what, [(c, which, first) for c in decisive], B, values)
+    return Explanation(label, decisive, "\n".join([f"{_shown(label)}: {what}", *body]),
+                       summary)
 
 
 def _collection(rules, B: np.ndarray, values: dict, label: object) -> Explanation:
     fired = rules.fired(B)[0]
-    body = []
     if not rules.rules:
-        return Explanation(label, (), f"{_shown(label)}: it has no rule (ALWAYS {_shown(label)})")
+        what = "it has no rule"
+        return Explanation(label, (), f"{_shown(label)}: {what} (ALWAYS {_shown(label)})",
+                           what)
+    # (title, rule, which, first) of each rule shown; the summary keeps those that decide
+    shown = []
     if isinstance(rules, DecisionList):
         k = int(np.argmax(fired)) if fired.any() else len(rules.rules)
         decisive = rules.rules[k:k + 1]
-        head = (f"{_shown(label)}: rule {k + 1} fires" if decisive
-                else f"{_shown(label)}: no rule fires, so the default (ELSE)")
-        body += [_block(f"fails: {r}", r.term, B, values, False, first=True)
-                 for r in rules.rules[:k]]
-        body += [_block(f"fires: {r}", r.term, B, values, True) for r in decisive]
+        what = f"rule {k + 1} fires" if decisive else "no rule fires, so the default (ELSE)"
+        shown += [(f"fails: {r}", r, False, True) for r in rules.rules[:k]]
+        shown += [(f"fires: {r}", r, True, False) for r in decisive]
+        deciding = shown[-1:] if decisive else shown
+        extra = []
     else:
         decisive = tuple(r for r, f in zip(rules.rules, fired) if f and r.label == label)
         others = [r for r, f in zip(rules.rules, fired) if f and r.label != label]
@@ -182,19 +211,24 @@ def _collection(rules, B: np.ndarray, values: dict, label: object) -> Explanatio
             for r in others:
                 votes[r.label] = votes.get(r.label, 0) + 1
             tied = [other for other, v in votes.items() if v == len(decisive)]
-            head = (f"{_shown(label)}: {len(decisive)} of its rules fire" if len(decisive) > 1
-                    else f"{_shown(label)}: one of its rules fires")
+            what = (f"{len(decisive)} of its rules fire" if len(decisive) > 1
+                    else "one of its rules fires")
             if tied:
-                head += (f", as many as for {' and '.join(_shown(t) for t in tied)}; the "
+                what += (f", as many as for {' and '.join(_shown(t) for t in tied)}; the "
                          "tie goes to the label whose first rule to fire comes earlier")
-            body += [_block(f"fires: {r}", r.term, B, values, True) for r in decisive]
-            body += [f"  fires too, {'tied' if r.label in tied else 'outvoted'}: {r}"
+            shown += [(f"fires: {r}", r, True, False) for r in decisive]
+            extra = [f"  fires too, {'tied' if r.label in tied else 'outvoted'}: {r}"
                      for r in others]
         else:
-            head = f"{_shown(label)}: no rule fires, so the default (OTHERWISE)"
-            body += [_block(f"fails: {r}", r.term, B, values, False, first=True)
-                     for r in rules.rules]
-    return Explanation(label, tuple(decisive), "\n".join([head, *body]))
+            what = "no rule fires, so the default (OTHERWISE)"
+            shown += [(f"fails: {r}", r, False, True) for r in rules.rules]
+            extra = []
+        deciding = shown
+    body = [_block(title, r.term, B, values, which, first) for title, r, which, first in shown]
+    summary = _summary(what, [(r.term, which, first) for _, r, which, first in deciding],
+                       B, values)
+    return Explanation(label, tuple(decisive),
+                       "\n".join([f"{_shown(label)}: {what}", *body, *extra]), summary)
 
 
 def explain_row(rule, B: np.ndarray, values: dict, classes: np.ndarray,

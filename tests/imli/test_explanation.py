@@ -393,3 +393,37 @@ def test_a_binary_column_named_as_its_feature_shows_its_bit_as_the_columns():
     assert str(clf.rules_) == "(smoker == yes)"
     text = clf.explain(X.iloc[[0]]).text
     assert text.endswith(f"smoker == yes   (column smoker is {smoker[0]})"), text
+
+
+@pytest.mark.parametrize("kind", [{"rule_type": "CNF"}, {"rule_type": "DNF"},
+                                  {"mode": "decision_list"}, {"mode": "decision_set"}])
+def test_the_summary_is_the_reason_on_one_line(cancer, kind):
+    """The summary is the text's head without the label, then the deciding literals, each
+    holding or failing as said on the row's own value."""
+    X, y = cancer
+    clf = IMLIClassifier(n_clauses=2, random_state=0, time_limit=10, **kind).fit(X, y)
+    for i in ROWS:
+        row = X.iloc[[i]]
+        e = clf.explain(row)
+        head = e.text.splitlines()[0]
+        assert "\n" not in e.summary and head == f"{e.label}: {e.summary.split(': ')[0]}"
+        Xb, _ = clf._binary(row, reset=False)
+        literals = [lit for part in e.summary.split(": ", 1)[1:]
+                    for clause in part.split("; ") for lit in clause.split(", ")]
+        assert literals or not e.decisive
+        for shown in literals:
+            text, value = shown[:-1].split(" (")
+            feature = value.split(" is ")[0]
+            assert value == f"{feature} is {float(X.iloc[i][feature])!r}"
+            literal = next(lit for lit in clf.rules_.literals
+                           if str(lit) == text.removesuffix(" fails"))
+            assert bool(literal.evaluate(Xb)[0]) != text.endswith(" fails")
+            assert f"      {literal}   ({value})" in e.text.splitlines()
+
+
+def test_a_summary_says_when_a_rule_has_no_clause():
+    B = np.zeros((1, 1), dtype=bool)
+    classes = np.array(["no", "yes"])
+    assert explain_row(CNF(()), B, {}, classes, "yes").summary == (
+        "the rule is TRUE (it has no clause)")
+    assert explain_row(DecisionSet((), "no"), B, {}, classes, "no").summary == "it has no rule"
