@@ -594,7 +594,7 @@ class FOLDClassifier(ClassifierMixin, BaseEstimator):
             raise FoldInputError(f"explain needs exactly one row, got {view.n_rows}; "
                                  "pass X.iloc[[i]]")
         row_id = _row_id(X)
-        _, rule, text = explain_row(self.rules_, view, 0)
+        _, rule, text, summary = explain_row(self.rules_, view, 0)
         # the label as predict gives it (the rules hold a date class as its text)
         label = self.classes_[self.class_order_[self.rules_.decide(view)[0]]]
         rows = write_rows(self.prolog_, view, self.schema_,
@@ -602,7 +602,7 @@ class FOLDClassifier(ClassifierMixin, BaseEstimator):
         proof = get_engine().justify(self.prolog_, rows, row_id, self._prolog_seconds())
         exceptions = rule.exceptions if isinstance(rule, Rule) else ()
         return Explanation(label=label, rule=rule, exceptions=exceptions, text=text,
-                           prolog=proof, row_id=row_id)
+                           prolog=proof, row_id=row_id, summary=summary)
 
     @property
     def n_rules_(self) -> int:

@@ -32,6 +32,11 @@ class Explanation:
     row_id : int
         The ``Id`` of the row in :attr:`prolog`: its index label in the table
         given to ``explain`` when that is an integer, else 0.
+    summary : str
+        The reason on one line: the rule that fired, each of its literals with the row's
+        value and why each exception does not hold; or, for the default, why each rule
+        does not fire. The rules of earlier classes that do not fire before a rule of a
+        later class does are left out.
     """
 
     label: object
@@ -40,6 +45,7 @@ class Explanation:
     text: str
     prolog: str
     row_id: int = 0
+    summary: str = ""
 
     def __str__(self) -> str:
         return f"{self.text}\n\nProlog justification:\n{self.prolog}"
@@ -65,12 +71,16 @@ def _cell(view: ColumnView, literal: Literal, row: int) -> str:
     return f"known not {', '.join(map(repr, negated))}" if negated else "unknown"
 
 
+def _is(view: ColumnView, literal: Literal, row: int) -> str:
+    """The row's cell that ``literal`` tests: ``feature is value``."""
+    return f"{readable(literal.feature, name=True)} is {_cell(view, literal, row)}"
+
+
 def _first_failure(rule: Rule, view: ColumnView, row: int) -> str:
     """Why ``rule`` does not fire on ``row``."""
     for literal in rule.literals:
         if not literal.covers(view)[row]:
-            return (f"{literal} fails ({readable(literal.feature, name=True)} is "
-                    f"{_cell(view, literal, row)})")
+            return f"{literal} fails ({_is(view, literal, row)})"
     for exception in rule.exceptions:
         if exception.covers(view)[row]:
             return f"its exception [{exception}] holds ({_reasons(exception, view, row)})"
@@ -80,20 +90,20 @@ def _first_failure(rule: Rule, view: ColumnView, row: int) -> str:
 def _reasons(rule: Rule, view: ColumnView, row: int) -> str:
     """Why ``rule`` holds on ``row``, in one line: its cells, and why each of its
     exceptions does not hold."""
-    parts = [f"{readable(lit.feature, name=True)} is {_cell(view, lit, row)}"
-             for lit in rule.literals]
+    parts = [_is(view, lit, row) for lit in rule.literals]
     parts += [f"not [{exception}]: {_first_failure(exception, view, row)}"
               for exception in rule.exceptions]
     return "; ".join(parts) or "it has no condition"
 
 
-def _holds(rule: Rule, view: ColumnView, row: int, indent: str) -> list:
-    lines = [f"{indent}{lit}   ({readable(lit.feature, name=True)} is {_cell(view, lit, row)})"
-             for lit in rule.literals] or [f"{indent}true (the rule has no condition)"]
-    for exception in rule.exceptions:
-        lines.append(f"{indent}and not the exception [{exception}]: "
-                     f"{_first_failure(exception, view, row)}")
-    return lines
+def _holds(rule: Rule, view: ColumnView, row: int, gap: str = "   ") -> list:
+    """Why ``rule`` fires on ``row``: each literal, ``gap``, the row's cell; then why
+    each of its exceptions does not hold."""
+    parts = [f"{lit}{gap}({_is(view, lit, row)})" for lit in rule.literals]
+    parts = parts or ["true (the rule has no condition)"]
+    return parts + [f"and not the exception [{exception}]: "
+                    f"{_first_failure(exception, view, row)}"
+                    for exception in rule.exceptions]
 
 
 def explain_row(theory: Theory, view: ColumnView, row: int) -> tuple:
@@ -101,24 +111,29 @@ def explain_row(theory: Theory, view: ColumnView, row: int) -> tuple:
 
     Returns
     -------
-    (label, rule or None, text)
+    (label, rule or None, text, summary)
+        ``summary`` is the reason on one line (:attr:`Explanation.summary`).
     """
     failed = []  # the rules of the classes tried before, each with why it does not fire
     for class_rules in theory.classes:
         for number, rule in enumerate(class_rules.rules, 1):
             if rule.covers(view)[row]:
                 shown = _label(class_rules.label)
-                lines = [f"Predicted {shown}: rule {number} of class {shown} fired:",
-                         *_holds(rule, view, row, "  ")]
+                what = f"rule {number} of class {shown} fired"
+                why = _holds(rule, view, row)
+                lines = [f"Predicted {shown}: {what}:", *(f"  {part}" for part in why)]
                 if failed:
-                    lines += ["Rules of earlier classes, which do not fire:", *failed]
-                return class_rules.label, rule, "\n".join(lines)
+                    lines += ["Rules of earlier classes, which do not fire:",
+                              *(f"  {part}" for part in failed)]
+                summary = f"{what}: " + "; ".join(_holds(rule, view, row, gap=" "))
+                return class_rules.label, rule, "\n".join(lines), summary
         for number, rule in enumerate(class_rules.rules, 1):
-            failed.append(f"  rule {number} of class {_label(class_rules.label)} does not fire: "
+            failed.append(f"rule {number} of class {_label(class_rules.label)} does not fire: "
                           f"{_first_failure(rule, view, row)}")
+    default = f"Predicted {_label(theory.default)} (the default)"
     if not theory.rules:
-        return theory.default, None, (f"Predicted {_label(theory.default)} (the default): "
-                                      "the program has no rule.")
-    lines = [f"Predicted {_label(theory.default)} (the default): no rule of an earlier class "
-             "fired:", *failed]
-    return theory.default, None, "\n".join(lines)
+        return (theory.default, None, f"{default}: the program has no rule.",
+                "the program has no rule")
+    lines = [f"{default}: no rule of an earlier class fired:",
+             *(f"  {part}" for part in failed)]
+    return theory.default, None, "\n".join(lines), "no rule fired: " + "; ".join(failed)

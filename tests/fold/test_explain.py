@@ -184,3 +184,28 @@ def test_a_program_with_no_rule_says_so():
     why = FOLDClassifier().fit(X, ["u"] * 4).explain(X.iloc[[0]])
     assert why.text == "Predicted 'u' (the default): the program has no rule."
     assert why.rule is None and "label(0,u) holds because" in why.prolog
+
+
+def test_the_summary_is_the_reason_on_one_line():
+    X, clf = _birds()
+    assert clf.explain(X.iloc[[0]]).summary == (
+        "rule 1 of class 'fly' fired: bird == yes (bird is 'yes'); and not the exception "
+        "[penguin == yes]: penguin == yes fails (penguin is unknown)")
+    assert clf.explain(X.iloc[[3]]).summary == (
+        "no rule fired: rule 1 of class 'fly' does not fire: its exception [penguin == yes] "
+        "holds (penguin is 'yes')")
+    X = pd.DataFrame({"x": [1.0, 2, 3, 4]})
+    assert FOLDClassifier().fit(X, ["u"] * 4).explain(X.iloc[[0]]).summary == (
+        "the program has no rule")
+
+
+def test_a_later_class_sums_up_its_own_rule_only():
+    X = pd.DataFrame({"x": [1.0, 2, 3, 4, 5, 6, 7, 8, 9]})
+    clf = FOLDClassifier(random_state=0).fit(X, ["lo"] * 3 + ["mid"] * 3 + ["hi"] * 3)
+    for i in range(len(X)):
+        why = clf.explain(X.iloc[[i]])
+        assert "\n" not in why.summary and "does not fire" not in why.summary.split(": ")[0]
+        if why.rule is not None:
+            head = why.text.splitlines()[0]
+            assert head == f"Predicted {why.label!r}: {why.summary.split(': ')[0]}:"
+            assert f"(x is {X.x[i]:g})" in why.summary
