@@ -34,9 +34,9 @@ class Explanation:
         given to ``explain`` when that is an integer, else 0.
     summary : str
         The reason on one line: the rule that fired, each of its literals with the row's
-        value and why each exception does not hold; or, for the default, why each rule
-        does not fire. The rules of earlier classes that do not fire before a rule of a
-        later class does are left out.
+        value, then why its exceptions do not hold (each at its first literal that fails,
+        without its text); or, for the default, why each rule does not fire. The rules of
+        earlier classes that do not fire before a rule of a later class does are left out.
     """
 
     label: object
@@ -96,14 +96,25 @@ def _reasons(rule: Rule, view: ColumnView, row: int) -> str:
     return "; ".join(parts) or "it has no condition"
 
 
-def _holds(rule: Rule, view: ColumnView, row: int, gap: str = "   ") -> list:
-    """Why ``rule`` fires on ``row``: each literal, ``gap``, the row's cell; then why
-    each of its exceptions does not hold."""
-    parts = [f"{lit}{gap}({_is(view, lit, row)})" for lit in rule.literals]
+def _holds(rule: Rule, view: ColumnView, row: int) -> list:
+    """Why ``rule`` fires on ``row``: each literal with the row's cell, then why each of
+    its exceptions does not hold."""
+    parts = [f"{lit}   ({_is(view, lit, row)})" for lit in rule.literals]
     parts = parts or ["true (the rule has no condition)"]
     return parts + [f"and not the exception [{exception}]: "
                     f"{_first_failure(exception, view, row)}"
                     for exception in rule.exceptions]
+
+
+def _fired(what: str, rule: Rule, view: ColumnView, row: int) -> str:
+    """:func:`_holds` on one line, after ``what``: each literal with the row's cell, then,
+    without their text, why the exceptions do not hold."""
+    held = ", ".join(f"{lit} ({_is(view, lit, row)})" for lit in rule.literals)
+    line = f"{what}: {held}" if held else f"{what} (it has no condition)"
+    if rule.exceptions:
+        line += "; no exception holds: " + ", ".join(
+            _first_failure(exception, view, row) for exception in rule.exceptions)
+    return line
 
 
 def explain_row(theory: Theory, view: ColumnView, row: int) -> tuple:
@@ -125,7 +136,7 @@ def explain_row(theory: Theory, view: ColumnView, row: int) -> tuple:
                 if failed:
                     lines += ["Rules of earlier classes, which do not fire:",
                               *(f"  {part}" for part in failed)]
-                summary = f"{what}: " + "; ".join(_holds(rule, view, row, gap=" "))
+                summary = _fired(what, rule, view, row)
                 return class_rules.label, rule, "\n".join(lines), summary
         for number, rule in enumerate(class_rules.rules, 1):
             failed.append(f"rule {number} of class {_label(class_rules.label)} does not fire: "

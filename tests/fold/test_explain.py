@@ -189,8 +189,8 @@ def test_a_program_with_no_rule_says_so():
 def test_the_summary_is_the_reason_on_one_line():
     X, clf = _birds()
     assert clf.explain(X.iloc[[0]]).summary == (
-        "rule 1 of class 'fly' fired: bird == yes (bird is 'yes'); and not the exception "
-        "[penguin == yes]: penguin == yes fails (penguin is unknown)")
+        "rule 1 of class 'fly' fired: bird == yes (bird is 'yes'); no exception holds: "
+        "penguin == yes fails (penguin is unknown)")
     assert clf.explain(X.iloc[[3]]).summary == (
         "no rule fired: rule 1 of class 'fly' does not fire: its exception [penguin == yes] "
         "holds (penguin is 'yes')")
