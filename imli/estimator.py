@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import time
 import warnings
+from dataclasses import replace
 from numbers import Integral, Real
 
 import numpy as np
@@ -505,17 +506,34 @@ class IMLIClassifier(ClassifierMixin, BaseEstimator):
         Xb, _ = self._binary(X, reset=False)
         return self._labels(Xb)
 
+    def _class_keys(self) -> list:
+        """``classes_`` as the rules of a decision list or set hold them."""
+        dates = self.classes_.dtype.kind in "mM"  # which the rules keep as numpy's
+        return list(self.classes_) if dates else self.classes_.tolist()
+
     def _labels(self, Xb: np.ndarray) -> np.ndarray:
         """The labels of the rows of the binary matrix ``Xb``."""
         if isinstance(self.rules_, (DecisionList, DecisionSet)):
             labels = self.rules_.predict(Xb)
-            dates = self.classes_.dtype.kind in "mM"  # which the rules keep as numpy's
-            index = {c: i for i, c in enumerate(self.classes_ if dates
-                                                else self.classes_.tolist())}
+            index = {c: i for i, c in enumerate(self._class_keys())}
             return self.classes_[np.array([index[v] for v in labels], dtype=np.int64)]
         return self.classes_[self.rules_.covers(Xb).astype(np.int64)]
 
-    def explain(self, X, values=None) -> Explanation:
+    def _named(self, names) -> tuple:
+        """The rule and the classes with each class as its name in ``names`` (in the order
+        of ``classes_``), and a map from a label to its name."""
+        names = list(names)
+        if len(names) != len(self.classes_) or len(set(names)) != len(names):
+            raise ValueError(f"class_names must give each of the {len(self.classes_)} classes "
+                             f"(classes_) a name of its own, got {names!r}")
+        of = dict(zip(self._class_keys(), names))
+        rule = self.rules_
+        if isinstance(rule, (DecisionList, DecisionSet)):
+            rule = type(rule)(tuple(replace(r, label=of[r.label]) for r in rule.rules),
+                              of[rule.default])
+        return rule, np.array(names, dtype=object), of
+
+    def explain(self, X, values=None, class_names=None) -> Explanation:
         """Why the single row of ``X`` gets its label.
 
         Parameters
@@ -529,6 +547,10 @@ class IMLIClassifier(ClassifierMixin, BaseEstimator):
             whose ``X`` holds only each column's 0 or 1. By default ``X``'s own cells when
             the estimator binarized ``X``; on binary columns each literal shows its
             column's 0 or 1, by the column's name.
+        class_names : sequence, optional
+            A name for each class, in the order of ``classes_``, for the words to show in
+            place of its label (a rule learned on codes such as 0 and 1). The
+            explanation's ``label`` is still that of :meth:`predict`.
 
         Returns
         -------
@@ -542,7 +564,8 @@ class IMLIClassifier(ClassifierMixin, BaseEstimator):
         ValueError
             If ``X`` has not exactly one row, or ``values`` is not a one-row DataFrame
             with a column for each feature of the rule, whose values make its literals
-            hold or fail as they do on ``X``.
+            hold or fail as they do on ``X``, or ``class_names`` does not give each class a
+            name of its own.
 
         Examples
         --------
@@ -578,7 +601,11 @@ class IMLIClassifier(ClassifierMixin, BaseEstimator):
             fitted = self.binarizer_._fit_columns
             names = fitted if fitted is not None else [f"x{i}" for i in range(len(row))]
             cells = {str(n): v for n, v in zip(names, row)}
-        return explain_row(self.rules_, Xb, cells, self.classes_, self._labels(Xb)[0])
+        label = self._labels(Xb)[0]
+        if class_names is None:
+            return explain_row(self.rules_, Xb, cells, self.classes_, label)
+        rule, classes, of = self._named(class_names)
+        return replace(explain_row(rule, Xb, cells, classes, of[label]), label=label)
 
     def export_wcnf(self, X, y, path, column_specs=None):
         """Write the one-query (MLIC) MaxSAT problem of ``(X, y)`` as a DIMACS WCNF file.

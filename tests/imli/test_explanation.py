@@ -427,3 +427,32 @@ def test_a_summary_says_when_a_rule_has_no_clause():
     assert explain_row(CNF(()), B, {}, classes, "yes").summary == (
         "the rule is TRUE (it has no clause)")
     assert explain_row(DecisionSet((), "no"), B, {}, classes, "no").summary == "it has no rule"
+
+
+@pytest.mark.parametrize("kind", [{"rule_type": "CNF"}, {"rule_type": "DNF"},
+                                  {"mode": "decision_list"}, {"mode": "decision_set"}])
+def test_class_names_name_the_labels_in_the_words(cancer, kind):
+    """A rule learned on codes 0 and 1 explained with its classes' names: the words name
+    the classes (a decision list's THEN too), the label stays predict's."""
+    X, y = cancer
+    clf = IMLIClassifier(n_clauses=2, random_state=0, time_limit=10, **kind).fit(X, y)
+    names = ["no tumour", "tumour"]
+    for i in ROWS:
+        row = X.iloc[[i]]
+        coded, named = clf.explain(row), clf.explain(row, class_names=names)
+        assert named.label == coded.label == clf.predict(row)[0]
+        assert named.text.startswith(f"{names[coded.label]}: ")
+        # the same words but the names (a decision set's tie names the other class)
+        assert named.summary == coded.summary or "as many as for" in coded.summary
+        assert "THEN 0" not in named.text and "THEN 1" not in named.text
+        if "mode" in kind:
+            assert f"THEN {names[0]}" in str(named) or f"THEN {names[1]}" in str(named)
+
+
+def test_class_names_give_each_class_a_name_of_its_own(iris):
+    X, y = iris
+    clf = IMLIClassifier(mode="decision_set", random_state=0, time_limit=10).fit(X, y)
+    assert clf.explain(X.iloc[[60]], class_names="abc").text.startswith("b: ")
+    for bad in (["a", "b"], ["a", "a", "c"]):
+        with pytest.raises(ValueError, match="^class_names must give each of the 3 classes"):
+            clf.explain(X.iloc[[60]], class_names=bad)
