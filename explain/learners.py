@@ -22,8 +22,8 @@ from fold import FOLDClassifier
 from imli import IMLIClassifier, Predicate
 from imli.predicates import readable
 
-__all__ = ["LEARNERS", "FittedLearner", "check_params", "fit_learner", "plain_value",
-           "IMLI_DEFAULTS", "FOLD_DEFAULTS"]
+__all__ = ["LEARNERS", "FittedLearner", "Reason", "check_params", "fit_learner",
+           "plain_value", "IMLI_DEFAULTS", "FOLD_DEFAULTS"]
 
 LEARNERS = ("imli", "fold")
 
@@ -39,6 +39,26 @@ IMLI_DEFAULTS = {"n_clauses": 3, "rule_type": "DNF", "data_fidelity": 10.0, "tim
 #: (the estimator's 0.5 % suits noisy ground truth), and description length (``mdl_weight``)
 #: still decides which rules are worth their literals.
 FOLD_DEFAULTS = {"min_support": 0.001}
+
+
+@dataclass(frozen=True)
+class Reason:
+    """Why a surrogate labels one row as it does.
+
+    Attributes
+    ----------
+    label : {0, 1}
+        The label it gives the row (that of :meth:`FittedLearner.predict`).
+    summary : str
+        The reason on one line: the clause, term or rule that decides, with the row's
+        values (``imli.Explanation.summary``, ``fold.Explanation.summary``).
+    text : str
+        The reason in full, as the learner's ``explain`` words it.
+    """
+
+    label: int
+    summary: str
+    text: str
 
 
 @dataclass
@@ -66,6 +86,29 @@ class FittedLearner:
             names = np.asarray(self.estimator.predict(X), dtype=object)
             return (names == self.class_names[1]).astype(np.int64)
         return np.asarray(self.estimator.predict(X), dtype=np.int64)
+
+    def explain(self, X, values=None) -> Reason:
+        """Why the learner labels the one row of ``X`` (its own view) as it does.
+
+        Parameters
+        ----------
+        X : DataFrame with one row
+            The row in the learner's view (binary for IMLI, the table for FOLD).
+        values : DataFrame with one row, optional
+            The same row's values in the table, which IMLI shows beside the literals of
+            its binary columns (by default, each column's 0 or 1); FOLD's view holds them.
+
+        Returns
+        -------
+        Reason
+            Its label, and its words naming the classes by their names.
+        """
+        if self.name == "fold":
+            why = self.estimator.explain(X)
+            return Reason(int(why.label == self.class_names[1]), why.summary, why.text)
+        # IMLI learned the labels 0 and 1: its words name them as the classes
+        why = self.estimator.explain(X, values=values, class_names=self.class_names)
+        return Reason(int(why.label), why.summary, why.text)
 
     @property
     def rule_size(self) -> int:

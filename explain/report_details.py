@@ -14,11 +14,11 @@ import math
 import numpy as np
 import pandas as pd
 
-from explain.pipeline import PipelineResult
+from explain.pipeline import PipelineResult, one_table
 from explain.rule_stats import feature_usage, rule_stats
 
-__all__ = ["add_details", "lime_feature_frequency", "disagreement_examples", "shown_features",
-           "json_value"]
+__all__ = ["add_details", "lime_feature_frequency", "disagreement_examples", "row_reasons",
+           "shown_features", "json_value"]
 
 #: Example rows of disagreement kept in the report, and feature values shown per row.
 MAX_EXAMPLES = 5
@@ -120,9 +120,10 @@ def disagreement_examples(result: PipelineResult, usage: dict[str, dict[str, int
     """The first ``limit`` test rows on which IMLI and FOLD predict different classes.
 
     Each example names the row (its index in the input table), the class given by the
-    black box, each surrogate and the ground truth, and the row's values of the features
+    black box, each surrogate and the ground truth, the row's values of the features
     the rule sets test (at most :data:`MAX_EXAMPLE_FEATURES`: those the two rule sets
-    test most often, shown in table order).
+    test most often, shown in table order), and under ``reasons`` why each surrogate gives
+    its class (:func:`row_reasons`).
     """
     names = result.report["dataset"]["class_names"]
     imli, fold = result.predictions["imli"]["test"], result.predictions["fold"]["test"]
@@ -139,8 +140,22 @@ def disagreement_examples(result: PipelineResult, usage: dict[str, dict[str, int
             "fold": names[int(fold[i])],
             "truth": names[int(truth[i])],
             "values": {str(c): json_value(raw.iloc[i][c]) for c in shown},
+            "reasons": row_reasons(result, i),
         })
     return examples
+
+
+def row_reasons(result: PipelineResult, i: int) -> dict[str, dict]:
+    """Why IMLI and FOLD give test row ``i`` (a position) their classes: per learner, the
+    reason on one line (``summary``) and in full (``text``), each literal with the row's
+    value in the table (:meth:`explain.learners.FittedLearner.explain`)."""
+    values = result.views["fold"]["test"].iloc[[i]]  # the table's row
+    reasons = {}
+    with one_table():
+        for name in ("imli", "fold"):
+            why = result.learners[name].explain(result.views[name]["test"].iloc[[i]], values)
+            reasons[name] = {"summary": why.summary, "text": why.text}
+    return reasons
 
 
 def add_details(result: PipelineResult) -> dict:

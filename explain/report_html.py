@@ -14,13 +14,13 @@ import json
 from html import escape
 
 from adapters.errors import counted
-from explain.report_md import (FEATURES_SHOWN, FIDELITY_NOTE, LEARNER_COLUMNS, VIEW_KEYS,
-                               VIEW_LABELS, VS_RUN_NOTE, baseline_note, cached,
-                               complement_legend, empty_rules_note, example_table,
-                               examples_caption, features_caption, fmt, learner_order,
-                               learner_rows, missing_selections_note, optimal_cell,
-                               paired_note, setting_text, view_rows, views_note, visible,
-                               vs_run_cell)
+from explain.report_md import (FEATURES_SHOWN, FIDELITY_NOTE, LEARNER_COLUMNS,
+                               REASONS_CAPTION, VIEW_KEYS, VIEW_LABELS, VS_RUN_NOTE,
+                               baseline_note, cached, complement_legend, empty_rules_note,
+                               example_table, examples_caption, features_caption, fmt,
+                               learner_order, learner_rows, missing_selections_note,
+                               optimal_cell, paired_note, reasons_table, setting_text,
+                               view_rows, views_note, visible, vs_run_cell)
 from explain.report_plots import LEARNER_STYLE, features_plot, filtering_plot, tradeoff_plot
 
 __all__ = ["render_html", "SECTIONS"]
@@ -220,8 +220,12 @@ def _agreement(report: dict) -> str:
         return text
     header, rows, n_features = example_table(examples, ag.get("example_features"))
     caption = _e(examples_caption(ag, n_features))
-    return text + f'<p class="sub">{caption}</p>' + \
-        _table(header, rows, numeric=set(range(5, len(header))))
+    text += f'<p class="sub">{caption}</p>' + _table(header, rows,
+                                                      numeric=set(range(5, len(header))))
+    header, rows = reasons_table(examples)
+    if rows:
+        text += f'<p class="sub">{_e(REASONS_CAPTION)}</p>' + _table(header, rows)
+    return text
 
 
 def _sentence(text: str) -> str:

@@ -17,8 +17,8 @@ from explain.metrics import SIGNIFICANCE
 from imli.predicates import format_value
 
 __all__ = ["render_markdown", "learner_rows", "learner_order", "view_rows", "fmt", "value_cell",
-           "views_note", "examples_caption", "visible", "paired_note", "p_text", "vs_run_cell",
-           "FIDELITY_NOTE", "VS_RUN_NOTE",
+           "views_note", "examples_caption", "reasons_table", "visible", "paired_note",
+           "p_text", "vs_run_cell", "FIDELITY_NOTE", "VS_RUN_NOTE", "REASONS_CAPTION",
            "VIEW_LABELS", "VIEW_KEYS"]
 
 #: (report key, column title) of the learners table, in order.
@@ -454,12 +454,30 @@ def example_table(examples: list, features: list | None = None) -> tuple[list, l
     return header, rows, len(features)
 
 
+#: What the table of reasons shows.
+REASONS_CAPTION = ("Why each surrogate gives its class on these rows: the clause, term or rule "
+                   "that decides, each test with the row's value (report.json holds each "
+                   "reason in full, under agreement.examples):")
+
+
+def reasons_table(examples: list) -> tuple[list, list]:
+    """The header and rows of the table of why IMLI and FOLD give their classes on the
+    disagreement table's rows: each cell the class, then the one-line reason. A report
+    written before reasons were has no rows."""
+    rows = [[ex["row"]] + [f"{ex[name]}: {ex['reasons'][name]['summary']}"
+                           for name in ("imli", "fold")]
+            for ex in examples if "reasons" in ex]
+    return ["row", "IMLI: why", "FOLD: why"], rows
+
+
 def _examples(agreement: dict) -> list[str]:
     examples = agreement.get("examples", [])
     if not examples:
         return []
     header, rows, n_features = example_table(examples, agreement.get("example_features"))
-    return ["", examples_caption(agreement, n_features), ""] + _table(header, rows)
+    out = ["", examples_caption(agreement, n_features), ""] + _table(header, rows)
+    header, rows = reasons_table(examples)
+    return out + (["", REASONS_CAPTION, ""] + _table(header, rows) if rows else [])
 
 
 def _sweep(sweep: dict | None) -> list[str]:
