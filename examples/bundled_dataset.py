@@ -68,12 +68,12 @@ def main() -> None:
     row = result.views["fold"]["test"].iloc[[0]]
     print("\nWhy FOLD labels the first test row as it does:")
     print(fold.explain(row).text)
-    # IMLI reads the row's 0/1 columns and labels it 0 or 1; show the row's own values
-    imli = result.learners["imli"].estimator
-    classes = enumerate(result.learners["imli"].class_names)
-    names = " and ".join(f"{i} = {name}" for i, name in classes)
-    print(f"\nWhy IMLI labels it as it does ({names}):")
-    print(imli.explain(result.views["imli"]["test"].iloc[[0]], values=row).text)
+    # IMLI reads the row's 0/1 columns and labels it 0 or 1: show the row's own values,
+    # and the classes by name
+    imli = result.learners["imli"]
+    print("\nWhy IMLI labels it as it does:")
+    print(imli.estimator.explain(result.views["imli"]["test"].iloc[[0]], values=row,
+                                 class_names=imli.class_names).text)
     print(f"\nreport: {written['report_html']}")
 
 
