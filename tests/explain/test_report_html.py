@@ -27,6 +27,7 @@ from explain.report_html import SECTIONS, render_html
 from explain.report_md import (baseline_note, complement_legend, example_table,
                                examples_caption, features_caption, p_text, paired_note,
                                render_markdown, value_cell, visible)
+from tests.explain.helpers import users_model
 
 HOSTILE_NAME = "<script>alert(1)</script>"
 HOSTILE_VALUE = "<img src=x onerror=alert(2)>"
@@ -74,12 +75,7 @@ def _hostile_frame():
 @pytest.fixture(scope="module")
 def written(tmp_path_factory):
     dataset = from_frame(_hostile_frame(), "label", positive="yes", name="hostile & <b>")
-    model = make_pipeline(
-        make_column_transformer((OneHotEncoder(handle_unknown="ignore"), ["city"]),
-                                remainder="passthrough"),
-        GradientBoostingClassifier(n_estimators=30, random_state=0),
-    ).fit(dataset.X, dataset.y)
-    box = wrap_sklearn(model, TableEncoder().fit(dataset.X, dataset.categorical))
+    box = users_model(dataset, GradientBoostingClassifier(n_estimators=30, random_state=0))
     # One IMLI term cannot hold both of the label's reasons, so the surrogates disagree on
     # some test rows and the report lists them, with the user's values.
     config = RunConfig(lime=LimeConfig(num_samples=300, n_jobs=1),

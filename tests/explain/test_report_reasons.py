@@ -12,13 +12,10 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
-from sklearn.compose import make_column_transformer
 from sklearn.datasets import load_breast_cancer
 from sklearn.ensemble import HistGradientBoostingClassifier
-from sklearn.pipeline import make_pipeline
-from sklearn.preprocessing import OneHotEncoder
 
-from adapters import TableEncoder, from_frame, load_dataset, wrap_sklearn
+from adapters import from_frame, load_dataset
 from explain.learners import LEARNERS
 from explain.lime_runner import LimeConfig
 from explain.outputs import prepare_out_dir, write_run
@@ -27,6 +24,7 @@ from explain.report_details import MAX_EXAMPLES, row_reasons
 from explain.report_html import render_html
 from explain.report_md import REASONS_CAPTION, md_text, render_markdown
 from imli.predicates import readable
+from tests.explain.helpers import users_model
 
 ROOT = Path(__file__).resolve().parents[2]
 FAST_LIME = LimeConfig(num_samples=300, top_k=5, n_jobs=1)
@@ -109,8 +107,13 @@ def test_each_reason_gives_the_learners_class_in_every_imli_form(form, tmp_path)
     assert len(examples) == min(MAX_EXAMPLES, len(disagree))
     rows = list(result.views["fold"]["test"].index)
     for ex in examples:
-        assert ex["reasons"] == row_reasons(result, rows.index(ex["row"]))
+        i = rows.index(ex["row"])
+        assert ex["reasons"] == row_reasons(result, i)
         assert ex["imli"] != ex["fold"]
+        for name in LEARNERS:
+            why = result.learners[name].explain(result.views[name]["test"].iloc[[i]],
+                                                result.views["fold"]["test"].iloc[[i]])
+            assert why.label == result.predictions[name]["test"][i]
 
 
 def test_a_multiclass_table_explained_one_class_against_the_rest(tmp_path):
@@ -145,12 +148,7 @@ def test_a_users_model_on_categories_and_missing_values(categories, tmp_path):
     """IMLI's binary columns (categories negated too, with one-hot LIME) show the row's
     own values, a missing one as missing; names from the data are escaped."""
     dataset = from_frame(_mixed_frame(), "label", positive="<i>yes</i>", name="mixed")
-    model = make_pipeline(
-        make_column_transformer((OneHotEncoder(handle_unknown="ignore"), ["city | <b>"]),
-                                remainder="passthrough"),
-        HistGradientBoostingClassifier(max_iter=30, random_state=0),
-    ).fit(dataset.X, dataset.y)
-    box = wrap_sklearn(model, TableEncoder().fit(dataset.X, dataset.categorical))
+    box = users_model(dataset, HistGradientBoostingClassifier(max_iter=30, random_state=0))
     result = _run(dataset, {"n_clauses": 1}, box, categories)
     for i in range(len(result.labels["bb_test"])):
         _says_its_class(result, i, row_reasons(result, i))
