@@ -152,7 +152,10 @@ def _type_names(y: np.ndarray) -> str:
 
 
 def _known_categories(view: ColumnView, name: str) -> frozenset:
-    return frozenset(pd.unique(_known_values(view, name)).tolist())
+    """The categories fit saw in column ``name``: as values, or as classical negations."""
+    negated = view.categorical(name).negated
+    return frozenset(pd.unique(_known_values(view, name)).tolist()).union(
+        value for value, rows in negated.items() if rows.any())
 
 
 def _warn_unseen(name: str, values: np.ndarray, seen: frozenset) -> None:
@@ -267,7 +270,8 @@ class FOLDClassifier(ClassifierMixin, BaseEstimator):
     class_order_ : ndarray of int
         Indices into ``classes_`` in decision order (default last).
     categories_ : dict of str to frozenset of str
-        The categories seen in ``fit`` in each categorical column the rules test; at
+        The categories seen in ``fit`` (as values or in :class:`Negated` cells) in each
+        categorical column the rules test; at
         predict, a warning when most of such a column's values are new (the same column
         in another type: ``1`` for ``True``).
     n_features_in_ : int

@@ -20,7 +20,7 @@ from sklearn.preprocessing import FunctionTransformer
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
 import fold
-from fold import FoldInputError, FOLDClassifier
+from fold import FoldInputError, FOLDClassifier, Negated
 from tests.estimator_checks import (check_an_array_keeps_categories_that_read_as_numbers,
                                     check_arrays_of_dates_and_odd_labels_are_refused_in_one_line,
                                     check_labels_tables_and_columns_are_read_as_given,
@@ -354,6 +354,21 @@ def test_a_tested_column_of_unseen_values_at_predict_is_warned_about():
         warnings.simplefilter("error")
         assert (clf.predict(X) == y).all()
         clf.predict(X.assign(flag=[True, False, "maybe", None] * 5))  # few new: no warning
+
+
+def test_a_category_fit_saw_only_negated_is_not_warned_about_as_unseen():
+    # a LIME-filtered one-hot view: 'c' only in "city != c" cells; predicting a full row of
+    # city c warned "never seen in fit (e.g. 'c'; fit saw 'b')"
+    X = pd.DataFrame({"city": pd.Series([Negated("c"), "b"] * 20, dtype=object),
+                      "x": np.arange(40.0)})
+    y = np.array(["yes", "no"] * 20)
+    clf = FOLDClassifier(random_state=0).fit(X, y)
+    assert clf.categories_ == {"city": frozenset({"b", "c"})}
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert clf.predict(pd.DataFrame({"city": ["c"], "x": [0.0]})).tolist() == ["yes"]
+    with pytest.warns(UserWarning, match=r"\(e.g. 'd'; fit saw 'b', 'c'\)"):
+        clf.predict(pd.DataFrame({"city": ["d"], "x": [0.0]}))
 
 
 def test_object_columns_of_numbers_are_numbers():
