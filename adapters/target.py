@@ -345,6 +345,9 @@ def match_label(given, classes, target, what="positive class"):
     same = [c for c in classes if number is not None and _as_number(c) == number]
     if len(same) == 1:
         return same[0]
+    if same:
+        raise InputError(f"{what} {quoted(wanted)} matches {listing(same)} of target "
+                         f"{quoted(target)} as the same number; give one of them exactly")
     raise InputError(f"{what} {quoted(wanted)} is not a value of target "
                      f"{quoted(target)}; its values are {listing(classes, 10)}")
 

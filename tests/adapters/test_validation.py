@@ -112,6 +112,14 @@ def test_labels_read_as_missing_are_named_when_one_class_or_none_is_left():
             match=r"'AS', 'EU'$", positive="OC")  # another label: nothing of NA
 
 
+def test_a_positive_class_naming_two_labels_as_one_number_says_so():
+    # '7' reads as the number of '007' and of '7.0': it said "'7' is not a value of target"
+    df = pd.DataFrame({"x": [1.0, 2.0, 3.0, 4.0], "t": ["007", "7.0", "x", "007"]})
+    _raises(df, match=r"^positive class '7' matches '007', '7.0' of target 't' as the same "
+                      r"number; give one of them exactly$", positive="7")
+    assert from_frame(df, "t", positive="007").class_names == ("not 007", "007")
+
+
 def test_binary_mode_with_too_many_classes():
     df = pd.DataFrame({"x": [1.0, 2.0, 3.0], "t": ["a", "b", "c"]})
     _raises(df, match="3 classes", binary=True)
