@@ -704,6 +704,8 @@ def _recode(booster, encoder, order):
     (the byte array is cut at the character count): such a column's categories are
     matched by their length and the start that is stored; when that does not pair them,
     the data's sorted order is assumed if the stored starts agree with it, else refused.
+    Data lacking some of the model's categories is read only when each of its own pairs
+    with one of the model's.
     """
     recode, notes = {}, []
     stored = _stored_categories(booster)
@@ -717,12 +719,14 @@ def _recode(booster, encoder, order):
         name = encoder.feature_names_[order[j]]
         ours = list(encoder.categories_.get(name, ()))
         if categories is None:
-            if count != len(ours):
+            cut = _cut_categories(booster, j)
+            codes = _match_cut_categories(cut, ours)
+            # the data may lack some of the model's categories (a rare one, in a sample)
+            # when the stored parts pair each of its own with one of the model's
+            if len(ours) > count or len(ours) < count and codes is None:
                 raise InputError(f"column {quoted(name)} has {len(ours)} categories in the "
                                  f"data but {count} in the model; give the data the model "
                                  f"was trained on")
-            cut = _cut_categories(booster, j)
-            codes = _match_cut_categories(cut, ours)
             if codes is not None and codes != list(range(len(ours))):
                 recode[j] = np.array(codes, dtype=np.float64)
             elif codes is None and not all(len(c) == length and c.startswith(start)
@@ -781,9 +785,15 @@ def _cut_categories(booster, j):
 def _match_cut_categories(cut, ours):
     """The model's code of each of ``ours`` given the model's ``cut`` categories (see
     :func:`_cut_categories`), or None when their starts and lengths do not pair them one
-    to one."""
+    to one. With fewer of ``ours`` than the model has, each must fit exactly one of the
+    model's (an absent category of the same start and length could be the one written)."""
     candidates = [{i for i, c in enumerate(ours) if len(c) == length and c.startswith(start)}
                   for start, length in cut]
+    if len(ours) < len(cut):
+        fits = [[k for k, found in enumerate(candidates) if i in found]
+                for i in range(len(ours))]
+        codes = [k[0] if len(k) == 1 else None for k in fits]
+        return None if None in codes or len(set(codes)) < len(codes) else codes
     codes = [None] * len(ours)
     progress = True
     while progress:

@@ -558,6 +558,22 @@ def test_non_ascii_categories_in_the_model_s_own_order_are_matched(tmp_path):
         load_xgboost(path, TableEncoder().fit(ds.X, ds.categorical))
 
 
+def test_non_ascii_categories_the_data_lacks_some_of_are_matched(tmp_path):
+    # a sample without the model's rare category: "column 'c' has 2 categories in the
+    # data but 3 in the model", although the stored parts pair the two it has
+    expected, ds, path = _user_model(tmp_path, ["zürich", "bern", "genève"])
+    rows = (ds.X["c"] != "bern").to_numpy()
+    sample = from_frame(ds.X[rows].assign(y=ds.y[rows]), "y")
+    box = load_xgboost(path, TableEncoder().fit(sample.X, sample.categorical))
+    np.testing.assert_array_equal(box.predict(sample.X), expected[rows])
+    assert any("matched to the data's by their length" in n for n in box.info["notes"])
+    # too little is stored to tell which of the model's the one left is: refused
+    _, ds, path = _user_model(tmp_path, ["ö", "ä", "ü"], "short.ubj")
+    rows = (ds.X["c"] == "ö").to_numpy()
+    with pytest.raises(InputError, match="has 1 categories in the data but 3 in the model"):
+        load_xgboost(path, TableEncoder().fit(ds.X[rows], ds.categorical))
+
+
 def test_a_category_the_table_reads_as_missing_is_noted(tmp_path):
     _, ds, path = _user_model(tmp_path, ["?", "a", "b"])
     box = load_xgboost(path, TableEncoder().fit(ds.X, ds.categorical))
