@@ -721,12 +721,16 @@ def _recode(booster, encoder, order):
         if categories is None:
             cut = _cut_categories(booster, j)
             codes = _match_cut_categories(cut, ours)
-            # the data may lack some of the model's categories (a rare one, in a sample)
-            # when the stored parts pair each of its own with one of the model's
-            if len(ours) > count or len(ours) < count and codes is None:
+            # the data may lack some of the model's categories (a rare one, in a sample),
+            # or hold some it never saw, when the stored parts pair each of its own with
+            # one of the model's or with none
+            if len(ours) != count and codes is None:
                 raise InputError(f"column {quoted(name)} has {len(ours)} categories in the "
                                  f"data but {count} in the model; give the data the model "
                                  f"was trained on")
+            unseen = [c for c, code in zip(ours, codes or ()) if np.isnan(code)]
+            if unseen:
+                notes += _unseen_notes(name, unseen, ours, "non-ASCII ones")
             if codes is not None and codes != list(range(len(ours))):
                 recode[j] = np.array(codes, dtype=np.float64)
             elif codes is None and not all(len(c) == length and c.startswith(start)
@@ -754,21 +758,26 @@ def _recode(booster, encoder, order):
                              f"with spaces around them, which reading the table removed; "
                              f"read as the same categories")
             unseen = [c for c, code in zip(ours, codes) if np.isnan(code)]
-            if unseen and len(unseen) == len(ours):
-                raise InputError(f"column {quoted(name)}: the model knows none of the "
-                                 f"data's categories {listing(ours, 5)} (it was trained on "
-                                 f"{listing(categories, 5)}); give the data the model was "
-                                 f"trained on")
-            if unseen:
-                # XGBoost 3.2's own predict on a DataFrame refuses such a category ("not
-                # in the training set") or, for some frames, reads it as another category:
-                # neither says what the model means by it
-                notes.append(f"column {quoted(name)}: the model never saw "
-                             f"{listing(unseen, 5)}; they are read as missing values (the "
-                             f"branch each split learned for them), where XGBoost's own "
-                             f"predict refuses them or takes them for other categories")
+            notes += _unseen_notes(name, unseen, ours, listing(categories, 5))
             notes += missing_words_note(name, categories, ours)
     return recode, notes
+
+
+def _unseen_notes(name, unseen, ours, trained_on) -> list[str]:
+    """The note on the data's categories of column ``name`` that the model never saw
+    (read as missing); refused when it saw none of them."""
+    if unseen and len(unseen) == len(ours):
+        raise InputError(f"column {quoted(name)}: the model knows none of the data's "
+                         f"categories {listing(ours, 5)} (it was trained on {trained_on}); "
+                         f"give the data the model was trained on")
+    if not unseen:
+        return []
+    # XGBoost 3.2's own predict on a DataFrame refuses such a category ("not in the
+    # training set") or, for some frames, reads it as another category: neither says
+    # what the model means by it
+    return [f"column {quoted(name)}: the model never saw {listing(unseen, 5)}; they are "
+            f"read as missing values (the branch each split learned for them), where "
+            f"XGBoost's own predict refuses them or takes them for other categories"]
 
 
 def _cut_categories(booster, j):
@@ -785,15 +794,19 @@ def _cut_categories(booster, j):
 def _match_cut_categories(cut, ours):
     """The model's code of each of ``ours`` given the model's ``cut`` categories (see
     :func:`_cut_categories`), or None when their starts and lengths do not pair them one
-    to one. With fewer of ``ours`` than the model has, each must fit exactly one of the
-    model's (an absent category of the same start and length could be the one written)."""
+    to one. With another count of ``ours`` than the model has, each must fit exactly one
+    of the model's (an absent category of the same start and length could be the one
+    written), or none (NaN: a category the model never saw)."""
     candidates = [{i for i, c in enumerate(ours) if len(c) == length and c.startswith(start)}
                   for start, length in cut]
-    if len(ours) < len(cut):
+    if len(ours) != len(cut):
         fits = [[k for k, found in enumerate(candidates) if i in found]
                 for i in range(len(ours))]
-        codes = [k[0] if len(k) == 1 else None for k in fits]
-        return None if None in codes or len(set(codes)) < len(codes) else codes
+        if any(len(k) > 1 for k in fits):
+            return None
+        codes = [k[0] if k else np.nan for k in fits]  # NaN: fits none, never seen
+        matched = [c for c in codes if not np.isnan(c)]
+        return None if len(set(matched)) < len(matched) else codes
     codes = [None] * len(ours)
     progress = True
     while progress:

@@ -560,13 +560,22 @@ def test_non_ascii_categories_in_the_model_s_own_order_are_matched(tmp_path):
 
 def test_non_ascii_categories_the_data_lacks_some_of_are_matched(tmp_path):
     # a sample without the model's rare category: "column 'c' has 2 categories in the
-    # data but 3 in the model", although the stored parts pair the two it has
+    # data but 3 in the model", although the stored parts pair the two it has; one with a
+    # category the model never saw: "has 4 categories in the data but 3 in the model"
     expected, ds, path = _user_model(tmp_path, ["zürich", "bern", "genève"])
     rows = (ds.X["c"] != "bern").to_numpy()
     sample = from_frame(ds.X[rows].assign(y=ds.y[rows]), "y")
     box = load_xgboost(path, TableEncoder().fit(sample.X, sample.categorical))
     np.testing.assert_array_equal(box.predict(sample.X), expected[rows])
     assert any("matched to the data's by their length" in n for n in box.info["notes"])
+    # a category it never saw fits none of the model's: read as missing, as an ASCII one is
+    X = ds.X.assign(c=ds.X["c"].where(np.arange(len(ds.X)) >= 10, "basel"))
+    box = load_xgboost(path, TableEncoder().fit(X, ds.categorical))
+    unknown = box.predict(X.assign(c=np.where(X["c"] == "basel", np.nan, X["c"])))
+    np.testing.assert_array_equal(box.predict(X), unknown)
+    np.testing.assert_array_equal(box.predict(X)[10:], expected[10:])
+    assert any("the model never saw 'basel'; they are read as missing" in n
+               for n in box.info["notes"])
     # too little is stored to tell which of the model's the one left is: refused
     _, ds, path = _user_model(tmp_path, ["ö", "ä", "ü"], "short.ubj")
     rows = (ds.X["c"] == "ö").to_numpy()
