@@ -38,8 +38,9 @@ class Explanation:
     summary : str
         The same reason on one line, without the label: what decides it and its literals,
         each with the row's value (``its one term holds: age > 42.5 (age is 52)``), a false
-        literal said to fail; the literals of the rules that fail before a decision list's
-        rule fires, and of a decision set's rules that fire outvoted, left out.
+        literal said to fail, an empty clause or term as its constant (``TRUE (no
+        literal)``); the literals of the rules that fail before a decision list's rule
+        fires, and of a decision set's rules that fire outvoted, left out.
     """
 
     label: object
@@ -119,7 +120,10 @@ def _lines(clause: Clause, B: np.ndarray, values: dict, which: bool,
 def _brief(clause: Clause, B: np.ndarray, values: dict, which: bool,
            first: bool = False) -> str:
     """The literals of ``clause`` that are ``which`` on one line, each with the row's
-    value, a false one said to fail."""
+    value, a false one said to fail; an empty clause (term) as its constant, ``TRUE (no
+    literal)`` or ``FALSE (no literal)``."""
+    if not clause.literals:
+        return f"{clause} (no literal)"
     fails = "" if which else " fails"
     return ", ".join(f"{lit}{fails} ({_value(lit, B, values)})"
                      for lit in _chosen(clause, B, which, first))

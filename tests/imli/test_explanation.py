@@ -429,6 +429,30 @@ def test_a_summary_says_when_a_rule_has_no_clause():
     assert explain_row(DecisionSet((), "no"), B, {}, classes, "no").summary == "it has no rule"
 
 
+def test_a_summary_shows_an_empty_clause_or_term_as_its_constant():
+    # IMLI learns "always no" as a CNF of one empty clause ("always yes": a DNF of one empty
+    # term); beside other terms, an empty one left a stray "; " and no word of it
+    a, b = Literal(0, "a"), Literal(1, "b")
+    B = np.array([[True, False]])
+    classes = np.array(["no", "yes"])
+    cases = [
+        (CNF((Clause(()),)), "no", "its one clause fails, every literal of it false: "
+         "FALSE (no literal)"),
+        (DNF((Clause((), "AND"),)), "yes", "its one term holds, every literal of it true: "
+         "TRUE (no literal)"),
+        (DNF((Clause((), "AND"), Clause((a,), "AND"))), "yes",
+         "both terms hold, every literal of each true: TRUE (no literal); a (a is 1)"),
+        (CNF((Clause(()), Clause((b,)))), "no",
+         "both clauses fail, every literal of each false: FALSE (no literal); b fails (b is 0)"),
+        (DecisionList((Rule(Clause((b,), "AND"), "no"), Rule(Clause((), "AND"), "yes")), "no"),
+         "yes", "rule 2 fires: TRUE (no literal)"),
+    ]
+    for rule, label, summary in cases:
+        e = explain_row(rule, B, {}, classes, label)
+        assert e.label == label and e.summary == summary
+        assert e.text.splitlines()[0] == f"{label}: {summary.split(': ')[0]}"
+
+
 @pytest.mark.parametrize("kind", [{"rule_type": "CNF"}, {"rule_type": "DNF"},
                                   {"mode": "decision_list"}, {"mode": "decision_set"}])
 def test_class_names_name_the_labels_in_the_words(cancer, kind):
