@@ -35,7 +35,8 @@ class Explanation:
     summary : str
         The reason on one line: the rule that fired, each of its literals with the row's
         value, then why its exceptions do not hold (each at its first literal that fails,
-        without its text); or, for the default, why each rule does not fire. The rules of
+        without its text, or, its literals holding, overruled by its own exception that
+        holds); or, for the default, why each rule does not fire. The rules of
         earlier classes that do not fire before a rule of a later class does are left out.
     """
 
@@ -106,6 +107,17 @@ def _holds(rule: Rule, view: ColumnView, row: int) -> list:
                     for exception in rule.exceptions]
 
 
+def _not_held(exception: Rule, view: ColumnView, row: int) -> str:
+    """Why ``exception`` does not hold, for the one line of :func:`_fired`: its first
+    literal that fails; when every literal holds, those literals said to be overruled by
+    its own exception that holds (the exception to the exception, not the rule's)."""
+    why = _first_failure(exception, view, row)
+    if not exception.body_covers(view)[row]:
+        return why
+    held = " and ".join(map(str, exception.literals)) or "true"
+    return f"{held} is overruled, as {why}"
+
+
 def _fired(what: str, rule: Rule, view: ColumnView, row: int) -> str:
     """:func:`_holds` on one line, after ``what``: each literal with the row's cell, then,
     without their text, why the exceptions do not hold."""
@@ -113,7 +125,7 @@ def _fired(what: str, rule: Rule, view: ColumnView, row: int) -> str:
     line = f"{what}: {held}" if held else f"{what} (it has no condition)"
     if rule.exceptions:
         line += "; no exception holds: " + ", ".join(
-            _first_failure(exception, view, row) for exception in rule.exceptions)
+            _not_held(exception, view, row) for exception in rule.exceptions)
     return line
 
 

@@ -209,3 +209,17 @@ def test_a_later_class_sums_up_its_own_rule_only():
             head = why.text.splitlines()[0]
             assert head == f"Predicted {why.label!r}: {why.summary.split(': ')[0]}:"
             assert f"(x is {X.x[i]:g})" in why.summary
+
+
+def test_the_summary_names_an_exception_overruled_by_its_own_exception():
+    # "no exception holds: its exception [super == yes] holds" read as the rule's own
+    # exception holding; it is the exception's (penguin == yes), which does not hold
+    X = pd.DataFrame({"bird": ["yes"] * 6 + [NAN] * 2,
+                      "penguin": [NAN] * 3 + ["yes"] * 3 + [NAN] * 2,
+                      "super": [NAN] * 5 + ["yes"] + [NAN] * 2})
+    clf = FOLDClassifier(min_support=1).fit(X, ["fly"] * 3 + ["no", "no", "fly", "no", "no"])
+    why = clf.explain(X.iloc[[5]])
+    assert why.label == clf.predict(X.iloc[[5]])[0] == "fly"
+    assert why.summary == (
+        "rule 1 of class 'fly' fired: bird == yes (bird is 'yes'); no exception holds: "
+        "penguin == yes is overruled, as its exception [super == yes] holds (super is 'yes')")
