@@ -384,6 +384,18 @@ def test_first_use_on_a_thread_that_ends_leaves_no_warning_at_exit():
     assert "Prolog" not in done.stderr, done.stderr
 
 
+def test_an_exception_in_prolog_is_an_error_and_leaves_none_pending(capfd):
+    # PL_call_predicate passes the exception on (PL_Q_PASS_EXCEPTION): uncleared, the next
+    # call's foreign predicate warned "did not clear exception" on stderr
+    engine = get_engine()
+    for _ in range(2):
+        with pytest.raises(PrologEngineError, match="system:atom_length raised an exception"):
+            engine._call("system", "atom_length", [], 2)  # instantiation error
+        assert not engine._core._lib.PL_exception(0)
+        assert engine._call("system", "atom_string", [("atom", "ok")], 1) == ["ok"]
+    assert "exception" not in capfd.readouterr().err
+
+
 def test_a_query_open_in_another_thread_does_not_stop_a_call(cancer):
     # pyswip's flag of an open query is one for the process: every call here failed
     # while a thread of the user's own had a pyswip query open
