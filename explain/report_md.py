@@ -462,9 +462,10 @@ REASONS_CAPTION = ("Why each surrogate gives its class on these rows: the clause
 
 def reasons_table(examples: list) -> tuple[list, list]:
     """The header and rows of the table of why IMLI and FOLD give their classes on the
-    disagreement table's rows: each cell the class, then the one-line reason. A report
-    written before reasons were has no rows."""
-    rows = [[ex["row"]] + [f"{ex[name]}: {ex['reasons'][name]['summary']}"
+    disagreement table's rows: each cell the class (as :func:`visible` shows it, so that a
+    name with a line break does not turn the whole cell into a quoted literal), then the
+    one-line reason. A report written before reasons were has no rows."""
+    rows = [[ex["row"]] + [f"{visible(ex[name])}: {ex['reasons'][name]['summary']}"
                            for name in ("imli", "fold")]
             for ex in examples if "reasons" in ex]
     return ["row", "IMLI: why", "FOLD: why"], rows

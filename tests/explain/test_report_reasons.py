@@ -22,7 +22,8 @@ from explain.outputs import prepare_out_dir, write_run
 from explain.pipeline import RunConfig, run_pipeline
 from explain.report_details import MAX_EXAMPLES, row_reasons
 from explain.report_html import render_html
-from explain.report_md import REASONS_CAPTION, md_text, render_markdown
+from explain.report_md import (REASONS_CAPTION, md_text, reasons_table, render_markdown,
+                               visible)
 from imli.predicates import readable
 from tests.explain.helpers import users_model
 
@@ -76,7 +77,7 @@ def _says_its_class(result, i, reasons):
 
 
 def _cell(example, name):
-    return f"{example[name]}: {example['reasons'][name]['summary']}"
+    return f"{visible(example[name])}: {example['reasons'][name]['summary']}"
 
 
 def _in_every_output(out: Path):
@@ -196,3 +197,17 @@ def test_a_report_json_without_reasons_renders_as_before(tmp_path):
     md, html = render_markdown(report), render_html(report)
     assert REASONS_CAPTION not in " ".join(md.split()) and "FOLD: why" not in html
     assert "Test rows where they disagree" in md and "Test rows where they disagree" in html
+
+
+def test_a_class_name_with_a_line_break_leaves_the_reason_as_it_reads():
+    # the class name's line break made the whole cell one quoted literal, each quote and
+    # backslash of the reason escaped again: 'y\n: rule 1 of class \'y\\n\' fired: ...'
+    summary = "rule 1 of class 'y\\n' fired: 'a\\nb' == 'q' ('a\\nb' is 'q')"
+    ex = {"row": 3, "imli": "n", "fold": "y\n", "reasons": {
+        "imli": {"summary": "it has no rule", "text": ""},
+        "fold": {"summary": summary, "text": ""}}}
+    header, rows = reasons_table([ex])
+    assert rows == [[3, "n: it has no rule", f"'y\\n': {summary}"]]
+    # shown as it is in report.md and report.html, not quoted again
+    assert visible(rows[0][2]) == rows[0][2]
+    assert md_text(rows[0][2]).count("\\'") == 0
