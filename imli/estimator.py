@@ -576,6 +576,8 @@ class IMLIClassifier(ClassifierMixin, BaseEstimator):
         True: its one clause holds, by the literal shown
           (age > 42.5)
               age > 42.5   (age is 52)
+        >>> clf.explain(X.iloc[[2]]).summary
+        'its one clause holds, by the literal shown: age > 42.5 (age is 52)'
         """
         check_is_fitted(self, "rules_")
         Xb, _ = self._binary(X, reset=False)

@@ -37,8 +37,8 @@ class Explanation:
         The explanation in words, each literal with the row's value of its feature.
     summary : str
         The same reason on one line, without the label: what decides it and its literals,
-        each with the row's value (``its one term holds: age > 42.5 (age is 52)``), a false
-        literal said to fail, an empty clause or term as its constant (``TRUE (no
+        each with the row's value (``its one clause holds, by the literal shown: age > 42.5
+        (age is 52)``), a false literal said to fail, an empty clause or term as its constant (``TRUE (no
         literal)``); the literals of the rules that fail before a decision list's rule
         fires, and of a decision set's rules that fire outvoted, left out.
     """
