@@ -20,7 +20,7 @@ def documented_commands() -> list[str]:
     """``MODULE ARGS`` of each quoted command with at least one argument, once each."""
     found = []
     for name in ("BENCHMARKS.md", "README.md"):
-        found += [" ".join(span.split()) for span in COMMAND.findall((ROOT / name).read_text())]
+        found += [" ".join(span.split()) for span in COMMAND.findall((ROOT / name).read_text(encoding="utf-8"))]
     return [c for c in dict.fromkeys(found) if " " in c]
 
 
