@@ -74,7 +74,9 @@ MAX_SAMPLES = 1_000_000
 #: Most rows per pool (row ids are int64).
 MAX_POOL_ROWS = 10**9
 _SELECTIONS = ("auto", "forward_selection", "highest_weights", "lasso_path", "none")
-_EXECUTION_ONLY = ("n_jobs", "batch_size", "memory_budget_mb", "scheduler")
+#: LimeConfig fields that decide how the rows are explained (where, in what batches), never
+#: the explanations: left out of the cache key and of report.json's parameters.
+EXECUTION_ONLY = ("n_jobs", "batch_size", "memory_budget_mb", "scheduler")
 _ARRAYS_PER_SAMPLE = 4  # float64 (samples x features) arrays per row of a batch (3.2 measured)
 _GRAMS_PER_ROW = 3  # float64 (features x features) arrays per row: the Gram matrix, the
 # forward selection's copy of it and its temporary
@@ -197,7 +199,7 @@ class LimeConfig:
 
     def result_items(self) -> dict:
         """The parameters that decide the explanations (the cache key's share)."""
-        items = {k: v for k, v in asdict(self).items() if k not in _EXECUTION_ONLY}
+        items = {k: v for k, v in asdict(self).items() if k not in EXECUTION_ONLY}
         if self.engine == "reference":  # stock lime: no sampling mode, lime's bins
             items.pop("mode")
             items.pop("fix_zero_width_bins")

@@ -26,7 +26,8 @@ from adapters.errors import counted, listing, quoted
 from explain.learners import LEARNERS, FittedLearner, check_params, fit_learner, plain_value
 from explain.lime_input import LimeInput
 from explain.lime_cache import check_cache_dir
-from explain.lime_runner import Explanations, LimeConfig, explain_rows, seed_value
+from explain.lime_runner import (EXECUTION_ONLY, Explanations, LimeConfig, explain_rows,
+                                 seed_value)
 from explain.metrics import agreement_interval, agreement_scores, paired_comparison
 from explain.transform import (Negations, binary_columns, binary_view, negation_mask,
                                selection_mask, table_view)
@@ -118,10 +119,20 @@ class RunConfig:
         """Whether the run explains rows with LIME (every view but ``"raw"`` does)."""
         return self.train_view != "raw"
 
+    def execution(self) -> dict:
+        """How LIME ran, not what it gave: its workers, batch size and memory budget
+        (report.json's ``environment.lime_execution``; the scheduler's address is left out)."""
+        if not self.uses_lime:
+            return {}
+        return {k: getattr(self.lime, k) for k in EXECUTION_ONLY if k != "scheduler"}
+
     def to_dict(self) -> dict:
-        """The configuration as plain JSON-ready values."""
+        """The configuration as plain JSON-ready values: what decides the result, so two
+        runs that differ only in how LIME ran (:meth:`execution`) have the same."""
+        # how the rows were explained (workers, batches) is not a parameter of the result:
+        # report.json's environment records it (see execution())
         lime = {k: getattr(self.lime, k) for k in self.lime.__dataclass_fields__
-                if k != "scheduler"}
+                if k not in EXECUTION_ONLY}
         if self.lime.engine != "batched":
             lime["mode"] = None  # only the batched engine has modes
         if not self.uses_lime:  # only the bins (IMLI's thresholds) apply
@@ -606,7 +617,7 @@ def run_pipeline(
         },
         "learners": learner_reports,
         "parameters": config.to_dict(),
-        "environment": environment(),
+        "environment": {**environment(), "lime_execution": config.execution()},
     }
     if {"imli", "fold"} <= set(fitted):
         report["agreement"] = _surrogate_agreement(predictions, bb_test)

@@ -67,6 +67,20 @@ def test_fold_program_in_prolog_equals_python(breast_cancer_run):
     assert np.array_equal(learner.predict(X), learner.predict_python(X))
 
 
+def test_how_lime_ran_is_recorded_apart_from_the_parameters(breast_cancer_run):
+    # workers, batches and memory decide how the rows are explained, not the result: two runs
+    # that differ only in them have the same parameters (report.json is the same but for
+    # timings and the environment)
+    one = RunConfig(lime=LimeConfig(n_jobs=1))
+    other = RunConfig(lime=LimeConfig(n_jobs=2, batch_size=7, memory_budget_mb=64.0))
+    assert one.to_dict() == other.to_dict()
+    assert not {"n_jobs", "batch_size", "memory_budget_mb", "scheduler"} & set(
+        one.to_dict()["lime"])
+    report = breast_cancer_run.report
+    assert report["environment"]["lime_execution"] == {
+        "n_jobs": 1, "batch_size": None, "memory_budget_mb": 256.0}
+
+
 def test_without_lime_filtering_no_row_is_explained():
     config = RunConfig(lime=FAST_LIME, imli_params=FAST_IMLI, train_view="raw",
                        learners=("fold",))
