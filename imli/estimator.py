@@ -274,9 +274,11 @@ class IMLIClassifier(ClassifierMixin, BaseEstimator):
         both = [f for f in self.include_features or () if f in (self.exclude_features or ())]
         if both:
             raise ValueError(f"{both[0]!r} is in both include_features and exclude_features.")
-        # a column of X that binarizes to no literal (a single value, or none)
-        silent = {str(c) for c in getattr(self, "feature_names_in_", ())} - set(
-            space.features) - set(space.names)
+        # a column of X that binarizes to no literal (a single value, or none); an
+        # array's columns are the binarizer's x0, x1, ...
+        columns = (self.feature_names_in_ if hasattr(self, "feature_names_in_")
+                   else [f"x{i}" for i in range(getattr(self, "n_features_in_", 0))])
+        silent = {str(c) for c in columns} - set(space.features) - set(space.names)
         lacking = [f for f in self.include_features or () if f in silent]
         if lacking:
             raise ValueError(f"include_features names {lacking[0]!r}, a column of a single "

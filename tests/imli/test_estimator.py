@@ -899,3 +899,17 @@ def test_a_column_of_one_value_is_known_to_the_feature_constraints():
     with pytest.raises(ValueError, match=r"^'a' is in both include_features and "
                                          r"exclude_features\.$"):  # was: "a required feature"
         IMLIClassifier(include_features=["a"], exclude_features=["a"]).fit(df, y)
+
+
+def test_a_column_of_one_value_of_an_array_is_known_to_the_feature_constraints():
+    # the columns of an array (named x0, x1, ...) were unknown: excluding the constant x0
+    # was refused as an unknown feature
+    X = np.array([[0.5, 1], [0.5, 2], [0.5, 3], [0.5, 1], [0.5, np.nan], [0.5, 3]])
+    y = [0, 1, 1, 0, 0, 1]
+    assert str(IMLIClassifier(exclude_features=["x0"]).fit(X, y).rules_) == str(
+        IMLIClassifier().fit(X, y).rules_)
+    with pytest.raises(ValueError, match=r"^include_features names 'x0', a column of a "
+                                         r"single value or none: no rule can test it"):
+        IMLIClassifier(include_features=["x0"]).fit(X, y)
+    with pytest.raises(ValueError, match=r"^Unknown feature 'x2'"):
+        IMLIClassifier(exclude_features=["x2"]).fit(X, y)
