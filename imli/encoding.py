@@ -52,6 +52,23 @@ def _check(expired: Callable[[], bool] | None) -> None:
         raise OutOfTime
 
 
+def _neighbours(x: Fraction, order: int) -> tuple[Fraction, Fraction]:
+    """The fractions of denominator at most ``order`` just below and just above ``x``,
+    which has a larger denominator (the bounds of :meth:`Fraction.limit_denominator`)."""
+    p0, q0, p1, q1 = 0, 1, 1, 0
+    n, d = x.numerator, x.denominator
+    while True:
+        a = n // d
+        q2 = q0 + a * q1
+        if q2 > order:
+            break
+        p0, q0, p1, q1 = p1, q1, p0 + a * p1, q2
+        n, d = d, n - a * d
+    k = (order - q0) // q1
+    one, two = Fraction(p0 + k * p1, q0 + k * q1), Fraction(p1, q1)
+    return (one, two) if one < two else (two, one)
+
+
 @dataclass(frozen=True)
 class Weights:
     """Integer weights of one literal and one misclassified row.
@@ -68,14 +85,33 @@ class Weights:
     noise: int
 
     @classmethod
-    def from_fidelity(cls, data_fidelity: float) -> Weights:
-        """Scale λ = ``data_fidelity`` to integer weights ``q`` (literal), ``p`` (row)."""
-        frac = Fraction(float(data_fidelity)).limit_denominator(MAX_DENOMINATOR)
+    def from_fidelity(cls, data_fidelity: float, n_rows: int | None = None) -> Weights:
+        """Scale λ = ``data_fidelity`` to integer weights ``q`` (literal), ``p`` (row).
+
+        ``p/q`` is λ's nearest fraction of denominator at most 10⁶ (``0.1`` is 1/10).
+        When that is not λ (more than six decimals), a rule that ties with another at
+        ``p/q`` may not at λ (``0.5000001``: one literal against two errors). Given
+        ``n_rows``, the total weight of the rows of any query (at most 5·10⁵), such a
+        ``p/q`` is replaced by the nearest fraction of denominator at most 10⁶ strictly
+        between λ's neighbours of denominator at most ``n_rows``: two objectives
+        ``|R| + λ·|E|`` then compare as they do at λ, as their difference changes sign
+        only at fractions of denominator at most ``n_rows``.
+        """
+        exact = Fraction(float(data_fidelity))
+        frac = exact.limit_denominator(MAX_DENOMINATOR)
         if frac <= 0:
             raise ValueError(
                 f"data_fidelity={data_fidelity!r} is too small to be represented with "
                 f"integer weights; use a value of at least {1 / MAX_DENOMINATOR}."
             )
+        meant = float(frac) == float(data_fidelity)  # 0.1 is 1/10, 1/3 is 1/3
+        if not meant and n_rows is not None and 1 <= n_rows <= MAX_DENOMINATOR // 2:
+            lower, upper = _neighbours(exact, int(n_rows))
+            if not lower < frac < upper:
+                # their mediant, of denominator at most 2·n_rows, is strictly between: so
+                # is one of λ's neighbours of denominator at most 10⁶
+                inside = [f for f in _neighbours(exact, MAX_DENOMINATOR) if lower < f < upper]
+                frac = min(inside, key=lambda f: abs(f - exact))
         return cls(literal=frac.denominator, noise=frac.numerator)
 
     def cost(self, size: int, errors: int) -> int:

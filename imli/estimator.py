@@ -264,7 +264,7 @@ class IMLIClassifier(ClassifierMixin, BaseEstimator):
     def _space(self, m: int, column_specs) -> LiteralSpace:
         return literal_space(self, m, column_specs)
 
-    def _setting(self, space: LiteralSpace) -> Setting:
+    def _setting(self, space: LiteralSpace, n_rows: int | None = None) -> Setting:
         if self.include_features and self.disjoint_features == "hard" and self.n_clauses > 1:
             raise ValueError(
                 "include_features puts a feature in every clause and "
@@ -303,7 +303,7 @@ class IMLIClassifier(ClassifierMixin, BaseEstimator):
             seed=int(seed),
         )
         return Setting(
-            Weights.from_fidelity(self.data_fidelity),
+            Weights.from_fidelity(self.data_fidelity, n_rows),
             space,
             constraints,
             config,
@@ -345,7 +345,7 @@ class IMLIClassifier(ClassifierMixin, BaseEstimator):
                 "binary rules: use mode='decision_list' or mode='decision_set'."
             )
         space = self._space(Xb.shape[1], column_specs)
-        return Xb, classes, codes.ravel(), space, self._setting(space)
+        return Xb, classes, codes.ravel(), space, self._setting(space, Xb.shape[0])
 
     # ------------------------------------------------------------------ API
     def fit(self, X, y, column_specs=None):

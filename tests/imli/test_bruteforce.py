@@ -1,6 +1,7 @@
 """The one-query optimum equals the exhaustive minimum on tiny random instances."""
 
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -83,3 +84,16 @@ def test_with_a_required_feature_the_optimum_matches_exhaustive_search(case, col
     assert clf.optimal_
     assert np.isclose(clf.objective_, exhaustive_minimum(X, y, k, fidelity, column))
     assert all(f"x{column}" in str(clause) for clause in clf.rules_.clauses)
+
+
+def test_a_fidelity_of_seven_decimals_is_not_rounded_into_a_tie():
+    # 0.5000001 was solved as 1/2, where the constant rule (two errors) ties with (x0)
+    # (one literal): the constant came back, claimed optimal, and cost 2e-7 more
+    X, y = np.array([[1], [1], [0], [0]]), np.array([1, 1, 0, 0])
+    for fidelity, best in ((0.5000001, 1.0), (0.4999999, 0.9999998)):
+        for rule_type in ("CNF", "DNF"):
+            clf = IMLIClassifier(n_clauses=1, rule_type=rule_type, data_fidelity=fidelity,
+                                 batch_size=None).fit(X, y)
+            assert clf.optimal_ and clf.objective_ == pytest.approx(best, abs=1e-12)
+            assert clf.objective_ == pytest.approx(exhaustive_minimum(
+                X, y if rule_type == "CNF" else 1 - y, 1, fidelity), abs=1e-12)

@@ -1,5 +1,7 @@
 """Encode → solve → decode, step by step, with optima computed by hand."""
 
+from fractions import Fraction
+
 import numpy as np
 import pytest
 
@@ -22,6 +24,15 @@ def test_weights_are_scaled_integers():
     assert Weights.from_fidelity(10.0) == Weights(1, 10)
     assert Weights.from_fidelity(0.25) == Weights(4, 1)
     assert Weights.from_fidelity(1e-4) == Weights(10_000, 1)
+    # seven decimals: 1/2 would tie one literal with two errors, which 0.5000001 does not
+    assert Weights.from_fidelity(0.5000001) == Weights(2, 1)
+    for fidelity, lower, upper in ((0.5000001, Fraction(1, 2), Fraction(2, 3)),
+                                   (0.4999999, Fraction(1, 3), Fraction(1, 2))):
+        w = Weights.from_fidelity(fidelity, n_rows=4)  # strictly between, as λ is
+        assert lower < Fraction(w.noise, w.literal) < upper and w.literal <= 10**6
+        assert abs(w.noise / w.literal - fidelity) < 1e-6
+    for fidelity in (10.0, 0.1, 1 / 3, 2.5):  # meant exactly: kept
+        assert Weights.from_fidelity(fidelity, n_rows=4) == Weights.from_fidelity(fidelity)
     assert Weights.from_fidelity(2.5).objective(Weights(2, 5).cost(3, 1)) == 3 + 2.5
     with pytest.raises(ValueError, match="too small"):
         Weights.from_fidelity(1e-9)
