@@ -97,3 +97,53 @@ def test_a_fidelity_of_seven_decimals_is_not_rounded_into_a_tie():
             assert clf.optimal_ and clf.objective_ == pytest.approx(best, abs=1e-12)
             assert clf.objective_ == pytest.approx(exhaustive_minimum(
                 X, y if rule_type == "CNF" else 1 - y, 1, fidelity), abs=1e-12)
+
+
+def exhaustive_over(L, feature, y, n_clauses, fidelity, disjoint=None):
+    """min of |R| + fidelity·|E| over CNFs of at most ``n_clauses`` clauses of the
+    literals (columns of ``L``, each of feature ``feature[j]``); ``disjoint`` as in
+    ``IMLIClassifier`` (two clauses sharing a feature: refused, or one literal more)."""
+    n, M = L.shape
+    chosen = ((np.arange(2**M)[:, None] >> np.arange(M)) & 1).astype(bool)
+    truth = np.vstack([(chosen.astype(int) @ L.T.astype(int)) > 0, np.ones(n, bool)])
+    size = np.append(chosen.sum(axis=1), 0)
+    uses = np.vstack([chosen[:, feature == f].any(axis=1) for f in np.unique(feature)]
+                     + [np.zeros(2**M, bool)]).T  # (rules, features + 1), the last never
+    uses = np.vstack([uses, np.zeros(uses.shape[1], bool)]).astype(int)
+    T, pos = truth.astype(float), y.astype(float)
+    if n_clauses == 1:
+        return float(np.min(size + fidelity * (pos @ (1 - T.T) + T @ (1 - pos))))
+    errors = pos.sum() - (T * pos) @ T.T + (T * (1 - pos)) @ T.T
+    total = size[:, None] + size[None, :] + fidelity * errors
+    shared = uses @ uses.T
+    if disjoint == "hard":
+        total = np.where(shared > 0, np.inf, total)
+    elif disjoint == "soft":
+        total = total + shared
+    return float(total.min())
+
+
+@settings(max_examples=40, deadline=None)
+@given(instances(), st.sampled_from([None, "hard", "soft"]), st.booleans())
+def test_disjoint_and_missing_optimum_matches_exhaustive_search(case, disjoint, missing):
+    """Each feature in one clause (or charged once more), over 0/1 columns with NaN
+    cells, which satisfy neither threshold column but both complements; the printed
+    rule, its size and its predictions are the rule's."""
+    X, y, k, fidelity = case
+    X = X[:, :2].astype(float)
+    if missing:
+        X[::3, 0] = np.nan
+    clf = IMLIClassifier(n_clauses=k, data_fidelity=fidelity, batch_size=None,
+                         disjoint_features=disjoint).fit(X, y)
+    B = clf.binarizer_.transform(X).to_numpy(dtype=bool) if clf.binarizer_ is not None else X == 1
+    names = clf.binarizer_.literal_names() if clf.binarizer_ is not None else [
+        f"x{j}" for j in range(X.shape[1])]
+    feature = np.array([int(str(name).split()[0][1:]) for name in names] * 2)
+    best = exhaustive_over(np.hstack([B, ~B]), feature, y, k, fidelity, disjoint)
+    used = [{feature[lit.column] for lit in c.literals} for c in clf.rules_.clauses]
+    shared = sum(len(used[i] & used[j]) for i in range(len(used)) for j in range(i))
+    assert clf.optimal_
+    assert np.isclose(clf.objective_ + (shared if disjoint == "soft" else 0), best)
+    assert clf.rule_size_ == sum(len(c.literals) for c in clf.rules_.clauses)
+    assert (clf.predict(X) == clf.rules_.covers(B)).all()
+    assert disjoint != "hard" or not shared
