@@ -884,32 +884,21 @@ def test_an_included_feature_an_earlier_decision_rule_used_is_kept_by_the_fallba
     assert terms and all("x2" in features for features in terms)
 
 
-def test_a_column_of_one_value_is_known_to_the_feature_constraints():
-    # excluding it was refused as an unknown feature; including it cannot be met
+@pytest.mark.parametrize("as_array", [False, True])
+def test_a_column_of_one_value_is_known_to_the_feature_constraints(as_array):
+    # excluding it was refused as an unknown feature (for an array's x0, x1, ..., until the
+    # columns of an array were read too); including it cannot be met
     df = pd.DataFrame({"a": [.1, .5, .9, .3, .7, .2], "const": 5.0})
+    X, const, a = (df.to_numpy(), "x1", "x0") if as_array else (df, "const", "a")
     y = [0, 1, 1, 0, 1, 0]
-    assert str(IMLIClassifier(exclude_features=["const"]).fit(df, y).rules_) == str(
-        IMLIClassifier().fit(df, y).rules_)
-    with pytest.raises(ValueError, match=r"^include_features names 'const', a column of a "
-                                         r"single value or none: no rule can test it"):
-        IMLIClassifier(include_features=["const"]).fit(df, y)
-    with pytest.raises(ValueError, match=r"^Unknown feature 'nope': .*\(known features: "
-                                         r"\['a'\]\)\.$"):
-        IMLIClassifier(exclude_features=["nope"]).fit(df, y)
-    with pytest.raises(ValueError, match=r"^'a' is in both include_features and "
-                                         r"exclude_features\.$"):  # was: "a required feature"
-        IMLIClassifier(include_features=["a"], exclude_features=["a"]).fit(df, y)
-
-
-def test_a_column_of_one_value_of_an_array_is_known_to_the_feature_constraints():
-    # the columns of an array (named x0, x1, ...) were unknown: excluding the constant x0
-    # was refused as an unknown feature
-    X = np.array([[0.5, 1], [0.5, 2], [0.5, 3], [0.5, 1], [0.5, np.nan], [0.5, 3]])
-    y = [0, 1, 1, 0, 0, 1]
-    assert str(IMLIClassifier(exclude_features=["x0"]).fit(X, y).rules_) == str(
+    assert str(IMLIClassifier(exclude_features=[const]).fit(X, y).rules_) == str(
         IMLIClassifier().fit(X, y).rules_)
-    with pytest.raises(ValueError, match=r"^include_features names 'x0', a column of a "
-                                         r"single value or none: no rule can test it"):
-        IMLIClassifier(include_features=["x0"]).fit(X, y)
-    with pytest.raises(ValueError, match=r"^Unknown feature 'x2'"):
-        IMLIClassifier(exclude_features=["x2"]).fit(X, y)
+    with pytest.raises(ValueError, match=rf"^include_features names '{const}', a column of "
+                                         r"a single value or none: no rule can test it"):
+        IMLIClassifier(include_features=[const]).fit(X, y)
+    with pytest.raises(ValueError, match=r"^Unknown feature 'nope': .*\(known features: "
+                                         rf"\['{a}'\]\)\.$"):
+        IMLIClassifier(exclude_features=["nope"]).fit(X, y)
+    with pytest.raises(ValueError, match=rf"^'{a}' is in both include_features and "
+                                         r"exclude_features\.$"):  # was: "a required feature"
+        IMLIClassifier(include_features=[a], exclude_features=[a]).fit(X, y)
