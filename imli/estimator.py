@@ -123,8 +123,9 @@ class IMLIClassifier(ClassifierMixin, BaseEstimator):
         learned one at a time (``"iterative"``, decision lists and sets), a feature an
         earlier clause uses is left out of the later ones, or charged once in each later
         clause that uses it. The greedy fallback and the polish never add a violation,
-        even when soft. Not with ``include_features`` when hard and ``n_clauses`` is
-        more than 1.
+        even when soft, but for an included feature, which every clause holds; rules are
+        compared with what soft disjointness charges. Not with ``include_features`` when
+        hard and ``n_clauses`` is more than 1.
     symmetry_breaking : bool, default=True
         Order the interchangeable clauses in the MaxSAT query.
     n_thresholds : int, default=9

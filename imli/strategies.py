@@ -8,6 +8,7 @@ frozensets of literal indices (see :mod:`imli.literals`).
 from __future__ import annotations
 
 import time
+from collections import Counter
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 
@@ -132,9 +133,22 @@ def predict_cnf(clauses: Clauses, L: np.ndarray) -> np.ndarray:
     return out
 
 
+def charged(constraints: Constraints, clauses: Clauses) -> int:
+    """Literals soft disjointness charges, as the query does: one for each feature that
+    several clauses use, and one for each clause using a feature an earlier clause took."""
+    if constraints.disjoint != "soft" or constraints.feature_of is None:
+        return 0
+    features = [{int(constraints.feature_of[j]) for j in c} for c in clauses]
+    counts = Counter(f for used in features for f in used)
+    taken = set(constraints.taken)
+    return (sum(n > 1 for n in counts.values())
+            + sum(len(used & taken) for used in features))
+
+
 def cost(setting: Setting, clauses: Clauses, data: Data) -> int:
-    """Scaled objective ``q·|R| + p·|E|`` on ``data``."""
-    size = sum(len(c) for c in clauses)
+    """Scaled objective ``q·|R| + p·|E|`` on ``data``, with the literals soft
+    disjointness charges (the objective the query minimises)."""
+    size = sum(len(c) for c in clauses) + charged(setting.constraints, clauses)
     return setting.weights.cost(size, data.rows.errors(predict_cnf(clauses, data.by_column)))
 
 
