@@ -149,11 +149,7 @@ def test_binary_columns_with_predicates_show_the_columns_bit_not_a_feature_value
     """On a binarized view (``column_specs``) the row holds no value of the feature: the
     literal shows its column's 0 or 1, by the column's name ("age is 1" would read as an
     age)."""
-    age = np.random.default_rng(0).uniform(20, 70, 120)
-    X = pd.DataFrame({"old": (age > 45).astype(int), "young": (age <= 30).astype(int)})
-    clf = IMLIClassifier(n_clauses=1, random_state=0).fit(
-        X, (age > 45).astype(int),
-        column_specs=[Predicate("age", ">", 45.0), Predicate("age", "<=", 30.0)])
+    clf, X, _ = _binarized_age()
     assert str(clf.rules_) == "(age > 45.0)"
     for i in range(5):
         text = clf.explain(X.iloc[[i]]).text
@@ -162,11 +158,7 @@ def test_binary_columns_with_predicates_show_the_columns_bit_not_a_feature_value
 
 
 def test_original_values_can_be_shown_beside_a_binarized_views_literals():
-    age = np.random.default_rng(0).uniform(20, 70, 120)
-    X = pd.DataFrame({"old": (age > 45).astype(int), "young": (age <= 30).astype(int)})
-    clf = IMLIClassifier(n_clauses=1, random_state=0).fit(
-        X, (age > 45).astype(int),
-        column_specs=[Predicate("age", ">", 45.0), Predicate("age", "<=", 30.0)])
+    clf, X, age = _binarized_age()
     raw = pd.DataFrame({"age": age})
     text = clf.explain(X.iloc[[3]], values=raw.iloc[[3]]).text
     assert text.endswith(f"age > 45.0   (age is {float(age[3])!r})")
