@@ -38,9 +38,10 @@ class Explanation:
     summary : str
         The same reason on one line, without the label: what decides it and its literals,
         each with the row's value (``its one clause holds, by the literal shown: age > 42.5
-        (age is 52)``), a false literal said to fail, an empty clause or term as its constant (``TRUE (no
-        literal)``); the literals of the rules that fail before a decision list's rule
-        fires, and of a decision set's rules that fire outvoted, left out.
+        (age is 52)``), a false literal said to fail, an empty clause or term as its
+        constant (``TRUE (no literal)``); the literals of the rules that fail before a
+        decision list's rule fires, and of a decision set's rules that fire outvoted, left
+        out.
     """
 
     label: object
