@@ -222,19 +222,16 @@ class TableEncoder:
         self._check_fitted()
         other._check_fitted()
         if self.feature_names_ != other.feature_names_:
-            if sorted(self.feature_names_) == sorted(other.feature_names_):
-                return (f"the columns in another order ({listing(other.feature_names_, 5)} "
-                        f"instead of {listing(self.feature_names_, 5)})")
-            return (f"other columns ({listing(other.feature_names_, 5)} instead of "
-                    f"{listing(self.feature_names_, 5)})")
+            moved = sorted(self.feature_names_) == sorted(other.feature_names_)
+            return (f"{'the columns in another order' if moved else 'other columns'} "
+                    f"({_how_listed(other.feature_names_, self.feature_names_)})")
         if self.categorical_ != other.categorical_:
-            return (f"other categorical columns ({listing(other.categorical_, 5) or 'none'} "
-                    f"instead of {listing(self.categorical_, 5) or 'none'})")
+            return (f"other categorical columns "
+                    f"({_how_listed(other.categorical_, self.categorical_)})")
         for name in self.categorical_:
             if self.categories_[name] != other.categories_[name]:
-                return (f"other categories of column {quoted(name)} "
-                        f"({listing(other.categories_[name], 5) or 'none'} instead of "
-                        f"{listing(self.categories_[name], 5) or 'none'})")
+                how = _how_listed(other.categories_[name], self.categories_[name], "category")
+                return f"other categories of column {quoted(name)} ({how})"
         return None
 
     def _check_fitted(self):
@@ -247,6 +244,21 @@ class TableEncoder:
             return "TableEncoder()"
         return (f"<TableEncoder {self.n_features_in_} columns, "
                 f"{len(self.categorical_indices_)} categorical>")
+
+
+def _how_listed(theirs, ours, item="column") -> str:
+    """How the list ``theirs`` differs from ``ours``: the names it has and lacks or, with
+    the same names, the first place where it orders them otherwise (a cut-off listing of
+    both could read the same)."""
+    extra = [v for v in theirs if v not in ours]
+    lacking = [v for v in ours if v not in theirs]
+    if extra or lacking:
+        return ", ".join(f"{word} {listing(values, 10)}" for word, values
+                         in (("with", extra), ("without", lacking)) if values)
+    moved = [i for i, (a, b) in enumerate(zip(theirs, ours)) if a != b]
+    first = moved[0]
+    return (f"its {item} {first + 1} is {quoted(theirs[first])}, not {quoted(ours[first])}; "
+            f"{len(moved)} of {len(ours)} in other places")
 
 
 def check_encoder(encoder):

@@ -122,3 +122,33 @@ def test_round_trip_property(df):
     back = enc.inverse_transform(enc.transform(df))
     pd.testing.assert_frame_equal(back, df.reset_index(drop=True), check_dtype=False)
     assert back["cat"].dtype == object
+
+
+def _encoder(columns, categorical=(), values=("a", "b", "c")):
+    frame = pd.DataFrame({c: list(values) if c in categorical else [1.0, 2.0, 3.0]
+                          for c in columns})
+    return TableEncoder().fit(frame, list(categorical))
+
+
+# the first five names of both lists read the same in each case: the message used to show
+# only those
+SIX = ["f1", "f2", "f3", "f4", "f5", "f6"]
+
+
+@pytest.mark.parametrize("theirs, words", [
+    (SIX[:5] + ["g6"], "other columns (with 'g6', without 'f6')"),
+    (SIX[:5], "other columns (without 'f6')"),
+    (SIX + ["f7"], "other columns (with 'f7')"),
+    (SIX[:4] + ["f6", "f5"], "the columns in another order (its column 5 is 'f6', not 'f5'; "
+                             "2 of 6 in other places)"),
+])
+def test_an_encoder_of_other_columns_is_told_by_what_differs(theirs, words):
+    assert _encoder(SIX).difference(_encoder(theirs)) == words
+
+
+def test_other_categorical_columns_and_categories_are_told_by_what_differs():
+    ours = _encoder(SIX, categorical=["f6"])
+    assert ours.difference(_encoder(SIX, categorical=["f5"])) == (
+        "other categorical columns (with 'f5', without 'f6')")
+    assert ours.difference(_encoder(SIX, categorical=["f6"], values="abd")) == (
+        "other categories of column 'f6' (with 'd', without 'c')")
