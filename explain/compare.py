@@ -271,7 +271,9 @@ def view_comparison(result: PipelineResult) -> dict:
         ``run_view``, ``views`` (in :data:`~explain.pipeline.TRAIN_VIEWS` order), per
         learner, per view, the metrics of :data:`VIEW_KEYS`, and ``same_rows``: whether
         the LIME-filtered training rows are the full rows (``top_k`` at least the number
-        of features), so that the views differ only in how often they count each row.
+        of features), so that the views differ only in how often they count each row;
+        ``None`` when the run explained no rows (``train_view="raw"``: there are no
+        LIME-filtered rows to compare).
     """
     params = result.report["parameters"]
     run_view = params["train_view"]
@@ -293,12 +295,13 @@ def view_comparison(result: PipelineResult) -> dict:
             "same_rows": _lime_kept_everything(result)}
 
 
-def _lime_kept_everything(result: PipelineResult) -> bool:
+def _lime_kept_everything(result: PipelineResult) -> bool | None:
     """Whether every learner's LIME-filtered training rows are its full rows (LIME kept
-    every feature of every row, and no category was negated)."""
+    every feature of every row, and no category was negated); None without LIME."""
+    if result.explanations_train is None:
+        return None
     parts = [result.views[name] for name in result.learners]
-    return all(p["train_lime"] is not None and p["train_lime"].equals(p["train_raw"])
-               for p in parts)
+    return all(p["train_lime"].equals(p["train_raw"]) for p in parts)
 
 
 def run_compare(dataset: Dataset, config: RunConfig | None = None,

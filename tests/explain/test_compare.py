@@ -301,3 +301,22 @@ def test_run_compare_refuses_a_sweep_config_of_another_type_before_the_run():
         run_compare(from_frame(_frame(), "target"), RunConfig(lime=LimeConfig(num_samples=300)),
                     {"n_clauses": (1,)}, progress=lambda stage, done, total: stages.append(stage))
     assert stages == []  # nothing was trained or explained first
+
+
+def test_compare_without_lime_does_not_say_the_views_hold_other_rows(tmp_path, monkeypatch):
+    # same_rows was false: it tells whether the LIME-filtered rows are the full rows, and
+    # a run of --train-view raw has no LIME-filtered rows
+    from explain.cli import main
+
+    train_xgboost = pipeline.train_xgboost
+    monkeypatch.setattr(pipeline, "train_xgboost",
+                        lambda *args, **kwargs: train_xgboost(*args, n_jobs=1, **kwargs))
+    csv = tmp_path / "hits.csv"
+    _frame(120, seed=5).to_csv(csv, index=False)
+    out = tmp_path / "run"
+    assert main(["compare", "--data", str(csv), "--target", "target", "--out", str(out),
+                 "--learners", "fold", "--train-view", "raw", "--no-cache",
+                 "--sweep-mdl-weight", "0.5"]) == 0
+    filtering = json.loads((out / "report.json").read_text())["filtering"]
+    assert filtering["views"] == ["raw"] and filtering["same_rows"] is None
+    assert "LIME was not run" in (out / "report.md").read_text()
