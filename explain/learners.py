@@ -20,10 +20,11 @@ from adapters import InputError
 from explain.transform import BinaryColumn
 from fold import FOLDClassifier
 from imli import IMLIClassifier, Predicate
+from imli.literals import LiteralSpace
 from imli.predicates import readable
 
-__all__ = ["LEARNERS", "FittedLearner", "Reason", "check_params", "fit_learner",
-           "plain_value", "IMLI_DEFAULTS", "FOLD_DEFAULTS"]
+__all__ = ["LEARNERS", "FittedLearner", "Reason", "check_feature_names", "check_params",
+           "fit_learner", "plain_value", "IMLI_DEFAULTS", "FOLD_DEFAULTS"]
 
 LEARNERS = ("imli", "fold")
 
@@ -174,10 +175,34 @@ def check_params(name: str, params: dict) -> None:
                          f"of each row")
 
 
+def check_feature_names(params: dict, columns: list[BinaryColumn]) -> None:
+    """Refuse IMLI ``params`` whose ``include_features`` or ``exclude_features`` name
+    neither a feature nor a column of the binary view ``columns``, in the words of IMLI's
+    ``fit``, before a run's slow stages.
+
+    Raises
+    ------
+    adapters.InputError
+        For the first unknown name.
+    """
+    names = [*(params.get("include_features") or ()), *(params.get("exclude_features") or ())]
+    if not names:
+        return
+    space = LiteralSpace(tuple(c.name for c in columns), _specs(columns))
+    try:
+        space.literals_of(names)
+    except ValueError as err:
+        raise InputError(str(err)) from None
+
+
+def _specs(columns: list[BinaryColumn]) -> tuple[Predicate, ...]:
+    """IMLI's column specs of the binary view's ``columns``."""
+    return tuple(Predicate(c.feature, c.relation, c.value) for c in columns)
+
+
 def _fit_imli(X: pd.DataFrame, y, params, random_state, columns: list[BinaryColumn]):
-    specs = [Predicate(c.feature, c.relation, c.value) for c in columns]
     estimator = IMLIClassifier(**{**IMLI_DEFAULTS, "random_state": random_state, **params})
-    estimator.fit(X, y, column_specs=specs)
+    estimator.fit(X, y, column_specs=list(_specs(columns)))
     extra = {
         "optimal": bool(estimator.optimal_),
         "timed_out": bool(estimator.timed_out_),

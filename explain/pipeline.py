@@ -23,7 +23,8 @@ from adapters import (BlackBox, Dataset, InputError, TableEncoder, relabel_class
                       rest_name, train_xgboost)
 from adapters.blackbox import check_encoded_reading, unwrapped
 from adapters.errors import counted, listing, quoted
-from explain.learners import LEARNERS, FittedLearner, check_params, fit_learner, plain_value
+from explain.learners import (LEARNERS, FittedLearner, check_feature_names, check_params,
+                              fit_learner, plain_value)
 from explain.lime_input import LimeInput
 from explain.lime_cache import check_cache_dir
 from explain.lime_runner import (EXECUTION_ONLY, Explanations, LimeConfig, explain_rows,
@@ -517,6 +518,17 @@ def run_pipeline(
 
     lime_input = LimeInput(encoder, black_box, X_train, bb_train)
     n_features = dataset.X.shape[1]
+    categories = {c: list(encoder.categories_[c]) for c in dataset.categorical}
+
+    def columns_of(negated):  # the binary view's columns, with these negated categories
+        return binary_columns(list(dataset.X.columns), categories,
+                              lime_input.bin_edges(config.lime),
+                              {c: X_train[c].to_numpy(dtype=np.float64) for c in dataset.numeric},
+                              negated)
+
+    if "imli" in config.learners:  # before LIME: IMLI's fit would refuse a name only after it
+        one_hot = config.uses_lime and config.lime.categories == "one-hot"
+        check_feature_names(config.imli_params, columns_of(categories if one_hot else None))
     if config.uses_lime:
         def lime_progress(part):
             if progress is None:
@@ -537,13 +549,7 @@ def run_pipeline(
     mask_train, negated_train = _selections(exp_train, n_features, encoder)
     mask_test, negated_test = _selections(exp_test, n_features, encoder)
 
-    columns = binary_columns(
-        list(dataset.X.columns),
-        {c: list(encoder.categories_[c]) for c in dataset.categorical},
-        lime_input.bin_edges(config.lime),
-        {c: X_train[c].to_numpy(dtype=np.float64) for c in dataset.numeric},
-        negated_train.by_feature() if negated_train is not None else None,
-    )
+    columns = columns_of(negated_train.by_feature() if negated_train is not None else None)
     make = {
         "imli": lambda X, mask, negated: binary_view(X, columns, mask, negated),
         "fold": lambda X, mask, negated: X if mask is None else table_view(X, mask, negated),

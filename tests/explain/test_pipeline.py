@@ -929,3 +929,32 @@ def test_a_given_split_is_reported_as_it_was_not_as_the_configured_test_size():
                                       "random_state": 0, "given": True}
     assert run_pipeline(dataset, RunConfig(lime=FAST_LIME, learners=("fold",))
                         ).report["split"]["given"] is False
+
+
+@pytest.mark.parametrize("param", ["include_features", "exclude_features"])
+def test_an_unknown_imli_feature_is_refused_before_lime(param):
+    # IMLI's fit refused it, after the LIME stage
+    stages = []
+    config = RunConfig(lime=FAST_LIME, learners=("imli",),
+                       imli_params={param: ["petal length (cm)", "nope"]})
+    with pytest.raises(InputError, match=r"^Unknown feature 'nope': name a feature of the "
+                                         r"column specs or a column \(known features: "
+                                         r"\['sepal length \(cm\)', "):
+        run_pipeline(load_dataset("iris"), config,
+                     progress=lambda stage, done, total: stages.append(stage))
+    assert stages and not [stage for stage in stages if "LIME" in stage]
+
+
+def test_the_imli_feature_check_takes_every_name_imli_does():
+    from explain.learners import check_feature_names
+    from explain.transform import binary_columns
+
+    # with one-hot LIME, the columns of negated categories exist once LIME negated them
+    negatable = {"c": ["a", "b", "d"]}
+    columns = binary_columns(["x", "c"], negatable, {"x": np.array([0.5, 1.5])},
+                             negated=negatable)
+    names = [c.name for c in columns]
+    check_feature_names({"include_features": ["x"], "exclude_features": ["c", *names]},
+                        columns)
+    with pytest.raises(InputError, match=r"^Unknown feature 'y': .*\['x', 'c'\]"):
+        check_feature_names({"exclude_features": ["y"]}, columns)
