@@ -60,8 +60,7 @@ from explain.lime_parallel import dask_client, n_workers, run_batches
 from explain.lime_sampling import one_hot_negations
 
 __all__ = ["CATEGORY_VIEWS", "LimeConfig", "Explanations", "seed_for", "seed_value",
-           "make_explainer",
-           "discretizer_edges",
+           "make_explainer", "weighed_features", "discretizer_edges",
            "explain_rows", "batch_size_for", "rows_in_budget", "pool_batches", "probe_rows",
            "DISCRETIZERS"]
 
@@ -329,6 +328,17 @@ def discretizer_edges(explainer: LimeTabularExplainer) -> dict[int, np.ndarray]:
     return {int(f): np.asarray(disc.maxs[f][:-1], dtype=np.float64) for f in disc.means}
 
 
+def weighed_features(training_data, categorical_features=(), categories="value") -> int:
+    """How many features LIME weighs on ``training_data`` (encoded, no NaN): its columns
+    and, with ``categories="one-hot"``, one per category of each categorical column of
+    more than two (:func:`~explain.lime_sampling.one_hot_negations`)."""
+    training_data = np.asarray(training_data, dtype=np.float64)
+    if categories != "one-hot":
+        return training_data.shape[1]
+    values = {j: np.unique(training_data[:, j]) for j in categorical_features}
+    return training_data.shape[1] + len(one_hot_negations(values, categorical_features))
+
+
 def make_explainer(training_data, config: LimeConfig, categorical_features=(),
                    categorical_names=None, feature_names=None,
                    training_labels=None) -> LimeTabularExplainer:
@@ -350,9 +360,8 @@ def make_explainer(training_data, config: LimeConfig, categorical_features=(),
     kernel_width = config.kernel_width
     if kernel_width is None and config.categories == "one-hot":
         # lime's default, 0.75 * sqrt(features), over the one-hot view's features
-        extra = one_hot_negations([np.unique(column) for column in training_data.T],
-                                  categorical_features)
-        kernel_width = 0.75 * math.sqrt(training_data.shape[1] + len(extra))
+        kernel_width = 0.75 * math.sqrt(
+            weighed_features(training_data, categorical_features, config.categories))
     return LimeTabularExplainer(
         training_data, mode="classification", training_labels=training_labels,
         feature_names=feature_names,

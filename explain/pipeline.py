@@ -28,7 +28,7 @@ from explain.learners import (LEARNERS, FittedLearner, check_feature_names, chec
 from explain.lime_input import LimeInput
 from explain.lime_cache import check_cache_dir
 from explain.lime_runner import (EXECUTION_ONLY, Explanations, LimeConfig, explain_rows,
-                                 seed_value)
+                                 seed_value, weighed_features)
 from explain.metrics import agreement_interval, agreement_scores, paired_comparison
 from explain.transform import (Negations, binary_columns, binary_view, negation_mask,
                                selection_mask, table_view)
@@ -471,12 +471,6 @@ def run_pipeline(
         notes.append(f"only {len(test_idx)} held-out rows: each is "
                      f"{1 / len(test_idx):.0%} of the test fidelity, so read it as rough")
     notes += _copies_note(X_train, X_test)
-    lime = config.lime
-    if config.uses_lime and lime.categories != "one-hot" and lime.top_k > X_train.shape[1]:
-        width = X_train.shape[1]
-        kept = "the only one" if width == 1 else f"all {width}"
-        notes.append(f"LIME's top_k {lime.top_k} is more than the table's "
-                     f"{counted(width, 'feature')}: LIME keeps {kept} of every row")
     notes += _unseen_categories_note(X_train, X_test, dataset.categorical)
     if notes:
         dataset = replace(dataset, notes=dataset.notes + tuple(notes))
@@ -518,6 +512,11 @@ def run_pipeline(
 
     lime_input = LimeInput(encoder, black_box, X_train, bb_train)
     n_features = dataset.X.shape[1]
+    lime_width = weighed_features(lime_input.training_data, lime_input.categorical_indices,
+                                  config.lime.categories)
+    if config.uses_lime and config.lime.top_k > lime_width:
+        dataset = replace(dataset, notes=dataset.notes + (
+            _top_k_note(config.lime.top_k, n_features, lime_width),))
     categories = {c: list(encoder.categories_[c]) for c in dataset.categorical}
 
     def columns_of(negated):  # the binary view's columns, with these negated categories
@@ -618,7 +617,7 @@ def run_pipeline(
             "rows_explained": sum(len(e.features) for e in (exp_train, exp_test) if e),
             "seconds": float(sum(e.seconds for e in (exp_train, exp_test) if e)),
             "rows_from_cache": sum(e.rows_from_cache for e in (exp_train, exp_test) if e),
-            **_lime_settings(config, int(n_features)),
+            **_lime_settings(config, lime_width),
             "binary_columns": len(columns),
         },
         "learners": learner_reports,
@@ -670,15 +669,25 @@ def _weak_box_note(dataset: Dataset, bb_test, y_train, y_test) -> str | None:
             f"that has learned little of the target")
 
 
-def _lime_settings(config: RunConfig, n_features: int) -> dict:
-    """The LIME settings that applied, for the report (``None`` where none did)."""
+def _top_k_note(top_k: int, n_features: int, width: int) -> str:
+    """Why LIME keeps every feature of every row: ``top_k`` is above the ``width`` features
+    it weighs (the table's ``n_features``, and with one-hot categories their negations)."""
+    kept = "the only one" if width == 1 else f"all {width}"
+    weighed = (f"the table's {counted(width, 'feature')}" if width == n_features else
+               f"the {width} features LIME weighs (the table's {n_features} and "
+               f"{width - n_features} negated categories, --lime-categories one-hot)")
+    return f"LIME's top_k {top_k} is more than {weighed}: LIME keeps {kept} of every row"
+
+
+def _lime_settings(config: RunConfig, width: int) -> dict:
+    """The LIME settings that applied, for the report (``None`` where none did); LIME
+    keeps at most the ``width`` features it weighs."""
     lime = config.lime
     if not config.uses_lime:  # no row explained; the discretizer still gives IMLI its bins
         return {"top_k": None, "num_samples": None, "discretizer": lime.discretizer,
                 "engine": None, "mode": None, "categories": None}
     # only the batched engine has modes
-    top_k = lime.top_k if lime.categories == "one-hot" else min(lime.top_k, n_features)
-    return {"top_k": top_k, "num_samples": lime.num_samples,
+    return {"top_k": min(lime.top_k, width), "num_samples": lime.num_samples,
             "discretizer": lime.discretizer, "engine": lime.engine,
             "mode": lime.mode if lime.engine == "batched" else None,
             "categories": lime.categories}

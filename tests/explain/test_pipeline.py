@@ -958,3 +958,19 @@ def test_the_imli_feature_check_takes_every_name_imli_does():
                         columns)
     with pytest.raises(InputError, match=r"^Unknown feature 'y': .*\['x', 'c'\]"):
         check_feature_names({"exclude_features": ["y"]}, columns)
+
+
+@pytest.mark.parametrize("top_k, noted", [(6, True), (5, False)])
+def test_a_one_hot_top_k_above_the_features_lime_weighs_is_noted(top_k, noted):
+    # one-hot LIME weighs the 2 columns and the 3 negations of a's categories: 5 features;
+    # a top_k above them was clamped without a word
+    rng = np.random.default_rng(0)
+    frame = pd.DataFrame({"a": rng.choice(["x", "y", "z"], 60), "b": rng.normal(size=60)})
+    frame["t"] = np.where((frame.a == "x") | (frame.b > 0.5), "yes", "no")
+    lime = LimeConfig(num_samples=100, n_jobs=1, top_k=top_k, categories="one-hot")
+    report = run_pipeline(from_frame(frame, "t"),
+                          RunConfig(lime=lime, learners=("fold",))).report
+    note = ("LIME's top_k 6 is more than the 5 features LIME weighs (the table's 2 and 3 "
+            "negated categories, --lime-categories one-hot): LIME keeps all 5 of every row")
+    assert (note in report["dataset"]["notes"]) is noted
+    assert report["lime"]["top_k"] == 5
