@@ -514,6 +514,13 @@ def run_pipeline(
     n_features = dataset.X.shape[1]
     lime_width = weighed_features(lime_input.training_data, lime_input.categorical_indices,
                                   config.lime.categories)
+    if config.uses_lime and config.lime.categories == "one-hot" and lime_width == n_features:
+        # dropped as the command line drops an option the run does not use: the report and
+        # the cache key record what applied
+        warnings.warn("--lime-categories one-hot (LimeConfig.categories) negates the "
+                      "categories of a categorical column of more than two, and the "
+                      "training rows have none: ignored", UserWarning, stacklevel=2)
+        config = replace(config, lime=replace(config.lime, categories="value"))
     if config.uses_lime and config.lime.top_k > lime_width:
         dataset = replace(dataset, notes=dataset.notes + (
             _top_k_note(config.lime.top_k, n_features, lime_width),))

@@ -1024,3 +1024,22 @@ def test_lime_options_said_to_be_ignored_are_ignored():
     lime = run.config.lime
     assert (lime.categories, lime.engine, lime.top_k) == ("value", "batched", 5)
     assert lime.discretizer == "decile"  # the bins still make IMLI's thresholds
+
+
+def test_one_hot_lime_on_a_table_without_categories_to_negate_is_warned_of(tmp_path, capsys):
+    # other options that cannot apply are warned of; this one passed silently, and the
+    # report recorded it as if it had applied
+    frame = pd.DataFrame({"x": np.linspace(-1, 1, 80), "flag": ["a", "b"] * 40})
+    frame["t"] = np.where(frame.x > 0, "yes", "no")
+    csv = tmp_path / "two.csv"
+    frame.to_csv(csv, index=False)  # one categorical column, of two values: no negation
+    out = tmp_path / "run"
+    assert cli.main(["run", "--data", str(csv), "--target", "t", "--out", str(out),
+                     "--learners", "fold", "--lime-categories", "one-hot", *FAST_LIME]) == 0
+    err = capsys.readouterr().err
+    warning = ("warning: --lime-categories one-hot (LimeConfig.categories) negates the "
+               "categories of a categorical column of more than two, and the training rows "
+               "have none: ignored\n")
+    assert err.count(warning) == 1, err
+    report = json.loads((out / "report.json").read_text())
+    assert report["parameters"]["lime"]["categories"] == report["lime"]["categories"] == "value"

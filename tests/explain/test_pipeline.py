@@ -968,9 +968,13 @@ def test_a_one_hot_top_k_above_the_features_lime_weighs_is_noted(top_k, noted):
     frame = pd.DataFrame({"a": rng.choice(["x", "y", "z"], 60), "b": rng.normal(size=60)})
     frame["t"] = np.where((frame.a == "x") | (frame.b > 0.5), "yes", "no")
     lime = LimeConfig(num_samples=100, n_jobs=1, top_k=top_k, categories="one-hot")
-    report = run_pipeline(from_frame(frame, "t"),
-                          RunConfig(lime=lime, learners=("fold",))).report
+    with warnings.catch_warnings(record=True) as seen:
+        warnings.simplefilter("always")
+        report = run_pipeline(from_frame(frame, "t"),
+                              RunConfig(lime=lime, learners=("fold",))).report
+    # a's three categories can be negated: one-hot applies
+    assert not [w for w in seen if "--lime-categories" in str(w.message)]
     note = ("LIME's top_k 6 is more than the 5 features LIME weighs (the table's 2 and 3 "
             "negated categories, --lime-categories one-hot): LIME keeps all 5 of every row")
     assert (note in report["dataset"]["notes"]) is noted
-    assert report["lime"]["top_k"] == 5
+    assert report["lime"]["top_k"] == 5 and report["lime"]["categories"] == "one-hot"
