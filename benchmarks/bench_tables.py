@@ -117,8 +117,9 @@ def main(argv=None) -> int:
                         help="what the surrogates learn from (the pipeline's --train-view)")
     args = parser.parse_args(argv)
     print(header(command_line("benchmarks.bench_tables", argv)))
+    seeds = "seed 0" if args.seeds == 1 else f"seeds 0-{args.seeds - 1}"
     print(f"{args.rows} generated rows, {args.num_samples} LIME samples per row, "
-          f"{args.discretizer} bins, top {args.top_k} features, seeds 0-{args.seeds - 1}, "
+          f"{args.discretizer} bins, top {args.top_k} features, {seeds}, "
           f"training view {args.train_view}; raw-test fidelity (the black box: test "
           "accuracy)\n")
     print("| table | method | median | min | literals (median) | every seed |")
