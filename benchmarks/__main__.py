@@ -15,8 +15,9 @@ from typing import Callable
 
 import numpy as np
 
-from benchmarks.cli import Unique, command_line, unusable_folder
-from benchmarks.datasets import NAMES, SPECS, DatasetError, is_available, load
+from benchmarks.cli import (CACHE_DIR_HELP, DATA_DIR_HELP, Unique, command_line,
+                            one_line_errors, unusable_folder)
+from benchmarks.datasets import NAMES, SPECS, is_available, load
 
 
 def _add_fetch(subparsers: argparse._SubParsersAction) -> None:
@@ -113,11 +114,9 @@ def _add_run(subparsers: argparse._SubParsersAction) -> None:
                              "LIME-filtered rows only")
     parser.add_argument("--out", type=Path, default=RESULTS_DIR,
                         help="results folder (default: benchmarks/results)")
-    parser.add_argument("--cache-dir", type=Path, default=LIME_CACHE_DIR,
-                        help="LIME cache folder (default: benchmarks/.data/lime-cache)")
+    parser.add_argument("--cache-dir", type=Path, default=LIME_CACHE_DIR, help=CACHE_DIR_HELP)
     parser.add_argument("--no-cache", action="store_true", help="do not cache LIME explanations")
-    parser.add_argument("--data-dir", type=Path, default=None,
-                        help="dataset cache folder (default: benchmarks/.data)")
+    parser.add_argument("--data-dir", type=Path, default=None, help=DATA_DIR_HELP)
     parser.set_defaults(handler=_run)
 
 
@@ -246,15 +245,14 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+@one_line_errors
 def main(argv: list[str] | None = None) -> int:
-    """Run the command line; errors print ``error: <message>`` and return 2."""
+    """Run the command line; errors print ``error: <message>`` and return 2
+    (:func:`~benchmarks.cli.one_line_errors`)."""
     args = build_parser().parse_args(argv)
     args.argv = argv
     try:
         return args.handler(args)
-    except (DatasetError, ImportError) as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 2
     except KeyboardInterrupt:
         print("interrupted: the datasets finished so far are saved, and finished LIME "
               "batches are in the cache", file=sys.stderr)

@@ -28,7 +28,7 @@ from pathlib import Path
 
 import numpy as np
 
-from benchmarks.cli import Unique, command_line, one_line_errors
+from benchmarks.cli import CACHE_DIR_HELP, DATA_DIR_HELP, Unique, command_line, one_line_errors
 from benchmarks.datasets import NAMES
 from benchmarks.machine import header
 from benchmarks.peers import make_peer
@@ -143,10 +143,8 @@ def main(argv=None) -> int:
     parser.add_argument("--rounds", type=int, default=20)
     parser.add_argument("--seed", type=number_arg(int, 0, 2**32), default=0)
     parser.add_argument("--base", type=Path, help="a checkout whose fold package to compare")
-    parser.add_argument("--data-dir", type=Path, default=None,
-                        help="dataset cache folder (default: benchmarks/.data)")
-    parser.add_argument("--cache-dir", type=Path, default=LIME_CACHE_DIR,
-                        help="LIME cache folder (default: benchmarks/.data/lime-cache)")
+    parser.add_argument("--data-dir", type=Path, default=None, help=DATA_DIR_HELP)
+    parser.add_argument("--cache-dir", type=Path, default=LIME_CACHE_DIR, help=CACHE_DIR_HELP)
     args = parser.parse_args(argv)
     if args.rounds < 1:
         parser.error("--rounds must be at least 1")

@@ -16,12 +16,13 @@ a hash of its text. To time another version of ``imli`` on the same machine, as
 from __future__ import annotations
 
 import hashlib
+import sys
 import warnings
 
 import numpy as np
 import pandas as pd
 
-from benchmarks.cli import command_line
+from benchmarks.cli import command_line, one_line_errors
 from benchmarks.machine import header
 from benchmarks.timing import median_and_runs, wall_times
 from explain.cli import OneLineParser
@@ -38,7 +39,8 @@ def generated(rows: int, categories: int, seed: int = 0) -> tuple[pd.DataFrame, 
     return pd.DataFrame({"cat": pd.Categorical([f"v{i}" for i in cat]), "x": x}), y
 
 
-def main(argv=None) -> None:
+@one_line_errors
+def main(argv=None) -> int:
     parser = OneLineParser(prog="python -m benchmarks.bench_imli_categories",
                            description=__doc__.splitlines()[0])
     parser.add_argument("--repeats", type=int, default=3)
@@ -60,7 +62,8 @@ def main(argv=None) -> None:
     digest = hashlib.md5(str(model.rules_).encode()).hexdigest()[:8]
     print(f"fit {args.rows} rows x {args.categories} categories: median {median} s ({runs}); "
           f"{model.rule_size_} literals, rule hash {digest}", flush=True)
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

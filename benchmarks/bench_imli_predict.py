@@ -14,12 +14,13 @@ machine, as ``benchmarks.bench_imli_wide`` says.
 
 from __future__ import annotations
 
+import sys
 import warnings
 
 import numpy as np
 import pandas as pd
 
-from benchmarks.cli import command_line
+from benchmarks.cli import command_line, one_line_errors
 from benchmarks.machine import header
 from benchmarks.timing import median_and_runs, wall_times
 from explain.cli import OneLineParser
@@ -37,7 +38,8 @@ def generated(rows: int, seed: int) -> tuple[pd.DataFrame, np.ndarray]:
     return X, (X.x0 > 0).astype(int).to_numpy()
 
 
-def main(argv=None) -> None:
+@one_line_errors
+def main(argv=None) -> int:
     parser = OneLineParser(prog="python -m benchmarks.bench_imli_predict",
                            description=__doc__.splitlines()[0])
     parser.add_argument("--repeats", type=int, default=3)
@@ -54,7 +56,8 @@ def main(argv=None) -> None:
     for name, call in (("predict", model.predict), ("transform", model.binarizer_.transform)):
         median, runs = median_and_runs(wall_times(lambda _: call(rows), args.repeats)[0])
         print(f"{name} {args.rows} rows: median {median} s ({runs})", flush=True)
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

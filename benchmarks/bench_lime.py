@@ -31,6 +31,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import sys
 import threading
 import time
 from pathlib import Path
@@ -40,7 +41,7 @@ import pandas as pd
 import xgboost as xgb
 from sklearn.datasets import load_breast_cancer
 
-from benchmarks.cli import command_line, unusable_file
+from benchmarks.cli import command_line, one_line_errors, unusable_file
 from benchmarks.machine import environment, header
 from explain.cli import OneLineParser, number_arg
 from explain.lime_batch import BatchedLime, ReferenceLime
@@ -344,7 +345,8 @@ def parse_args(argv=None) -> argparse.Namespace:
     return args
 
 
-def main(argv=None):
+@one_line_errors
+def main(argv=None) -> int:
     args = parse_args(argv)
     command = command_line("benchmarks.bench_lime", argv)
     print(header(command), flush=True)
@@ -364,8 +366,8 @@ def main(argv=None):
             results["full_run"] = full_run(name, X, categorical, predict, rates, args)
     if args.out:
         args.out.write_text(json.dumps(results, indent=2))
-    return results
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

@@ -18,18 +18,20 @@ version of ``explain`` with this script on the same machine::
 from __future__ import annotations
 
 import resource
+import sys
 
 import numpy as np
 import xgboost as xgb
 
-from benchmarks.cli import command_line
+from benchmarks.cli import command_line, one_line_errors
 from benchmarks.machine import header
 from benchmarks.timing import median_and_runs, wall_times
 from explain.cli import OneLineParser
 from explain.lime_runner import LimeConfig, explain_rows
 
 
-def main(argv=None) -> None:
+@one_line_errors
+def main(argv=None) -> int:
     parser = OneLineParser(prog="python -m benchmarks.bench_lime_wide",
                            description=__doc__.splitlines()[0])
     parser.add_argument("--repeats", type=int, default=3)
@@ -50,7 +52,8 @@ def main(argv=None) -> None:
     median, runs = median_and_runs(seconds, digits=1, scale=1000 / args.explain)
     print(f"300 x {args.columns}, {args.explain} rows: median {median} ms per row ({runs}); "
           f"peak memory {peak:.2f} GB", flush=True)
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

@@ -27,7 +27,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from benchmarks.cli import command_line, unusable_file
+from benchmarks.cli import command_line, one_line_errors, unusable_file
 from benchmarks.machine import environment, header
 from explain.cli import OneLineParser, number_arg
 
@@ -70,6 +70,7 @@ def _run_once(data: str, mode: str, out: Path) -> float:
     return seconds
 
 
+@one_line_errors
 def main(argv=None) -> int:
     parser = OneLineParser(prog="python -m benchmarks.bench_lime_workers",
                            description=__doc__.splitlines()[0])

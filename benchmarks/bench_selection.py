@@ -28,11 +28,12 @@ import statistics
 import sys
 import warnings
 from collections import defaultdict
+from pathlib import Path
 
 import numpy as np
 from sklearn.model_selection import StratifiedKFold
 
-from benchmarks.cli import Unique, command_line, one_line_errors
+from benchmarks.cli import CACHE_DIR_HELP, DATA_DIR_HELP, Unique, command_line, one_line_errors
 from benchmarks.datasets import NAMES, load
 from benchmarks.machine import header
 from benchmarks.runner import (DEFAULT_DATASETS, LIME_CACHE_DIR, BenchConfig, _run_config,
@@ -160,8 +161,8 @@ def build_parser() -> argparse.ArgumentParser:
                         default=[d for d in DEFAULT_DATASETS if d != "adult"])
     parser.add_argument("--seed", type=number_arg(int, 0, 2**32), default=0)
     parser.add_argument("--inner-folds", type=number_arg(int, 2), default=5)
-    parser.add_argument("--data-dir", default=None)
-    parser.add_argument("--cache-dir", default=str(LIME_CACHE_DIR))
+    parser.add_argument("--data-dir", type=Path, default=None, help=DATA_DIR_HELP)
+    parser.add_argument("--cache-dir", type=Path, default=LIME_CACHE_DIR, help=CACHE_DIR_HELP)
     return parser
 
 

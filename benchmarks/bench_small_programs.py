@@ -26,7 +26,7 @@ from pathlib import Path
 
 import numpy as np
 
-from benchmarks.cli import Unique, command_line, one_line_errors
+from benchmarks.cli import DATA_DIR_HELP, Unique, command_line, one_line_errors
 from benchmarks.datasets import NAMES, load
 from benchmarks.machine import header
 from benchmarks.runner import fold_splits, to_project_dataset
@@ -114,7 +114,7 @@ def main(argv=None) -> int:
                         default=["wine", "iris"])
     parser.add_argument("--seed", type=number_arg(int, 0, 2**32), default=0)
     parser.add_argument("--folds", type=number_arg(int, 2), default=5)
-    parser.add_argument("--data-dir", type=Path, default=None)
+    parser.add_argument("--data-dir", type=Path, default=None, help=DATA_DIR_HELP)
     args = parser.parse_args(argv)
 
     from explain.pipeline import RunConfig, binarize_target, run_pipeline

@@ -34,7 +34,7 @@ import warnings
 import numpy as np
 
 import imli.solver
-from benchmarks.cli import command_line
+from benchmarks.cli import command_line, one_line_errors
 from benchmarks.machine import header
 from explain.cli import OneLineParser, number_arg
 from imli import Binarizer, IMLIClassifier
@@ -104,7 +104,8 @@ def _row(what: str, sat: str, leave_after: float, seconds: list[float]) -> str:
             f"{max(seconds):.1f} | {runs} |")
 
 
-def main(argv=None) -> None:
+@one_line_errors
+def main(argv=None) -> int:
     parser = OneLineParser(prog="python -m benchmarks.bench_time_limit",
                            description=__doc__.splitlines()[0])
     parser.add_argument("--repeats", type=number_arg(int, 1), default=3)
@@ -136,7 +137,8 @@ def main(argv=None) -> None:
             print(_row("fit, limit 10 s", sat, leave, seconds), flush=True)
     finally:
         imli.solver._SAT_SOLVER, imli.solver._ABANDON_SECONDS = saved
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

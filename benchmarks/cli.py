@@ -12,7 +12,8 @@ from pathlib import Path
 from adapters import InputError
 from benchmarks.fetch import DatasetError
 
-__all__ = ["Unique", "command_line", "one_line_errors", "unusable_file", "unusable_folder"]
+__all__ = ["CACHE_DIR_HELP", "DATA_DIR_HELP", "Unique", "command_line", "missing_extra",
+           "one_line_errors", "unusable_file", "unusable_folder"]
 
 
 class Unique(argparse.Action):
@@ -30,16 +31,32 @@ def command_line(module: str, argv: list[str] | None) -> str:
 
 def one_line_errors(main):
     """Wrap a benchmark's ``main(argv)``: a missing or damaged dataset (``DatasetError``,
-    ``FetchError``), a missing package (``ImportError``) or data the pipeline refuses
-    (``adapters.InputError``) prints ``error: <message>`` on stderr and returns 2."""
+    ``FetchError``), a missing optional package (:func:`missing_extra`) or data the pipeline
+    refuses (``adapters.InputError``) prints ``error: <message>`` on stderr and returns 2.
+    Any other ``ImportError`` (a name a module lacks: a bug) is raised with its traceback."""
     @functools.wraps(main)
     def wrapped(argv: list[str] | None = None):
         try:
             return main(argv)
         except (DatasetError, ImportError, InputError) as exc:
+            if isinstance(exc, ImportError) and not missing_extra(exc):
+                raise
             print(f"error: {exc}", file=sys.stderr)
             return 2
     return wrapped
+
+
+def missing_extra(error: ImportError) -> bool:
+    """Whether ``error`` is the project's word for an optional package that is not
+    installed: an ``ImportError`` naming the extra to install, raised from the
+    ``ModuleNotFoundError`` of the package (as ``benchmarks.peers``, ``benchmarks.datasets``,
+    ``explain.lime_parallel`` and ``imli``'s CP-SAT solver raise it)."""
+    return isinstance(error.__cause__, ModuleNotFoundError)
+
+
+#: The help of the benchmarks' ``--data-dir`` and ``--cache-dir`` (LIME's cache).
+DATA_DIR_HELP = "dataset cache folder (default: benchmarks/.data)"
+CACHE_DIR_HELP = "LIME cache folder (default: benchmarks/.data/lime-cache)"
 
 
 def unusable_folder(folder: Path | None, write: bool = True) -> str | None:

@@ -49,13 +49,15 @@ def test_a_folder_without_the_package_is_refused(tmp_path, capsys, monkeypatch):
 def test_a_missing_peer_is_one_line_before_any_fold(monkeypatch, capsys):
     from benchmarks import bench_fold_views
 
-    def missing(peers):
-        raise ImportError("FOLD-R++ needs the bench extra: pip install 'surrogate-rules[bench]'")
+    from benchmarks.peers import _bench_import
+
+    def missing(peers):  # as check_peers says it when foldrpp is not installed
+        _bench_import("surrogate_rules_absent_module", "foldrpp")
 
     def views(*args):
         raise AssertionError("no LIME run before the peer is found")
     monkeypatch.setattr(bench_fold_views, "check_peers", missing)
     monkeypatch.setattr(bench_fold_views, "_views", views)
     assert main(["--datasets", "iris", "iris", "--rounds", "1"]) == 2
-    assert capsys.readouterr().err == ("error: FOLD-R++ needs the bench extra: pip install "
+    assert capsys.readouterr().err == ("error: the foldrpp peer is not installed: pip install "
                                        "'surrogate-rules[bench]'\n")
