@@ -517,8 +517,8 @@ def run_pipeline(
     if config.uses_lime and config.lime.categories == "one-hot" and lime_width == n_features:
         # dropped as the command line drops an option the run does not use: the report and
         # the cache key record what applied
-        warnings.warn("--lime-categories one-hot (LimeConfig.categories) negates the "
-                      "categories of a categorical column of more than two, and the "
+        warnings.warn("LimeConfig.categories='one-hot' (--lime-categories one-hot) negates "
+                      "the categories of a categorical column of more than two, and the "
                       "training rows have none: ignored", UserWarning, stacklevel=2)
         config = replace(config, lime=replace(config.lime, categories="value"))
     if config.uses_lime and config.lime.top_k > lime_width:

@@ -1037,8 +1037,8 @@ def test_one_hot_lime_on_a_table_without_categories_to_negate_is_warned_of(tmp_p
     assert cli.main(["run", "--data", str(csv), "--target", "t", "--out", str(out),
                      "--learners", "fold", "--lime-categories", "one-hot", *FAST_LIME]) == 0
     err = capsys.readouterr().err
-    warning = ("warning: --lime-categories one-hot (LimeConfig.categories) negates the "
-               "categories of a categorical column of more than two, and the training rows "
+    warning = ("warning: LimeConfig.categories='one-hot' (--lime-categories one-hot) negates "
+               "the categories of a categorical column of more than two, and the training rows "
                "have none: ignored\n")
     assert err.count(warning) == 1, err
     report = json.loads((out / "report.json").read_text())

@@ -973,7 +973,7 @@ def test_a_one_hot_top_k_above_the_features_lime_weighs_is_noted(top_k, noted):
         report = run_pipeline(from_frame(frame, "t"),
                               RunConfig(lime=lime, learners=("fold",))).report
     # a's three categories can be negated: one-hot applies
-    assert not [w for w in seen if "--lime-categories" in str(w.message)]
+    assert not [w for w in seen if "LimeConfig.categories" in str(w.message)]
     note = ("LIME's top_k 6 is more than the 5 features LIME weighs (the table's 2 and 3 "
             "negated categories, --lime-categories one-hot): LIME keeps all 5 of every row")
     assert (note in report["dataset"]["notes"]) is noted
