@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import math
 import time
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from numbers import Integral
 from typing import Any
 
@@ -134,9 +134,7 @@ class FittedLearner:
             negative, positive = (readable(c) for c in self.class_names)
             return f"{positive} IF\n  {rules}\nELSE {negative}"
         # a decision list or set, learned on 0/1: its labels as the class names
-        named = type(rules)(tuple(replace(r, label=self.class_names[r.label])
-                                  for r in rules.rules), self.class_names[rules.default])
-        return str(named)
+        return str(rules.relabel(self.class_names))
 
     @property
     def artifact_text(self) -> str:

@@ -5,7 +5,8 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -74,6 +75,20 @@ class _RuleCollection:
 
     def _labels(self) -> np.ndarray:
         return np.array([r.label for r in self.rules] + [self.default], dtype=object)
+
+    def relabel(self, names: Mapping | Sequence):
+        """The same rules with each label (the default's too) as ``names[label]``: a list
+        or set learned on codes such as 0 and 1, worded with the classes' names.
+
+        Examples
+        --------
+        >>> dl = DecisionList((Rule(Clause((Literal(0, "a"),), "AND"), 1),), 0)
+        >>> print(dl.relabel(("no", "yes")))
+        IF (a) THEN yes
+        ELSE no
+        """
+        return type(self)(tuple(replace(r, label=names[r.label]) for r in self.rules),
+                          names[self.default])
 
     def describe(self, digits: int | None = None) -> str:
         """One rule per line, the default last."""

@@ -532,8 +532,7 @@ class IMLIClassifier(ClassifierMixin, BaseEstimator):
         of = dict(zip(self._class_keys(), names))
         rule = self.rules_
         if isinstance(rule, (DecisionList, DecisionSet)):
-            rule = type(rule)(tuple(replace(r, label=of[r.label]) for r in rule.rules),
-                              of[rule.default])
+            rule = rule.relabel(of)
         return rule, np.array(names, dtype=object), of
 
     def explain(self, X, values=None, class_names=None) -> Explanation:

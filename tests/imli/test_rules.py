@@ -149,6 +149,18 @@ def test_decision_set_votes_and_counts_overlap():
     assert ds.overlap(X) == 2
 
 
+@pytest.mark.parametrize("kind", [DecisionList, DecisionSet])
+def test_relabel_names_every_label_and_the_default(kind):
+    a, b = Literal(0, "a"), Literal(1, "b")
+    rules = kind((Rule(Clause((a,), "AND"), 1), Rule(Clause((b,), "AND"), 0)), 0)
+    named = rules.relabel({0: "no", 1: "yes"})
+    assert named == kind((Rule(Clause((a,), "AND"), "yes"), Rule(Clause((b,), "AND"), "no")),
+                         "no")
+    assert rules.relabel(("no", "yes")) == named  # names by position, as class_names
+    X = np.array([[1, 0], [0, 1], [0, 0]])
+    assert named.predict(X).tolist() == [("no", "yes")[v] for v in rules.predict(X)]
+
+
 def test_a_decision_set_tie_goes_to_the_label_fired_first():
     # A and B both get two votes; A's first fired rule (2) comes before B's (4), and
     # the earliest rule fired (0, C) is neither: it went to B, listed first (1, not fired)
