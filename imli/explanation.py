@@ -54,7 +54,9 @@ class Explanation:
 
 
 def _shown_cell(cell: object) -> str:
-    return "missing" if _is_missing(cell) else format_value(cell)
+    """A row's cell as the words show it; an empty one (missing, or not selected) is
+    ``unknown``, the word FOLD's explanations use too."""
+    return "unknown" if _is_missing(cell) else format_value(cell)
 
 
 def check_values(rule, B: np.ndarray, values: dict) -> None:
@@ -88,7 +90,7 @@ def check_values(rule, B: np.ndarray, values: dict) -> None:
         if (bool(p.evaluate(cell)[0]) != literal.negated) != holds:
             raise ValueError(
                 f"values do not match X: with {readable(p.feature, name=True)} "
-                f"{'missing' if _is_missing(cell[0]) else '= ' + format_value(cell[0])}, "
+                f"{'unknown' if _is_missing(cell[0]) else '= ' + format_value(cell[0])}, "
                 f"{literal} would {'fail' if holds else 'hold'}, "
                 f"but it {'holds' if holds else 'fails'} on X; give the same row's values")
 

@@ -147,12 +147,20 @@ def _mixed_frame():
 @pytest.mark.parametrize("categories", ["value", "one-hot"])
 def test_a_users_model_on_categories_and_missing_values(categories, tmp_path):
     """IMLI's binary columns (categories negated too, with one-hot LIME) show the row's
-    own values, a missing one as missing; names from the data are escaped."""
+    own values, a missing one as unknown (as FOLD says); names from the data are escaped."""
     dataset = from_frame(_mixed_frame(), "label", positive="<i>yes</i>", name="mixed")
     box = users_model(dataset, HistGradientBoostingClassifier(max_iter=30, random_state=0))
     result = _run(dataset, {"n_clauses": 1}, box, categories)
+    unknown = set()
     for i in range(len(result.labels["bb_test"])):
-        _says_its_class(result, i, row_reasons(result, i))
+        reasons = row_reasons(result, i)
+        _says_its_class(result, i, reasons)
+        for name in LEARNERS:
+            # one word for an empty cell in both learners' reasons
+            assert "missing" not in reasons[name]["text"] + reasons[name]["summary"]
+            if " is unknown" in reasons[name]["summary"]:
+                unknown.add(name)
+    assert unknown == set(LEARNERS)
     write_run(result, prepare_out_dir(tmp_path / "run"))
     report = _in_every_output(tmp_path / "run")
     html = (tmp_path / "run" / "report.html").read_text(encoding="utf-8")
