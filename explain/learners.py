@@ -18,7 +18,7 @@ import pandas as pd
 
 from adapters import InputError
 from explain.transform import BinaryColumn
-from fold import FOLDClassifier
+from fold import FOLDClassifier, Negated
 from imli import IMLIClassifier, Predicate
 from imli.literals import LiteralSpace
 from imli.predicates import readable
@@ -96,8 +96,12 @@ class FittedLearner:
         X : DataFrame with one row
             The row in the learner's view (binary for IMLI, the table for FOLD).
         values : DataFrame with one row, optional
-            The same row's values in the table, which IMLI shows beside the literals of
-            its binary columns (by default, each column's 0 or 1); FOLD's view holds them.
+            The same row's values in the table (FOLD's view of it), which IMLI shows
+            beside the literals of its binary columns (by default, each column's 0 or 1);
+            FOLD's view holds them. A :class:`fold.Negated` cell of a LIME-filtered row
+            (its one-hot explanation says the category is none of these) reaches IMLI as
+            the frozenset of those categories, which IMLI reads as its ``c != v``
+            columns do.
 
         Returns
         -------
@@ -108,7 +112,8 @@ class FittedLearner:
             why = self.estimator.explain(X)
             return Reason(int(why.label == self.class_names[1]), why.summary, why.text)
         # IMLI learned the labels 0 and 1: its words name them as the classes
-        why = self.estimator.explain(X, values=values, class_names=self.class_names)
+        why = self.estimator.explain(X, values=_imli_values(values),
+                                     class_names=self.class_names)
         return Reason(int(why.label), why.summary, why.text)
 
     @property
@@ -142,6 +147,15 @@ class FittedLearner:
         if self.name == "fold":
             return self.estimator.program_
         return self.rules_text + "\n"
+
+
+def _imli_values(values: pd.DataFrame | None) -> pd.DataFrame | None:
+    """A row of FOLD's view as IMLI's ``explain`` reads values: each :class:`fold.Negated`
+    cell as the frozenset of the categories it negates (imli knows nothing of fold)."""
+    if values is None:
+        return None
+    return values.map(lambda cell: frozenset(cell.values) if isinstance(cell, Negated)
+                      else cell)
 
 
 #: Largest FOLD ``mdl_weight`` a run takes (the command line's bound too).

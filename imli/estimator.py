@@ -546,9 +546,12 @@ class IMLIClassifier(ClassifierMixin, BaseEstimator):
             The same row's original values, shown beside each literal: a column for each
             feature the rule tests, whose value makes each literal hold or fail as it does
             on ``X``. Meant for a rule learned on binary columns with ``column_specs``,
-            whose ``X`` holds only each column's 0 or 1. By default ``X``'s own cells when
-            the estimator binarized ``X``; on binary columns each literal shows its
-            column's 0 or 1, by the column's name.
+            whose ``X`` holds only each column's 0 or 1. A cell may also be a
+            ``frozenset`` of categories: a value known to be none of them (a classical
+            negation, such as LIME's one-hot view of categories keeps), which satisfies
+            ``c != v`` for each ``v`` in it and no other test, and shows as ``known not
+            v``. By default ``X``'s own cells when the estimator binarized ``X``; on
+            binary columns each literal shows its column's 0 or 1, by the column's name.
         class_names : sequence, optional
             A name for each class, in the order of ``classes_``, for the words to show in
             place of its label (a rule learned on codes such as 0 and 1). The

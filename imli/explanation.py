@@ -14,7 +14,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .decisions import DecisionList, DecisionSet, _shown
-from .predicates import _is_missing, format_value, readable, to_numbers
+from .predicates import _category_text, _is_missing, format_value, readable, to_numbers
 from .rules import CNF, Clause, Literal
 
 __all__ = ["Explanation", "check_values", "explain_row"]
@@ -54,9 +54,23 @@ class Explanation:
 
 
 def _shown_cell(cell: object) -> str:
-    """A row's cell as the words show it; an empty one (missing, or not selected) is
-    ``unknown``, the word FOLD's explanations use too."""
+    """A row's cell as the words show it, in FOLD's words: an empty one (missing, or not
+    selected) is ``unknown``; a frozenset of categories the value is known not to be is
+    ``known not a, b``."""
+    if isinstance(cell, frozenset):
+        return "known not " + ", ".join(sorted(format_value(v) for v in cell))
     return "unknown" if _is_missing(cell) else format_value(cell)
+
+
+def _test_holds(predicate, cell: object) -> bool:
+    """Whether ``predicate`` holds on ``cell``. A frozenset of categories (the value is
+    known to be none of them) satisfies ``c != v`` for each ``v`` in it and no other test."""
+    if isinstance(cell, frozenset):
+        return predicate.relation == "!=" and _category_text(predicate.value) in {
+            _category_text(v) for v in cell}
+    column = np.empty(1, dtype=object)
+    column[0] = cell
+    return bool(predicate.evaluate(column)[0])
 
 
 def check_values(rule, B: np.ndarray, values: dict) -> None:
@@ -76,22 +90,20 @@ def check_values(rule, B: np.ndarray, values: dict) -> None:
         if p.feature not in values:
             raise ValueError(f"values has no column {p.feature!r}, a feature the rule tests; "
                              "give the row's original value of each feature")
-        cell = np.empty(1, dtype=object)
-        cell[0] = values[p.feature]
+        cell = values[p.feature]
         if p.is_threshold:
             try:
-                to_numbers(cell)
+                to_numbers(np.array([cell], dtype=object))
             except (TypeError, ValueError):
                 raise ValueError(
-                    f"values holds {readable(cell[0])} for {readable(p.feature, name=True)}, "
+                    f"values holds {readable(cell)} for {readable(p.feature, name=True)}, "
                     f"which {p} reads as a number; give the row's original values") from None
         holds = bool(literal.evaluate(B)[0])
         # a complemented column holds where the test does not, a missing value included
-        if (bool(p.evaluate(cell)[0]) != literal.negated) != holds:
+        if (_test_holds(p, cell) != literal.negated) != holds:
             raise ValueError(
-                f"values do not match X: with {readable(p.feature, name=True)} "
-                f"{'unknown' if _is_missing(cell[0]) else '= ' + format_value(cell[0])}, "
-                f"{literal} would {'fail' if holds else 'hold'}, "
+                f"values do not match X: {readable(p.feature, name=True)} is "
+                f"{_shown_cell(cell)}, so {literal} would {'fail' if holds else 'hold'}, "
                 f"but it {'holds' if holds else 'fails'} on X; give the same row's values")
 
 

@@ -5,6 +5,7 @@ import pandas as pd
 import pytest
 
 from adapters import from_frame
+from explain.learners import fit_learner
 from explain.lime_runner import LimeConfig, explain_rows, make_explainer
 from explain.lime_sampling import SamplingTables, one_hot_negations, sample_neighbourhoods
 from explain.pipeline import RunConfig, run_pipeline
@@ -121,6 +122,29 @@ def test_both_learners_learn_from_negations_and_prolog_agrees(not_b):
     assert min(report["learners"][k]["fidelity_test"] for k in ("imli", "fold")) >= 0.9
     details = add_details(result)["lime"]["feature_frequency"]
     assert {f["feature"] for f in details} == {"x", "city"}  # a negation counts for its column
+
+
+def test_imli_explains_a_lime_row_that_negates_categories(not_b):
+    # IMLI was given FOLD's Negated cell as the row's value, and refused it: "values do not
+    # match X"; explain/ hands it the categories the cell negates
+    result = not_b
+    lime_imli, lime_fold = result.views["imli"]["test_lime"], result.views["fold"]["test_lime"]
+    negated = [i for i, c in enumerate(lime_fold["city"]) if isinstance(c, Negated)]
+    assert negated
+    for i in negated:
+        why = result.learners["imli"].explain(lime_imli.iloc[[i]], lime_fold.iloc[[i]])
+        assert why.label == result.predictions["imli"]["test_lime"][i]
+        if "city" in why.summary:
+            assert "(city is known not " in why.summary
+    # a negation the rule's `!=` test does not name leaves that test false, as in FOLD
+    columns = [BinaryColumn("city", "!=", v, f"city != {v}") for v in ("b", "d")]
+    binary = pd.DataFrame(np.random.default_rng(0).integers(0, 2, (80, 2)).astype(bool),
+                          columns=[c.name for c in columns])
+    learner = fit_learner("imli", binary, (binary.all(axis=1)).astype(int).to_numpy(),
+                          {"batch_size": None, "rule_type": "CNF"}, 0, columns, ("no", "yes"))
+    row = pd.DataFrame({"city != b": [True], "city != d": [False]})
+    why = learner.explain(row, pd.DataFrame({"city": [Negated("b", "c")], "x": [0.5]}))
+    assert why.label == 0 and "city != d fails (city is known not b, c)" in why.summary
 
 
 def test_too_few_samples_counts_the_one_hot_features():

@@ -204,8 +204,31 @@ def test_values_that_contradict_the_row_are_refused(cell):
     clf, X, age = _binarized_age()
     i = int(np.argmax(age > 45))
     values = pd.DataFrame({"age": pd.array([cell], dtype=object)})
-    with pytest.raises(ValueError, match=r"^values do not match X: with age "):
+    with pytest.raises(ValueError, match=r"^values do not match X: age is "):
         clf.explain(X.iloc[[i]], values=values)
+
+
+def test_a_frozenset_cell_is_a_value_known_to_be_none_of_its_categories():
+    # LIME's one-hot view keeps "city is not b" (the binary view's city != b column; the
+    # table's cell, given to explain, as the categories it is not)
+    rng = np.random.default_rng(0)
+    X = pd.DataFrame({"not b": rng.integers(0, 2, 80), "not d": rng.integers(0, 2, 80)})
+    clf = IMLIClassifier(n_clauses=2, batch_size=None, random_state=0).fit(
+        X, X["not b"] & X["not d"],
+        column_specs=[Predicate("city", "!=", "b"), Predicate("city", "!=", "d")])
+    assert str(clf.rules_) == "(city != b) AND (city != d)"
+    row = pd.DataFrame({"not b": [1], "not d": [0]})
+    e = clf.explain(row, values=pd.DataFrame({"city": [frozenset({"b", "c"})]}))
+    assert e.label == 0 and e.summary == (
+        "1 of 2 clauses fails, every literal of it false: city != d fails "
+        "(city is known not b, c)")
+    both = clf.explain(row.assign(**{"not d": 1}),
+                       values=pd.DataFrame({"city": [frozenset({"b", "d"})]}))
+    assert both.label == 1 and "(city is known not b, d)" in both.summary
+    # a known city other than b and d would make city != d hold: not this row's values
+    for cell in ("a", frozenset({"d"})):
+        with pytest.raises(ValueError, match=r"^values do not match X: city is "):
+            clf.explain(row, values=pd.DataFrame({"city": [cell]}))
 
 
 def test_values_with_two_columns_of_one_name_are_refused():
