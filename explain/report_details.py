@@ -18,7 +18,7 @@ from explain.pipeline import PipelineResult, one_table
 from explain.rule_stats import feature_usage, rule_stats
 
 __all__ = ["add_details", "lime_feature_frequency", "disagreement_examples", "row_reasons",
-           "shown_features", "json_value"]
+           "shown_features", "json_value", "table_row", "whole_number_columns"]
 
 #: Example rows of disagreement kept in the report, and feature values shown per row.
 MAX_EXAMPLES = 5
@@ -115,6 +115,25 @@ def shown_features(usage: dict[str, dict[str, int]], columns) -> list[str]:
     return [str(c) for c in columns if str(c) in chosen]
 
 
+def whole_number_columns(result: PipelineResult) -> list[str]:
+    """The numeric columns whose every value (train and test rows) is a whole number: the
+    table's integer columns, which the reader made float like every numeric column."""
+    views = result.views["fold"]
+    numeric = pd.concat([views["train_raw"], views["test"]]).select_dtypes("number")
+    return [c for c in numeric.columns if (numeric[c].dropna() % 1 == 0).all()]
+
+
+def table_row(result: PipelineResult, i: int, whole: list[str] | None = None) -> pd.DataFrame:
+    """Test row ``i`` (a position) as the user's table has it: its cells in the columns of
+    ``whole`` (default :func:`whole_number_columns`) as Python ints, ``3`` where the reader
+    made ``3.0``."""
+    row = result.views["fold"]["test"].iloc[[i]].copy()
+    for c in whole_number_columns(result) if whole is None else whole:
+        row[c] = pd.Series([v if pd.isna(v) else int(v) for v in row[c]], index=row.index,
+                           dtype=object)
+    return row
+
+
 def disagreement_examples(result: PipelineResult, usage: dict[str, dict[str, int]],
                           limit: int = MAX_EXAMPLES) -> list[dict]:
     """The first ``limit`` test rows on which IMLI and FOLD predict different classes.
@@ -131,25 +150,29 @@ def disagreement_examples(result: PipelineResult, usage: dict[str, dict[str, int
     chosen = set(example_features(usage, raw.columns))
     shown = [c for c in raw.columns if str(c) in chosen]
     bb, truth = result.labels["bb_test"], result.labels["y_test"]
+    whole = whole_number_columns(result)
     examples = []
     for i in np.flatnonzero(imli != fold)[:limit]:
+        row = table_row(result, i, whole)
         examples.append({
             "row": json_value(raw.index[i]),
             "black_box": names[int(bb[i])],
             "imli": names[int(imli[i])],
             "fold": names[int(fold[i])],
             "truth": names[int(truth[i])],
-            "values": {str(c): json_value(raw.iloc[i][c]) for c in shown},
-            "reasons": row_reasons(result, i),
+            "values": {str(c): json_value(row.iloc[0][c]) for c in shown},
+            "reasons": row_reasons(result, i, row),
         })
     return examples
 
 
-def row_reasons(result: PipelineResult, i: int) -> dict[str, dict]:
+def row_reasons(result: PipelineResult, i: int,
+                values: pd.DataFrame | None = None) -> dict[str, dict]:
     """Why IMLI and FOLD give test row ``i`` (a position) their classes: per learner, the
     reason on one line (``summary``) and in full (``text``), each literal with the row's
-    value in the table (:meth:`explain.learners.FittedLearner.explain`)."""
-    values = result.views["fold"]["test"].iloc[[i]]  # the table's row
+    value in the table (``values``, default :func:`table_row`; see
+    :meth:`explain.learners.FittedLearner.explain`)."""
+    values = table_row(result, i) if values is None else values
     reasons = {}
     with one_table():
         for name in ("imli", "fold"):

@@ -410,6 +410,24 @@ def test_disagreeing_rows_show_the_values_exactly(written):
         assert f">{v!r}<" in html_text, v
 
 
+def test_disagreeing_rows_show_whole_numbers_as_the_table_has_them(written):
+    """A column of whole numbers (age: the reader makes it float) shows 52, not 52.0, in
+    both reports and in the reasons; report.json keeps them numbers."""
+    out, _ = written
+    report = json.loads((out / "report.json").read_text())
+    examples = report["agreement"]["examples"]
+    ages = [ex["values"]["age"] for ex in examples if ex["values"].get("age") is not None]
+    assert ages and all(type(v) is int for v in ages)
+    incomes = [ex["values"][HOSTILE_NAME] for ex in examples]
+    assert all(type(v) is float for v in incomes)  # a column of fractions stays as it was
+    md, html_text = (out / "report.md").read_text(), (out / "report.html").read_text()
+    for v in ages:
+        assert f"| {v} |" in md and f">{v}<" in html_text
+        assert f"{v}.0" not in md and f"{v}.0" not in html_text
+    reasons = " ".join(ex["reasons"][name]["text"] for ex in examples for name in ex["reasons"])
+    assert "(age is " in reasons and not re.search(r"age is \d+\.0\b", reasons)
+
+
 def test_the_reports_render_the_same_from_report_json(written):
     """The renderers read the report dict alone: rendered again from report.json, whose
     keys are sorted, both reports are the files the run wrote (the disagreement table's
