@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -36,8 +36,11 @@ class Explanation:
         The reason on one line: the rule that fired, each of its literals with the row's
         value, then why its exceptions do not hold (each at its first literal that fails,
         without its text, or, its literals holding, overruled by its own exception that
-        holds); or, for the default, why each rule does not fire. The rules of
-        earlier classes that do not fire before a rule of a later class does are left out.
+        holds); or, for the default, why each rule does not fire. An exception that holds
+        is named by its own literals, each with the row's value, and its own exceptions,
+        which do not hold, only counted (``unless …``; the text spells them out). The
+        rules of earlier classes that do not fire before a rule of a later class does are
+        left out.
     """
 
     label: object
@@ -77,23 +80,32 @@ def _is(view: ColumnView, literal: Literal, row: int) -> str:
     return f"{readable(literal.feature, name=True)} is {_cell(view, literal, row)}"
 
 
-def _first_failure(rule: Rule, view: ColumnView, row: int) -> str:
-    """Why ``rule`` does not fire on ``row``."""
+def _first_failure(rule: Rule, view: ColumnView, row: int, brief: bool = False) -> str:
+    """Why ``rule`` does not fire on ``row``: its first literal that fails, or its
+    exception that holds. ``brief`` (for a summary): that exception named by its own
+    literals, its own exceptions left out (``unless …``) and counted."""
     for literal in rule.literals:
         if not literal.covers(view)[row]:
             return f"{literal} fails ({_is(view, literal, row)})"
     for exception in rule.exceptions:
         if exception.covers(view)[row]:
-            return f"its exception [{exception}] holds ({_reasons(exception, view, row)})"
+            shown = (str(replace(exception, exceptions=()))
+                     + (" unless …" if exception.exceptions else "")) if brief else exception
+            return f"its exception [{shown}] holds ({_reasons(exception, view, row, brief)})"
     return "it fires"  # pragma: no cover - only called on rules that do not fire
 
 
-def _reasons(rule: Rule, view: ColumnView, row: int) -> str:
+def _reasons(rule: Rule, view: ColumnView, row: int, brief: bool = False) -> str:
     """Why ``rule`` holds on ``row``, in one line: its cells, and why each of its
-    exceptions does not hold."""
+    exceptions does not hold (``brief``: how many of them there are)."""
     parts = [_is(view, lit, row) for lit in rule.literals]
-    parts += [f"not [{exception}]: {_first_failure(exception, view, row)}"
-              for exception in rule.exceptions]
+    n = len(rule.exceptions)
+    if brief and n:
+        parts.append("its own exception does not hold" if n == 1
+                     else f"none of its {n} own exceptions holds")
+    elif n:
+        parts += [f"not [{exception}]: {_first_failure(exception, view, row)}"
+                  for exception in rule.exceptions]
     return "; ".join(parts) or "it has no condition"
 
 
@@ -111,7 +123,7 @@ def _not_held(exception: Rule, view: ColumnView, row: int) -> str:
     """Why ``exception`` does not hold, for the one line of :func:`_fired`: its first
     literal that fails; when every literal holds, those literals said to be overruled by
     its own exception that holds (the exception to the exception, not the rule's)."""
-    why = _first_failure(exception, view, row)
+    why = _first_failure(exception, view, row, brief=True)
     if not exception.body_covers(view)[row]:
         return why
     held = " and ".join(map(str, exception.literals)) or "true"
@@ -137,7 +149,9 @@ def explain_row(theory: Theory, view: ColumnView, row: int) -> tuple:
     (label, rule or None, text, summary)
         ``summary`` is the reason on one line (:attr:`Explanation.summary`).
     """
-    failed = []  # the rules of the classes tried before, each with why it does not fire
+    # the rules of the classes tried before, each with why it does not fire: in full, and
+    # briefly for the summary
+    failed, brief = [], []
     for class_rules in theory.classes:
         for number, rule in enumerate(class_rules.rules, 1):
             if rule.covers(view)[row]:
@@ -151,12 +165,13 @@ def explain_row(theory: Theory, view: ColumnView, row: int) -> tuple:
                 summary = _fired(what, rule, view, row)
                 return class_rules.label, rule, "\n".join(lines), summary
         for number, rule in enumerate(class_rules.rules, 1):
-            failed.append(f"rule {number} of class {_label(class_rules.label)} does not fire: "
-                          f"{_first_failure(rule, view, row)}")
+            which = f"rule {number} of class {_label(class_rules.label)} does not fire: "
+            failed.append(which + _first_failure(rule, view, row))
+            brief.append(which + _first_failure(rule, view, row, brief=True))
     default = f"Predicted {_label(theory.default)} (the default)"
     if not theory.rules:
         return (theory.default, None, f"{default}: the program has no rule.",
                 "the program has no rule")
     lines = [f"{default}: no rule of an earlier class fired:",
              *(f"  {part}" for part in failed)]
-    return theory.default, None, "\n".join(lines), "no rule fired: " + "; ".join(failed)
+    return theory.default, None, "\n".join(lines), "no rule fired: " + "; ".join(brief)

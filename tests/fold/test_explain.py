@@ -223,3 +223,20 @@ def test_the_summary_names_an_exception_overruled_by_its_own_exception():
     assert why.summary == (
         "rule 1 of class 'fly' fired: bird == yes (bird is 'yes'); no exception holds: "
         "penguin == yes is overruled, as its exception [super == yes] holds (super is 'yes')")
+
+
+def test_a_default_summary_names_the_exception_that_holds_without_its_own():
+    # it spelled out the exception's own exceptions and why each fails: on a larger
+    # program, a thousand characters on one line
+    X = pd.DataFrame({"bird": ["yes"] * 6 + [NAN] * 2,
+                      "penguin": [NAN] * 3 + ["yes"] * 3 + [NAN] * 2,
+                      "super": [NAN] * 5 + ["yes"] + [NAN] * 2})
+    clf = FOLDClassifier(min_support=1).fit(X, ["fly"] * 3 + ["no", "no", "fly", "no", "no"])
+    why = clf.explain(X.iloc[[3]])
+    assert why.label == clf.predict(X.iloc[[3]])[0] == "no" and why.rule is None
+    assert why.summary == (
+        "no rule fired: rule 1 of class 'fly' does not fire: its exception "
+        "[penguin == yes unless …] holds (penguin is 'yes'; its own exception does not hold)")
+    # the text keeps the whole reason
+    assert ("its exception [penguin == yes unless (super == yes)] holds (penguin is 'yes'; "
+            "not [super == yes]: super == yes fails (super is unknown))") in why.text
