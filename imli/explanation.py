@@ -62,15 +62,14 @@ def _shown_cell(cell: object) -> str:
     return "unknown" if _is_missing(cell) else format_value(cell)
 
 
-def _test_holds(predicate, cell: object) -> bool:
-    """Whether ``predicate`` holds on ``cell``. A frozenset of categories (the value is
-    known to be none of them) satisfies ``c != v`` for each ``v`` in it and no other test."""
-    if isinstance(cell, frozenset):
+def _test_holds(predicate, cell: np.ndarray) -> bool:
+    """Whether ``predicate`` holds on ``cell`` (an object array of one cell). A frozenset
+    of categories (the value is known to be none of them) satisfies ``c != v`` for each
+    ``v`` in it and no other test."""
+    if isinstance(cell[0], frozenset):
         return predicate.relation == "!=" and _category_text(predicate.value) in {
-            _category_text(v) for v in cell}
-    column = np.empty(1, dtype=object)
-    column[0] = cell
-    return bool(predicate.evaluate(column)[0])
+            _category_text(v) for v in cell[0]}
+    return bool(predicate.evaluate(cell)[0])
 
 
 def check_values(rule, B: np.ndarray, values: dict) -> None:
@@ -90,20 +89,21 @@ def check_values(rule, B: np.ndarray, values: dict) -> None:
         if p.feature not in values:
             raise ValueError(f"values has no column {p.feature!r}, a feature the rule tests; "
                              "give the row's original value of each feature")
-        cell = values[p.feature]
+        cell = np.empty(1, dtype=object)
+        cell[0] = values[p.feature]
         if p.is_threshold:
             try:
-                to_numbers(np.array([cell], dtype=object))
+                to_numbers(cell)
             except (TypeError, ValueError):
                 raise ValueError(
-                    f"values holds {readable(cell)} for {readable(p.feature, name=True)}, "
+                    f"values holds {readable(cell[0])} for {readable(p.feature, name=True)}, "
                     f"which {p} reads as a number; give the row's original values") from None
         holds = bool(literal.evaluate(B)[0])
         # a complemented column holds where the test does not, a missing value included
         if (_test_holds(p, cell) != literal.negated) != holds:
             raise ValueError(
                 f"values do not match X: {readable(p.feature, name=True)} is "
-                f"{_shown_cell(cell)}, so {literal} would {'fail' if holds else 'hold'}, "
+                f"{_shown_cell(cell[0])}, so {literal} would {'fail' if holds else 'hold'}, "
                 f"but it {'holds' if holds else 'fails'} on X; give the same row's values")
 
 
