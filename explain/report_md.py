@@ -138,8 +138,9 @@ def complement_legend(name: str, rules: str) -> str | None:
     if not parts:
         return None
     learner = "IMLI" if name == "imli" else "FOLD"
-    return (f"A missing value satisfies no test of {learner}'s (nor, on a LIME-filtered row, "
-            f"a feature not selected for the row): {'; '.join(parts)}.")
+    return (f"A missing value (an unknown one, in the reasons) satisfies no test of "
+            f"{learner}'s (nor, on a LIME-filtered row, a feature not selected for the row): "
+            f"{'; '.join(parts)}.")
 
 
 def empty_rules_note(name: str, entry: dict) -> str | None:
