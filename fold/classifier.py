@@ -205,7 +205,10 @@ class FOLDClassifier(ClassifierMixin, BaseEstimator):
     max_rule_length : int or None, default=None
         Most literals in one rule (exceptions not counted); None: no limit.
     max_exception_depth : int, default=4
-        Deepest nesting of exceptions (0: no exceptions).
+        Deepest nesting of exceptions (0: no exceptions), at most 100. Where no literal
+        tells a rule's rows apart (rows alike but for their labels), the search nests
+        exceptions of no literal down to this depth; from about 500 levels Python's
+        recursion limit stopped the fit.
     min_support : int or float, default=0.005
         Fewest positives a rule (or exception) must cover when the search
         adds it: a count if int, a fraction of the training rows if float in
@@ -302,7 +305,7 @@ class FOLDClassifier(ClassifierMixin, BaseEstimator):
         "exception_ratio": [Interval(Real, 0, None, closed="left")],
         "min_gain": [Interval(Real, 0, None, closed="left")],
         "max_rule_length": [Interval(Integral, 1, None, closed="left"), None],
-        "max_exception_depth": [Interval(Integral, 0, None, closed="left")],
+        "max_exception_depth": [Interval(Integral, 0, 100, closed="both")],
         "min_support": [Interval(Integral, 1, None, closed="left"),
                         Interval(Real, 0, 1, closed="neither")],
         "mdl_weight": [Interval(Real, 0, None, closed="left"), None],

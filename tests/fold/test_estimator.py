@@ -100,6 +100,17 @@ def test_not_fitted_and_bad_parameters():
     assert slow.predict(X).tolist() == [0, 1]
 
 
+def test_exception_depth_is_bounded_where_rows_alike_nest_exceptions_to_it():
+    # no literal tells these rows apart: each exception of no literal poses its rule's
+    # rows again, down to max_exception_depth (depth 2000 was a RecursionError)
+    X = pd.DataFrame({"a": [1.0, 1.0, 2.0, 2.0] * 3})
+    y = ["p", "n"] * 6
+    deepest = FOLDClassifier(max_exception_depth=100, min_support=1, mdl_weight=None)
+    assert deepest.fit(X, y).predict(X).tolist() == ["p"] * 12
+    with pytest.raises(ValueError, match=r"'max_exception_depth' .* range \[0, 100\]"):
+        FOLDClassifier(max_exception_depth=101).fit(X, y)
+
+
 def test_input_problems_have_clear_errors():
     X = pd.DataFrame({"a": [1.0, 2.0, 3.0], "b": ["x", "y", "x"]})
     clf = FOLDClassifier(min_support=1).fit(X, [0, 1, 0])
