@@ -21,19 +21,19 @@ HOSTILE = (
 )
 
 
-def run_swipl(clf: FOLDClassifier, X, directory: Path) -> np.ndarray:
+def run_swipl(clf: FOLDClassifier, X, directory: Path, facts: str | None = None) -> np.ndarray:
     """Run ``clf.program_`` on ``X`` in a plain ``swipl`` process (no project code), in
     the C locale: the files must say they are UTF-8 for their non-ASCII atoms to read
-    as written.
+    as written. ``facts``: the facts file's text (default: ``clf.facts(X)``).
 
     Returns each row's index into the program's decision list.
     """
     swipl = shutil.which("swipl")
     assert swipl, "SWI-Prolog (swipl) must be installed for these tests"
     program = directory / "fold.pl"
-    facts = directory / "facts.pl"
     program.write_text(clf.program_, encoding="utf-8")
-    facts.write_text(clf.facts(X), encoding="utf-8")
+    facts_file = directory / "facts.pl"
+    facts_file.write_text(clf.facts(X) if facts is None else facts, encoding="utf-8")
     labels = ", ".join(clf.prolog_.label_terms)
     row = quote_atom(clf.prolog_.row_predicate)
     label = quote_atom(clf.prolog_.label_predicate)
@@ -45,7 +45,7 @@ def run_swipl(clf: FOLDClassifier, X, directory: Path) -> np.ndarray:
         f"main :- forall({row}(I), ({label}(I, L), nth0(K, [{labels}], L), "
         "format('~d ~d~n', [I, K]))).\n", encoding="utf-8")
     done = subprocess.run(
-        [swipl, "-q", "-g", "main", "-t", "halt", str(program), str(facts), str(query)],
+        [swipl, "-q", "-g", "main", "-t", "halt", str(program), str(facts_file), str(query)],
         capture_output=True, text=True, timeout=120, encoding="utf-8",
         env={"PATH": os.environ["PATH"], "LANG": "C", "LC_ALL": "C"},
     )
