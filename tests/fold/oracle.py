@@ -74,9 +74,10 @@ def number(value) -> str:
     return mantissa + ("" if "." in mantissa else ".0") + (f"e{exponent}" if exponent else "")
 
 
-def facts(clf, X: pd.DataFrame) -> str:
+def facts(clf, X: pd.DataFrame, as_text=frozenset()) -> str:
     """The facts of ``X`` under the predicate names of ``clf.prolog_``, grouped by
-    predicate (``row/1`` and a column named ``row``, ``row/2``, are two predicates)."""
+    predicate (``row/1`` and a column named ``row``, ``row/2``, are two predicates).
+    ``as_text``: (row, column) pairs of numeric cells written as atoms (``'2.5'``)."""
     program = clf.prolog_
     kinds = dict(zip(clf.schema_.names, clf.schema_.kinds))
     found = []
@@ -86,7 +87,8 @@ def facts(clf, X: pd.DataFrame) -> str:
             if unknown(cell):
                 continue
             if kinds[name] == "numeric":
-                pred, values = program.feature_predicates[name], [number(cell)]
+                text = quote(repr(float(cell))) if (i, name) in as_text else number(cell)
+                pred, values = program.feature_predicates[name], [text]
             elif isinstance(cell, Negated):
                 pred = program.negation_predicates[name]
                 values = [quote(v) for v in sorted(cell.values)]

@@ -73,6 +73,17 @@ def test_plain_swipl_on_facts_written_without_project_code(tmp_path, table, para
     for data in (X, rows):
         found = run_swipl(clf, data, tmp_path, facts=oracle.facts(clf, data))
         assert (found == oracle.decisions(clf.rules_, data)).all()
+    # a number written as an atom passes no comparison (the program's number guards):
+    # the row decides as if the cell were unknown
+    numeric = [name for name, kind in zip(clf.schema_.names, clf.schema_.kinds)
+               if kind == "numeric"]
+    as_text = {(i, name) for name in numeric for i in range(0, len(X), 2)
+               if not np.isnan(X.at[i, name])}
+    unknown = X.copy()
+    for i, name in as_text:
+        unknown.at[i, name] = np.nan
+    found = run_swipl(clf, X, tmp_path, facts=oracle.facts(clf, X, as_text))
+    assert (found == oracle.decisions(clf.rules_, unknown)).all()
 
 
 def random_classes(seed: int) -> tuple:
