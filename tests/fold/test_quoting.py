@@ -8,7 +8,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from fold import FOLDClassifier, format_number, quote_atom
+from fold import FOLDClassifier, Literal, Rule, format_number, quote_atom
 from fold.quoting import format_numbers, format_term
 from tests.fold.helpers import HOSTILE
 
@@ -106,6 +106,24 @@ def test_rules_and_explanations_quote_what_could_mislead():
     rule, default = str(odd.rules_).splitlines()
     quoted = {"'no\\nway'", "'It\\'s \"yes\"'"}
     assert {rule.split(" if ")[0], default.removesuffix(" otherwise")} == quoted
+
+
+def test_a_bracket_without_its_pair_is_quoted_in_rule_text():
+    """A value ``w)`` closed ``unless (`` early: the exception ``c == u`` read as a rule
+    of its own, ``(p == x unless (...)) or c == u``."""
+    from fold.quoting import readable
+
+    def equal(feature, value):
+        return Literal(feature, "==", value)
+
+    nested = Rule((equal("a", "v"),), (Rule((equal("b", "w)"),)),))
+    rule = Rule((equal("p", "x"),), (nested, Rule((equal("c", "u"),))))
+    assert str(rule) == "p == x unless ((a == v unless (b == 'w)')) or c == u)"
+    for unpaired in ("w)", "(v", "a)(b", "f(x"):
+        assert readable(unpaired) == repr(unpaired) and readable(unpaired, name=True) == repr(
+            unpaired)
+    for paired in ("width (cm)", "f(x)", "(a)(b)", "((x))"):
+        assert readable(paired) == paired
 
 
 def test_a_column_named_like_a_number_is_quoted_in_rule_text():
