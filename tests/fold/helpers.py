@@ -70,7 +70,7 @@ values = st.one_of(st.sampled_from(HOSTILE[:12] + ("z\x00", "z")), st.text(max_s
 
 
 @st.composite
-def tables(draw):
+def tables(draw, names=names, values=values):
     """Random small tables: hostile names and values, NaN, Negated, -0.0, subnormals."""
     n_rows = draw(st.integers(4, 30))
     columns = draw(st.lists(names, min_size=1, max_size=4, unique=True))

@@ -1,8 +1,8 @@
 """FOLD against an independent reading of its programs and against brute force.
 
-On tiny random tables: each row's decision equals the printed rules read cell by cell
-(:mod:`tests.fold.oracle`), SWI-Prolog's through ``predict`` and plain ``swipl``'s on
-facts written without project code; multi-class prediction is the first class whose rule
+On tiny random tables: each row's decision equals the rules read cell by cell
+(:mod:`tests.fold.oracle`), the printed rules parsed back, SWI-Prolog's through
+``predict`` and plain ``swipl``'s on facts written without project code; multi-class prediction is the first class whose rule
 fires and ``explain`` names that rule; a planted 1- or 2-literal program is found; the
 clean-up and the pruning leave nothing they claim to remove; fits are deterministic.
 
@@ -61,6 +61,21 @@ def test_every_row_decides_as_the_printed_rules_read_cell_by_cell(table, paramet
         order = clf.classes_[clf.class_order_]
         assert (clf.predict(rows) == order[expected]).all()
         assert (clf.predict_python(rows) == order[expected]).all()
+
+
+BRACKETS = st.sampled_from(["w (cm)", "v)", "(u", "a)(b", "f(x)", "x y", "k"])
+
+
+@SWEEP
+@given(st.one_of(tables(), tables(names=BRACKETS, values=BRACKETS)),
+       st.sampled_from(PARAMETERS))
+def test_the_printed_rules_read_back_decide_every_row_as_predict(table, parameters):
+    """``str(clf.rules_)`` parsed (names and values as is or as Python string literals)
+    and run gives each row the label predict gives."""
+    X, y = table
+    clf = FOLDClassifier(**parameters).fit(X, y)
+    assert oracle.printed_labels(str(clf.rules_), X) == [str(label)
+                                                         for label in clf.predict(X)]
 
 
 @pytest.mark.filterwarnings("ignore:column .* never seen in fit")
