@@ -253,7 +253,9 @@ def _errors_by_value(column, relation: str, rows: np.ndarray, change: np.ndarray
     size = len(column.values)
     codes = column.codes[rows]
     known = codes >= 0
-    per_value = np.bincount(codes[known], weights=change[known], minlength=size)
+    # float even when no row is known (bincount then gives integers, which hold no inf)
+    per_value = np.bincount(codes[known], weights=change[known], minlength=size).astype(
+        np.float64, copy=False)
     if relation == "<=":
         return np.cumsum(per_value)
     if relation == ">":

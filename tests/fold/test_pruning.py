@@ -97,6 +97,16 @@ def test_refinement_reaches_literals_inside_exceptions():
     assert refined == (Node(((1, "==", 0),), (Node(((0, ">", 28),), ()),)),)
 
 
+def test_refinement_of_a_literal_whose_rows_are_all_unknown_in_its_column():
+    # every row the literal a > 1.5 decides has no a: no value of a changes an error
+    # (numpy's bincount of no rows gave integers, and '> largest value' could not be inf)
+    X = pd.DataFrame({"a": [1.0, 2.0, np.nan, np.nan], "b": ["q", "q", "p", "p"]})
+    learner = _learner(X)
+    pos, neg = _masks(np.array([0, 0, 1, 0]))
+    theory = (Node(((0, ">", 0), (1, "==", 0)), ()),)
+    assert refine_thresholds(theory, learner.covers, pos, neg, learner.table) == theory
+
+
 def test_refinement_leaves_a_theory_without_errors_alone():
     y = (A >= 20).astype(int)
     learner = _learner(pd.DataFrame({"a": A}))
