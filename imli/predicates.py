@@ -39,7 +39,9 @@ def readable(text: object, name: bool = False) -> str:
     r"""A name or value from the data as rule text shows it: as is, or quoted.
 
     Text that could be misread as part of a rule (an operator, a word such as ``and`` /
-    ``or`` / ``not`` / ``unless``, the ``,``, ``{`` or ``}`` of a set of categories, spaces
+    ``or`` / ``not`` / ``unless``, a bracket without its pair, which would close or open a
+    clause or term early (``w)`` ends ``(a == w) or`` early; ``width (cm)`` is as is), the
+    ``,``, ``{`` or ``}`` of a set of categories, spaces
     or quote marks at its ends, nothing at all) or
     that holds characters that do not print (line breaks, control characters, invisible
     format characters such as the right-to-left override U+202E, which reorders what
@@ -51,14 +53,26 @@ def readable(text: object, name: bool = False) -> str:
     --------
     >>> readable("no checking"), readable("b AND x > 5"), readable("x\u202eb")
     ('no checking', "'b AND x > 5'", "'x\\u202eb'")
+    >>> readable("width (cm)"), readable("w)")
+    ('width (cm)', "'w)'")
     >>> readable("1"), readable("1", name=True), readable("1e5", name=True)
     ('1', "'1'", "'1e5'")
     """
     text = str(text)
-    if _JOINERS.sub("", text).isprintable() and not _AMBIGUOUS.search(text) and not (
-            name and _NUMBER.fullmatch(text)):
+    if (_JOINERS.sub("", text).isprintable() and not _AMBIGUOUS.search(text)
+            and _paired(text) and not (name and _NUMBER.fullmatch(text))):
         return text
     return repr(text)
+
+
+def _paired(text: str) -> bool:
+    """Whether each ``)`` of ``text`` closes a ``(`` before it and each ``(`` is closed."""
+    depth = 0
+    for ch in text:
+        depth += (ch == "(") - (ch == ")")
+        if depth < 0:
+            return False
+    return depth == 0
 
 
 def short_between(low: float, high: float) -> float:

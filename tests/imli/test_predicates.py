@@ -98,6 +98,26 @@ def test_rule_text_quotes_what_could_mislead():
     assert "fl\\nag" in text and "c\\u202ed" in text
 
 
+def test_a_bracket_without_its_pair_is_quoted_in_rule_text():
+    """A name ``flag (0/1`` opened a bracket that its clause's ``)`` closed: ``(flag (0/1) OR …``."""
+    import pandas as pd
+
+    from imli import IMLIClassifier
+    from imli.predicates import readable
+
+    for unpaired in ("w)", "(v", "a)(b", "f(x"):
+        assert readable(unpaired) == repr(unpaired) == readable(unpaired, name=True)
+    for paired in ("width (cm)", "f(x)", "(a)(b)", "((x))"):
+        assert readable(paired) == paired
+    rng = np.random.default_rng(0)
+    c = rng.choice(["w)", "(v", "ok"], 120)
+    flag = rng.integers(0, 2, 120)
+    X = pd.DataFrame({"c": c, "flag (0/1": flag})
+    y = np.where((c == "w)") | (flag == 1), 1, 0)
+    text = str(IMLIClassifier(n_clauses=2, rule_type="DNF").fit(X, y).rules_)
+    assert "'(v'" in text and "'flag (0/1'" in text
+
+
 @pytest.mark.parametrize("value, text", [(7073.5, "7073.5"), (123456.789, "123456.8"),
                                          (39.5, "39.5"), (0.123456, "0.1235")])
 def test_rounded_numbers_are_never_rounded_into_their_integer_part(value, text):
