@@ -99,7 +99,8 @@ def test_rule_text_quotes_what_could_mislead():
 
 
 def test_a_bracket_without_its_pair_is_quoted_in_rule_text():
-    """A name ``flag (0/1`` opened a bracket that its clause's ``)`` closed: ``(flag (0/1) OR …``."""
+    """A name ``flag (0/1`` opened a bracket that its clause's ``)`` closed:
+    ``(flag (0/1) OR …``."""
     import pandas as pd
 
     from imli import IMLIClassifier
