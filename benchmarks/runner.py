@@ -23,6 +23,7 @@ import json
 import sys
 import time
 from dataclasses import asdict, dataclass, field, replace
+from functools import partial
 from pathlib import Path
 from typing import Callable
 
@@ -35,8 +36,8 @@ from benchmarks.peers import PEERS, evaluate_peer, make_peer
 from explain.metrics import discordant_test
 
 __all__ = ["BenchConfig", "QUICK_DATASETS", "DEFAULT_DATASETS", "RESULTS_DIR", "LIME_CACHE_DIR",
-           "OURS", "ABLATION", "to_project_dataset", "choose_positive", "fold_splits", "run_fold", "run_dataset",
-           "summarize", "check_peers", "run", "save"]
+           "OURS", "ABLATION", "to_project_dataset", "choose_positive", "fold_splits", "run_fold",
+           "run_dataset", "disagreeing", "summarize", "check_peers", "run", "save"]
 
 HERE = Path(__file__).resolve().parent
 RESULTS_DIR = HERE / "results"
@@ -210,7 +211,8 @@ def _run_config(config: BenchConfig):
                      imli_params=dict(config.imli_params), fold_params=dict(config.fold_params))
 
 
-def run_fold(dataset, split, config: BenchConfig, log: Log = _stderr, tag: str = "") -> dict:
+def run_fold(dataset, split, config: BenchConfig, log: Log = _stderr, tag: str = "",
+             extend: Callable | None = None) -> dict:
     """Our learners, their ablation and the peers on one fold.
 
     Parameters
@@ -223,6 +225,10 @@ def run_fold(dataset, split, config: BenchConfig, log: Log = _stderr, tag: str =
         Receives progress lines.
     tag : str
         Prefix of the progress lines.
+    extend : callable, optional
+        ``extend(result, split)`` -> more methods (name -> a learner report with
+        ``disagree_rows``), measured on the pipeline's result (``explain.pipeline.
+        PipelineResult``) of this fold: an experiment's variants of our learners.
 
     Returns
     -------
@@ -241,7 +247,7 @@ def run_fold(dataset, split, config: BenchConfig, log: Log = _stderr, tag: str =
     report = result.report
     methods = {name: report["learners"][name] for name in OURS}
     for name in OURS:
-        methods[name]["disagree_rows"] = _disagreeing(
+        methods[name]["disagree_rows"] = disagreeing(
             result.predictions[name]["test"], result.labels["bb_test"], test_idx)
     log(f"{tag} pipeline {time.perf_counter() - started:.1f}s (LIME "
         f"{report['lime']['seconds']:.1f}s) " + _brief(methods))
@@ -254,6 +260,11 @@ def run_fold(dataset, split, config: BenchConfig, log: Log = _stderr, tag: str =
             refitted = {names[n]: refit(result, n, view) for n in OURS}
             methods.update(refitted)
             log(f"{tag} {title} {time.perf_counter() - begun:.1f}s " + _brief(refitted))
+    if extend is not None:
+        begun = time.perf_counter()
+        extended = extend(result, (train_idx, test_idx))
+        methods.update(extended)
+        log(f"{tag} variants {time.perf_counter() - begun:.1f}s " + _brief(extended))
 
     labels = result.labels
     X_train, X_test = dataset.X.iloc[train_idx], dataset.X.iloc[test_idx]
@@ -263,7 +274,7 @@ def run_fold(dataset, split, config: BenchConfig, log: Log = _stderr, tag: str =
             make_peer(name, config.random_state), X_train, labels["bb_train"], X_test,
             labels["bb_test"], labels["y_test"], dataset.categorical,
             X_test_lime=result.views["fold"]["test_lime"])
-        methods[name]["disagree_rows"] = _disagreeing(
+        methods[name]["disagree_rows"] = disagreeing(
             methods[name].pop("test_predictions"), labels["bb_test"], test_idx)
         log(f"{tag} {name} {time.perf_counter() - begun:.1f}s " + _brief({name: methods[name]}))
     return {
@@ -277,7 +288,7 @@ def run_fold(dataset, split, config: BenchConfig, log: Log = _stderr, tag: str =
     }
 
 
-def _disagreeing(predicted, bb_test, test_idx) -> list[int]:
+def disagreeing(predicted, bb_test, test_idx) -> list[int]:
     """The dataset rows among a fold's test rows where ``predicted`` is not the black box's
     label (pooled over the folds, every row is tested once: the paired tests of
     :func:`benchmarks.tables.verdicts`)."""
@@ -360,10 +371,11 @@ def summarize(folds: list[dict]) -> dict:
 
 
 def run_dataset(name: str, config: BenchConfig, log: Log = _stderr,
-                bench: BenchDataset | None = None) -> dict:
+                bench: BenchDataset | None = None, extend: Callable | None = None) -> dict:
     """Every fold of one dataset; the result dict that is saved as ``<name>.json``.
 
-    ``bench`` is the dataset already loaded (by default it is loaded here). A fold whose
+    ``bench`` is the dataset already loaded (by default it is loaded here). ``extend(result,
+    split, fold)`` measures more methods on fold number ``fold`` (:func:`run_fold`). A fold whose
     pipeline rejects its input (``adapters.InputError``, e.g. a black box that predicts
     one class for every training row) is recorded with its ``error``.
     """
@@ -380,7 +392,8 @@ def run_dataset(name: str, config: BenchConfig, log: Log = _stderr,
     for k, split in enumerate(splits):
         tag = f"[{name} fold {k + 1}/{config.folds}]"
         try:
-            record = run_fold(dataset, split, config, log, tag)
+            record = run_fold(dataset, split, config, log, tag,
+                              None if extend is None else partial(extend, fold=k))
         except InputError as exc:
             log(f"{tag} skipped: {exc}")
             record = {"error": str(exc)}

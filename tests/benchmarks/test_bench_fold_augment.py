@@ -1,0 +1,89 @@
+"""The oracle-augmentation benchmark: its synthetic rows and its FOLD variants."""
+
+import doctest
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import benchmarks.bench_fold_augment
+from benchmarks.bench_fold_augment import build_parser, main, report, synthetic_rows
+from benchmarks.runner import BenchConfig, run_dataset
+
+
+def _table(rows: int = 40) -> pd.DataFrame:
+    """Every cell names its row and column, so a synthetic cell tells where it came from."""
+    return pd.DataFrame({
+        "a": np.arange(rows, dtype=np.float64),
+        "b": np.arange(rows, dtype=np.float64) + 1000.0,
+        "c": pd.Categorical([f"c{i}" for i in range(rows)]),
+    })
+
+
+def test_the_module_examples_run():
+    result = doctest.testmod(benchmarks.bench_fold_augment)
+    assert result.attempted >= 1 and result.failed == 0
+
+
+@pytest.mark.parametrize("sampler", ["swap", "marginal"])
+def test_every_cell_comes_from_its_own_column_and_keeps_its_type(sampler):
+    X = _table()
+    rows = synthetic_rows(X, 100, np.random.default_rng(1), sampler)
+    assert list(rows.columns) == list(X.columns) and len(rows) == 100
+    assert (rows.dtypes == X.dtypes).all()
+    for column in X.columns:
+        assert set(rows[column]) <= set(X[column])
+    # the same generator state gives the same rows
+    again = synthetic_rows(X, 100, np.random.default_rng(1), sampler)
+    pd.testing.assert_frame_equal(rows, again)
+
+
+def test_swap_keeps_part_of_a_row_and_marginal_mixes_every_column():
+    X = _table(200)
+    kept = {}
+    for sampler in ("swap", "marginal"):
+        rows = synthetic_rows(X, 600, np.random.default_rng(2), sampler)
+        a, b = rows["a"].to_numpy(), rows["b"].to_numpy() - 1000.0
+        c = rows["c"].astype(str).str[1:].astype(float).to_numpy()
+        # rows with two cells, or all three, from one training row
+        kept[sampler] = np.mean((a == b) | (b == c) | (a == c))
+    # swap replaces 1, 2 or 3 columns: a third of its rows keep two cells of their row;
+    # independent columns share a row by chance (3 pairs, 1 in 200 each)
+    assert 0.25 < kept["swap"] < 0.45 and kept["marginal"] < 0.05
+
+
+def test_an_unknown_sampler_is_refused():
+    with pytest.raises(ValueError, match="unknown sampler 'bins'"):
+        synthetic_rows(_table(), 3, np.random.default_rng(0), "bins")
+
+
+def test_variants_are_scored_on_the_folds_held_out_rows(tmp_path):
+    """The real pipeline, FOLD-R++ and two variants on wine, two folds, few LIME samples."""
+    config = BenchConfig(datasets=("wine",), folds=2, lime_samples=200, lime_jobs=1,
+                         peers=("foldrpp",), ablation=False, out_dir=tmp_path,
+                         cache_dir=None)
+    variants = [("swap", 1), ("marginal", 2)]
+    result = run_dataset("wine", config, log=lambda line: None, extend=lambda r, s, fold:
+                         benchmarks.bench_fold_augment.augmented(r, s, fold, variants, 0))
+    for record in result["folds"]:
+        test_rows = record["test_rows"]
+        for name in ("fold_swap1", "fold_marginal2"):
+            entry = record["methods"][name]
+            assert len(entry["disagree_rows"]) == round(
+                (1 - entry["fidelity_test"]) * test_rows)
+            assert 0.0 < entry["synthetic_positive_rate"] < 1.0
+    held_out = {r for record in result["folds"] for r in record["methods"]["foldrpp"]
+                ["disagree_rows"]}
+    assert held_out <= set(range(178))
+    text = report([result], variants)
+    assert "| wine | " in text and "fold_marginal2:" in text
+
+
+def test_options_refuse_bad_values(usage_error):
+    args = build_parser().parse_args(["--budgets", "1", "1", "--samplers", "swap", "swap"])
+    assert args.samplers == ["swap"]
+    for argv, message in ((["--budgets", "0"], "--budgets: expected a value >= 1"),
+                          (["--samplers", "bins"], "invalid choice: 'bins'"),
+                          (["--seed", "-1"], "--seed: expected a value >= 0"),
+                          (["--lime-jobs", "0"], "--lime-jobs: expected a value not 0")):
+        assert message in usage_error(main, argv)
