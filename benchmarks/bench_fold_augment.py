@@ -18,8 +18,12 @@ row, drawn from the training rows (:func:`synthetic_rows`):
 - ``marginal``: every feature from its own random training row, as LIME perturbs (LIME
   draws a bin, then a value in it; here the rows' own values), the features independent.
 
-A synthetic row is a row explained once: FOLD's ``min_support`` and ``mdl_weight`` count
-it as one more distinct row (``explain.learners.fit_learner``'s ``distinct_rows``).
+FOLD's ``min_support`` and ``mdl_weight`` count rows explained
+(``explain.learners.fit_learner``'s ``distinct_rows``). With ``--count all`` a synthetic
+row is one more of them, so that the program's bits weigh less against each error the
+more rows are drawn; with ``--count training`` only the training rows are, and the
+synthetic rows weigh the bits up as the stacked view's copies do (a program's bits per
+row, and so its size, stay those of the default view).
 
 Prints, per dataset, the held-out rows disagreeing with the black box (pooled over the
 folds) and the median literals of FOLD-R++, the default FOLD and each variant, whether
@@ -50,6 +54,7 @@ from explain.pipeline import learner_report, training_labels, view_predictions
 DEFAULT = ("breast_cancer", "heart", "ionosphere", "sonar", "pima", "breast-w", "credit-g",
            "wine", "iris", "ecoli")
 SAMPLERS = ("swap", "marginal")
+COUNTS = ("all", "training")
 
 
 def synthetic_rows(X: pd.DataFrame, n_rows: int, rng: np.random.Generator,
@@ -98,7 +103,7 @@ def variant_name(sampler: str, budget: int) -> str:
     return f"fold_{sampler}{budget}"
 
 
-def augmented(result, split, fold: int, variants, seed: int) -> dict:
+def augmented(result, split, fold: int, variants, seed: int, count: str = "all") -> dict:
     """Each variant's FOLD fitted on the run's default view plus its synthetic rows,
     scored on the fold's held-out rows as the pipeline scores its learners.
 
@@ -112,6 +117,9 @@ def augmented(result, split, fold: int, variants, seed: int) -> dict:
         The fold's number, which seeds its synthetic rows with ``seed``.
     variants : sequence of (sampler, budget)
     seed : int
+    count : {"all", "training"}
+        Which rows FOLD counts as the rows explained: the training and synthetic rows, or
+        the training rows only.
 
     Returns
     -------
@@ -130,10 +138,11 @@ def augmented(result, split, fold: int, variants, seed: int) -> dict:
         rng = np.random.default_rng([seed, fold, number])
         synthetic = synthetic_rows(X_train, budget * len(X_train), rng, sampler)
         synthetic_labels = np.asarray(result.black_box.predict(synthetic), dtype=np.int64)
+        explained = len(bb_train) + (len(synthetic) if count == "all" else 0)
         learner = fit_learner(
             "fold", pd.concat([views["train"], synthetic], ignore_index=True),
             np.concatenate([learn, synthetic_labels]), params["fold_params"], seed,
-            result.columns, class_names, distinct_rows=len(bb_train) + len(synthetic))
+            result.columns, class_names, distinct_rows=explained)
         predicted = view_predictions(learner, views)
         entry = learner_report(learner, predicted, bb_train, bb_test, labels["y_test"])
         entry["disagree_rows"] = disagreeing(predicted["test"], bb_test, split[1])
@@ -192,6 +201,9 @@ def build_parser() -> OneLineParser:
                         help="synthetic rows per training row, one variant each (default 1 3)")
     parser.add_argument("--samplers", nargs="+", choices=SAMPLERS, default=list(SAMPLERS),
                         action=Unique)
+    parser.add_argument("--count", choices=COUNTS, default="all",
+                        help="rows FOLD's support and description length count: training "
+                             "and synthetic (all, the default) or training only")
     parser.add_argument("--lime-jobs", type=number_arg(int, nonzero=True), default=-1,
                         help="LIME worker processes (default -1: all cores; 1: in process)")
     parser.add_argument("--out", type=Path, default=RESULTS_DIR / "fold-augment",
@@ -214,12 +226,12 @@ def main(argv=None) -> int:
     print(header(command_line("benchmarks.bench_fold_augment", argv)), flush=True)
 
     def extend(result, split, fold):
-        return augmented(result, split, fold, variants, args.seed)
+        return augmented(result, split, fold, variants, args.seed, args.count)
 
     results = []
     for name in args.datasets:
         result = run_dataset(name, config, bench=load(name, args.data_dir), extend=extend)
-        result["config"] = {**config.to_dict(), "variants": variants}
+        result["config"] = {**config.to_dict(), "variants": variants, "count": args.count}
         save(result, args.out)
         results.append(result)
     print("\n" + report(results, variants))

@@ -1,14 +1,18 @@
 """The oracle-augmentation benchmark: its synthetic rows and its FOLD variants."""
 
 import doctest
+from dataclasses import replace
 
 import numpy as np
 import pandas as pd
 import pytest
 
 import benchmarks.bench_fold_augment
-from benchmarks.bench_fold_augment import build_parser, main, report, synthetic_rows
-from benchmarks.runner import BenchConfig, run_dataset
+from adapters import load_dataset
+from benchmarks.bench_fold_augment import (augmented, build_parser, main, report,
+                                           synthetic_rows)
+from benchmarks.runner import BenchConfig, _run_config, fold_splits, run_dataset
+from explain.pipeline import binarize_target, run_pipeline
 
 
 def _table(rows: int = 40) -> pd.DataFrame:
@@ -64,7 +68,7 @@ def test_variants_are_scored_on_the_folds_held_out_rows(tmp_path):
                          cache_dir=None)
     variants = [("swap", 1), ("marginal", 2)]
     result = run_dataset("wine", config, log=lambda line: None, extend=lambda r, s, fold:
-                         benchmarks.bench_fold_augment.augmented(r, s, fold, variants, 0))
+                         augmented(r, s, fold, variants, 0))
     for record in result["folds"]:
         test_rows = record["test_rows"]
         for name in ("fold_swap1", "fold_marginal2"):
@@ -79,11 +83,27 @@ def test_variants_are_scored_on_the_folds_held_out_rows(tmp_path):
     assert "| wine | " in text and "fold_marginal2:" in text
 
 
+def test_the_synthetic_rows_count_as_rows_explained_or_as_copies(tmp_path):
+    """FOLD's effective mdl_weight is its weight times the view's rows per row explained."""
+    dataset = binarize_target(load_dataset("wine"))
+    config = BenchConfig(folds=2, lime_samples=200, lime_jobs=1, cache_dir=tmp_path)
+    split = fold_splits(dataset.y, 2, 0)[0]
+    result = run_pipeline(dataset, replace(_run_config(config), learners=("fold",)),
+                          split=split, cache_dir=tmp_path)
+    given = result.learners["fold"].extra["params_given"]["mdl_weight"]
+    weight = {count: augmented(result, split, 0, [("swap", 2)], 0, count)["fold_swap2"]
+              ["params"]["mdl_weight"] for count in ("all", "training")}
+    # the view holds 2 + 2 rows per training row: 3 rows explained each, or 1
+    assert weight["all"] == pytest.approx(given * 4 / 3)
+    assert weight["training"] == pytest.approx(given * 4)
+
+
 def test_options_refuse_bad_values(usage_error):
     args = build_parser().parse_args(["--budgets", "1", "1", "--samplers", "swap", "swap"])
     assert args.samplers == ["swap"]
     for argv, message in ((["--budgets", "0"], "--budgets: expected a value >= 1"),
                           (["--samplers", "bins"], "invalid choice: 'bins'"),
+                          (["--count", "some"], "invalid choice: 'some'"),
                           (["--seed", "-1"], "--seed: expected a value >= 0"),
                           (["--lime-jobs", "0"], "--lime-jobs: expected a value not 0")):
         assert message in usage_error(main, argv)
