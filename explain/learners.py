@@ -17,7 +17,7 @@ import numpy as np
 import pandas as pd
 
 from adapters import InputError
-from explain.transform import BinaryColumn
+from explain.transform import BinaryColumn, column_name
 from fold import FOLDClassifier, Negated
 from imli import IMLIClassifier, Predicate
 from imli.literals import LiteralSpace
@@ -212,7 +212,35 @@ def _specs(columns: list[BinaryColumn]) -> tuple[Predicate, ...]:
     return tuple(Predicate(c.feature, c.relation, c.value) for c in columns)
 
 
+def _unnegated(params: dict, columns: list[BinaryColumn]) -> dict:
+    """IMLI ``params`` for the binary view ``columns`` of one run.
+
+    With one-hot LIME a column ``c != v`` exists only when some training row's explanation
+    negates ``v``, so a name :func:`check_feature_names` accepts may name no column of this
+    run: in ``exclude_features`` it excludes nothing and is left out; in
+    ``include_features`` no rule could test it, and it is refused.
+
+    Raises
+    ------
+    adapters.InputError
+        For an included negation absent from ``columns``.
+    """
+    names = {c.name for c in columns}
+    absent = {column_name(c.feature, "!=", c.value) for c in columns if c.relation == "=="}
+    absent -= names
+    included = [f for f in params.get("include_features") or () if f in absent]
+    if included:
+        raise InputError(f"include_features names {included[0]!r}, a negated category the "
+                         f"explanations of no training row state in this run: no rule can "
+                         f"test it")
+    excluded = params.get("exclude_features")
+    if not excluded or not absent.intersection(excluded):
+        return params
+    return {**params, "exclude_features": [f for f in excluded if f not in absent]}
+
+
 def _fit_imli(X: pd.DataFrame, y, params, random_state, columns: list[BinaryColumn]):
+    params = _unnegated(params, columns)
     estimator = IMLIClassifier(**{**IMLI_DEFAULTS, "random_state": random_state, **params})
     estimator.fit(X, y, column_specs=list(_specs(columns)))
     extra = {

@@ -33,6 +33,7 @@ __all__ = [
     "Negations",
     "binary_columns",
     "binary_view",
+    "column_name",
     "negation_mask",
     "selection_mask",
     "table_view",
@@ -104,21 +105,23 @@ def binary_columns(
         if name in categorical:
             for relation, values_ in (("==", categorical[name]),
                                       ("!=", (negated or {}).get(name, ()))):
-                columns.extend(
-                    BinaryColumn(name, relation, v,
-                                 f"{readable(name, name=True)} {relation} {format_value(v)}")
-                    for v in values_)
+                columns.extend(BinaryColumn(name, relation, v, column_name(name, relation, v))
+                               for v in values_)
             continue
         cuts = np.unique(np.asarray(edges[name], dtype=np.float64))
         if values is not None:
             cuts = _in_gaps(cuts, values[name])
         for relation in ("<=", ">"):
             columns.extend(
-                BinaryColumn(name, relation, float(t),
-                             f"{readable(name, name=True)} {relation} {format_value(t)}")
+                BinaryColumn(name, relation, float(t), column_name(name, relation, t))
                 for t in cuts
             )
     return columns
+
+
+def column_name(feature: str, relation: str, value) -> str:
+    """The printed name of the binary view's column ``feature relation value``."""
+    return f"{readable(feature, name=True)} {relation} {format_value(value)}"
 
 
 def _in_gaps(cuts: np.ndarray, values: np.ndarray) -> np.ndarray:

@@ -4,7 +4,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from adapters import from_frame
+from adapters import InputError, from_frame
 from explain.learners import fit_learner
 from explain.lime_runner import LimeConfig, explain_rows, make_explainer
 from explain.lime_sampling import SamplingTables, one_hot_negations, sample_neighbourhoods
@@ -163,3 +163,25 @@ def test_too_few_samples_counts_the_one_hot_features():
                          f"the local fits have no more samples than features, so their "
                          f"weights are mostly the ridge penalty's; use more than {d + 7} "
                          f"samples (--num-samples)"] if warned else [])
+
+
+def test_imli_excludes_a_negation_lime_stated_for_no_row_as_nothing():
+    # the up-front check took 'a != y' (a's categories can be negated), IMLI's fit then
+    # refused it as an unknown feature: no explanation negated y, so no such column
+    rng = np.random.default_rng(0)
+    frame = pd.DataFrame({"a": rng.choice(["x", "y", "z"], 60), "b": rng.normal(size=60)})
+    frame["t"] = np.where((frame.a == "x") | (frame.b > 0.5), "yes", "no")
+    lime = LimeConfig(num_samples=100, n_jobs=1, top_k=2, categories="one-hot")
+    names = ["a != x", "a != y", "a != z"]
+    result = run_pipeline(from_frame(frame, "t", positive="yes"),
+                          RunConfig(lime=lime, learners=("imli",),
+                                    imli_params={"exclude_features": names}))
+    imli = result.report["learners"]["imli"]
+    assert imli["params"]["exclude_features"] == ["a != x"]  # the run's one negation
+    assert "!=" not in imli["rules"]
+    with pytest.raises(InputError, match=r"^include_features names 'a != y', a negated "
+                                         r"category the explanations of no training row "
+                                         r"state in this run: no rule can test it$"):
+        run_pipeline(from_frame(frame, "t", positive="yes"),
+                     RunConfig(lime=lime, learners=("imli",),
+                               imli_params={"include_features": ["a != y"]}))
