@@ -27,7 +27,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from benchmarks.cli import command_line, one_line_errors, unusable_file
+from benchmarks.cli import check_child, command_line, one_line_errors, unusable_file
 from benchmarks.machine import environment, header
 from explain.cli import OneLineParser, number_arg
 
@@ -65,8 +65,7 @@ def _run_once(data: str, mode: str, out: Path) -> float:
     began = time.perf_counter()
     done = subprocess.run(command, capture_output=True, text=True)
     seconds = time.perf_counter() - began
-    if done.returncode != 0:
-        raise RuntimeError(f"{' '.join(command)} failed: {done.stderr.strip()[-500:]}")
+    check_child(done, f"explain run --data {data} ({mode})")
     return seconds
 
 

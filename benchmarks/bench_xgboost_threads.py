@@ -29,7 +29,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from benchmarks.cli import Unique, command_line, one_line_errors
+from benchmarks.cli import Unique, check_child, command_line, one_line_errors
 from benchmarks.datasets import NAMES, load
 from benchmarks.machine import a_core_taken, header
 from explain.cli import OneLineParser, number_arg
@@ -69,8 +69,7 @@ print(json.dumps({"train": train, "predict": predict,
 def _once(name: str, setting: str, predict_rows: int) -> dict:
     done = subprocess.run([sys.executable, "-c", _CHILD, name, SETTINGS[setting],
                            str(predict_rows)], capture_output=True, text=True, cwd=ROOT)
-    if done.returncode != 0:
-        raise RuntimeError(f"{name} {setting} failed: {done.stderr.strip()[-800:]}")
+    check_child(done, f"{name} {setting}")
     return json.loads(done.stdout.strip().splitlines()[-1])
 
 

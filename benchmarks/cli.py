@@ -1,19 +1,22 @@
 """What the benchmark command lines share: list options, folder and file checks, the
-command as typed, and one-line errors for a missing dataset or package."""
+command as typed, and one-line errors for a missing dataset or package or a failed child
+process."""
 from __future__ import annotations
 
 import argparse
 import functools
 import os
 import shlex
+import subprocess
 import sys
 from pathlib import Path
 
 from adapters import InputError
 from benchmarks.fetch import DatasetError
 
-__all__ = ["CACHE_DIR_HELP", "DATA_DIR_HELP", "Unique", "command_line", "missing_extra",
-           "one_line_errors", "unusable_file", "unusable_folder"]
+__all__ = ["CACHE_DIR_HELP", "DATA_DIR_HELP", "ChildFailed", "Unique", "check_child",
+           "command_line", "missing_extra", "one_line_errors", "unusable_file",
+           "unusable_folder"]
 
 
 class Unique(argparse.Action):
@@ -29,16 +32,31 @@ def command_line(module: str, argv: list[str] | None) -> str:
     return f"python -m {module} " + shlex.join(sys.argv[1:] if argv is None else argv)
 
 
+class ChildFailed(Exception):
+    """A process a benchmark runs (:func:`check_child`) failed."""
+
+
+def check_child(done: subprocess.CompletedProcess, what: str) -> None:
+    """Raise :class:`ChildFailed` if the finished process ``done`` failed, naming ``what``
+    it ran and the last line it wrote on stderr (its error, below any traceback)."""
+    if done.returncode == 0:
+        return
+    lines = (done.stderr or "").strip().splitlines()
+    raise ChildFailed(f"{what} failed (exit code {done.returncode}): "
+                      f"{lines[-1] if lines else 'nothing on stderr'}")
+
+
 def one_line_errors(main):
     """Wrap a benchmark's ``main(argv)``: a missing or damaged dataset (``DatasetError``,
-    ``FetchError``), a missing optional package (:func:`missing_extra`) or data the pipeline
-    refuses (``adapters.InputError``) prints ``error: <message>`` on stderr and returns 2.
-    Any other ``ImportError`` (a name a module lacks: a bug) is raised with its traceback."""
+    ``FetchError``), a missing optional package (:func:`missing_extra`), data the pipeline
+    refuses (``adapters.InputError``) or a failed child process (:class:`ChildFailed`)
+    prints ``error: <message>`` on stderr and returns 2. Any other ``ImportError`` (a name
+    a module lacks: a bug) is raised with its traceback."""
     @functools.wraps(main)
     def wrapped(argv: list[str] | None = None):
         try:
             return main(argv)
-        except (DatasetError, ImportError, InputError) as exc:
+        except (ChildFailed, DatasetError, ImportError, InputError) as exc:
             if isinstance(exc, ImportError) and not missing_extra(exc):
                 raise
             print(f"error: {exc}", file=sys.stderr)

@@ -71,3 +71,14 @@ def test_workers_time_the_bundled_tables_without_adult(tmp_path, monkeypatch):
     monkeypatch.setattr(datasets, "is_available", lambda name, cache_dir=None: False)
     assert [data for _, data in bench_lime_workers._datasets(tmp_path)] == ["iris",
                                                                              "breast_cancer"]
+
+
+def test_a_failed_workers_run_is_one_line_with_its_error(tmp_path, monkeypatch, capsys):
+    # a RuntimeError with a traceback, and the child's whole stderr tail in it
+    missing = tmp_path / "missing.csv"
+    monkeypatch.setattr(bench_lime_workers, "_datasets", lambda folder: [("m", str(missing))])
+    assert bench_lime_workers.main(["--rounds", "1"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "Traceback" not in err
+    assert err.startswith(f"error: explain run --data {missing} (one process) failed (exit "
+                          f"code 2): error: ")

@@ -2,12 +2,14 @@
 
 import importlib
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 
 from adapters import InputError
-from benchmarks.cli import CACHE_DIR_HELP, DATA_DIR_HELP, one_line_errors
+from benchmarks.cli import CACHE_DIR_HELP, DATA_DIR_HELP, check_child, one_line_errors
 from benchmarks.datasets import DatasetError
 from benchmarks.peers import _bench_import
 
@@ -28,6 +30,21 @@ def _raising(error):
 def test_a_dataset_or_input_error_is_one_line(error, capsys):
     assert _raising(error)([]) == 2
     assert capsys.readouterr().err == f"error: {error}\n"
+
+
+@pytest.mark.parametrize("code, said", [
+    ("print('working'); 1 / 0", "ZeroDivisionError: division by zero"),
+    ("import sys; sys.exit(3)", "nothing on stderr"),
+])
+def test_a_failed_child_process_is_one_line_with_its_last_stderr_line(code, said, capsys):
+    @one_line_errors
+    def main(argv=None):
+        check_child(subprocess.run([sys.executable, "-c", code], capture_output=True,
+                                   text=True), "the child")
+
+    assert main([]) == 2
+    code = 1 if "/" in code else 3
+    assert capsys.readouterr().err == f"error: the child failed (exit code {code}): {said}\n"
 
 
 def test_a_missing_optional_package_is_one_line_naming_its_extra(capsys):
