@@ -140,14 +140,12 @@ def main(argv=None) -> int:
                            description=__doc__.splitlines()[0])
     parser.add_argument("--datasets", nargs="+", default=list(DEFAULT), choices=NAMES,
                         action=Unique, metavar="NAME")
-    parser.add_argument("--rounds", type=int, default=20)
+    parser.add_argument("--rounds", type=number_arg(int, 1), default=20)
     parser.add_argument("--seed", type=number_arg(int, 0, 2**32), default=0)
     parser.add_argument("--base", type=Path, help="a checkout whose fold package to compare")
     parser.add_argument("--data-dir", type=Path, default=None, help=DATA_DIR_HELP)
     parser.add_argument("--cache-dir", type=Path, default=LIME_CACHE_DIR, help=CACHE_DIR_HELP)
     args = parser.parse_args(argv)
-    if args.rounds < 1:
-        parser.error("--rounds must be at least 1")
     check_peers(("foldrpp",))  # before the LIME runs of every fold
     base = _load_package(args.base.resolve(), "_base_fold") if args.base else None
     config = BenchConfig(datasets=tuple(args.datasets), random_state=args.seed,

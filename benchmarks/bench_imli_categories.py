@@ -25,7 +25,7 @@ import pandas as pd
 from benchmarks.cli import command_line, one_line_errors
 from benchmarks.machine import header
 from benchmarks.timing import median_and_runs, wall_times
-from explain.cli import OneLineParser
+from explain.cli import OneLineParser, number_arg
 from imli import IMLIClassifier
 
 
@@ -43,12 +43,10 @@ def generated(rows: int, categories: int, seed: int = 0) -> tuple[pd.DataFrame, 
 def main(argv=None) -> int:
     parser = OneLineParser(prog="python -m benchmarks.bench_imli_categories",
                            description=__doc__.splitlines()[0])
-    parser.add_argument("--repeats", type=int, default=3)
-    parser.add_argument("--rows", type=int, default=5000)
-    parser.add_argument("--categories", type=int, default=1000)
+    parser.add_argument("--repeats", type=number_arg(int, 1), default=3)
+    parser.add_argument("--rows", type=number_arg(int, 1), default=5000)
+    parser.add_argument("--categories", type=number_arg(int, 1), default=1000)
     args = parser.parse_args(argv)
-    if min(args.rows, args.repeats, args.categories) < 1:
-        parser.error("need --rows, --repeats and --categories >= 1")
     print(header(command_line("benchmarks.bench_imli_categories", argv)))
     X, y = generated(args.rows, args.categories)
 

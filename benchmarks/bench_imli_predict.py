@@ -23,7 +23,7 @@ import pandas as pd
 from benchmarks.cli import command_line, one_line_errors
 from benchmarks.machine import header
 from benchmarks.timing import median_and_runs, wall_times
-from explain.cli import OneLineParser
+from explain.cli import OneLineParser, number_arg
 from imli import IMLIClassifier
 
 
@@ -42,11 +42,9 @@ def generated(rows: int, seed: int) -> tuple[pd.DataFrame, np.ndarray]:
 def main(argv=None) -> int:
     parser = OneLineParser(prog="python -m benchmarks.bench_imli_predict",
                            description=__doc__.splitlines()[0])
-    parser.add_argument("--repeats", type=int, default=3)
-    parser.add_argument("--rows", type=int, default=1_000_000)
+    parser.add_argument("--repeats", type=number_arg(int, 1), default=3)
+    parser.add_argument("--rows", type=number_arg(int, 1), default=1_000_000)
     args = parser.parse_args(argv)
-    if args.rows < 1 or args.repeats < 1:
-        parser.error("need --rows >= 1 and --repeats >= 1")
     print(header(command_line("benchmarks.bench_imli_predict", argv)))
     X, y = generated(50_000, 0)
     with warnings.catch_warnings():

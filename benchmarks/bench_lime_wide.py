@@ -26,7 +26,7 @@ import xgboost as xgb
 from benchmarks.cli import command_line, one_line_errors
 from benchmarks.machine import header
 from benchmarks.timing import median_and_runs, wall_times
-from explain.cli import OneLineParser
+from explain.cli import OneLineParser, number_arg
 from explain.lime_runner import LimeConfig, explain_rows
 
 
@@ -34,12 +34,10 @@ from explain.lime_runner import LimeConfig, explain_rows
 def main(argv=None) -> int:
     parser = OneLineParser(prog="python -m benchmarks.bench_lime_wide",
                            description=__doc__.splitlines()[0])
-    parser.add_argument("--repeats", type=int, default=3)
-    parser.add_argument("--columns", type=int, default=2000)
-    parser.add_argument("--explain", type=int, default=32)
+    parser.add_argument("--repeats", type=number_arg(int, 1), default=3)
+    parser.add_argument("--columns", type=number_arg(int, 2), default=2000)
+    parser.add_argument("--explain", type=number_arg(int, 1), default=32)
     args = parser.parse_args(argv)
-    if args.columns < 2 or args.explain < 1 or args.repeats < 1:
-        parser.error("need --columns >= 2, --explain >= 1 and --repeats >= 1")
     rng = np.random.default_rng(0)
     X = rng.normal(size=(300, args.columns))
     model = xgb.XGBClassifier(n_estimators=50, max_depth=3, n_jobs=1, random_state=0)

@@ -43,7 +43,7 @@ def test_a_folder_without_the_package_is_refused(tmp_path, capsys, monkeypatch):
         main(["--base", str(tmp_path), "--datasets", "iris"])
     with pytest.raises(SystemExit):
         main(["--rounds", "0"])
-    assert "--rounds must be at least 1" in capsys.readouterr().err
+    assert "--rounds: expected a value >= 1, got '0'" in capsys.readouterr().err
 
 
 def test_a_missing_peer_is_one_line_before_any_fold(monkeypatch, capsys):

@@ -19,5 +19,6 @@ def test_a_tiny_run_prints_the_fit_and_the_rule(capsys):
 
 
 @pytest.mark.parametrize("option", ["--repeats", "--rows", "--categories"])
-def test_sizes_below_one_are_usage_errors(option, usage_error):
-    assert "need --rows, --repeats and --categories >= 1" in usage_error(main, [option, "0"])
+@pytest.mark.parametrize("value, said", [("0", "a value >= 1"), ("1.5", "an integer")])
+def test_sizes_below_one_are_usage_errors(option, value, said, usage_error):
+    assert f"{option}: expected {said}, got '{value}'" in usage_error(main, [option, value])

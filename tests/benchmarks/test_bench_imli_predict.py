@@ -22,5 +22,6 @@ def test_a_small_run_times_predict_and_transform(monkeypatch, capsys):
 
 
 @pytest.mark.parametrize("option", ["--repeats", "--rows"])
-def test_sizes_below_one_are_usage_errors(option, usage_error):
-    assert "need --rows >= 1 and --repeats >= 1" in usage_error(main, [option, "0"])
+@pytest.mark.parametrize("value, said", [("0", "a value >= 1"), ("x", "an integer")])
+def test_sizes_below_one_are_usage_errors(option, value, said, usage_error):
+    assert f"{option}: expected {said}, got '{value}'" in usage_error(main, [option, value])
