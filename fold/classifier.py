@@ -212,7 +212,9 @@ class FOLDClassifier(ClassifierMixin, BaseEstimator):
     min_support : int or float, default=0.005
         Fewest positives a rule (or exception) must cover when the search
         adds it: a count if int, a fraction of the training rows if float in
-        (0, 1). Rules below it are treated as noise. (Exceptions and the
+        (0, 1). Rules below it are treated as noise; so is the rule ``true`` a class
+        gets when only its own rows are left (those rows then get the default).
+        (Exceptions and the
         refined thresholds learned afterwards can leave a rule a few rows
         short of it.) With ``min_support=1`` and ``mdl_weight=None``
         (plain FOLD) every mislabelled row gets a rule or an exception of its

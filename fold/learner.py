@@ -265,8 +265,8 @@ class FoldLearner:
         """The rules of one class: ``pos`` against ``neg`` (row indices)."""
         if not len(pos):
             return ()
-        if not len(neg):
-            return (Node((), ()),)
+        if not len(neg):  # the class's rows are all that is left: the rule ``true``
+            return (Node((), ()),) if len(pos) >= self.settings.min_support else ()
         nodes = self.fold(pos, neg)
         if self.length is None:
             return nodes

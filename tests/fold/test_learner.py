@@ -264,3 +264,16 @@ def test_rules_the_description_length_would_drop_are_not_learned(seed):
         learned.append(learner.learned)
     assert theories[0] == theories[1]
     assert learned[0] <= learned[1]
+
+
+@pytest.mark.parametrize("min_support, b_rules", [(1, ["b if true"]), (3, [])])
+def test_a_class_left_alone_gets_true_only_with_min_support_rows(min_support, b_rules):
+    # a's rule covers c's two rows too, and only b's two rows are left for b: b got the
+    # rule true even below min_support
+    X = pd.DataFrame({"x": np.r_[np.arange(40) % 10, [3, 5], [100, 101]].astype(float)})
+    y = np.array(["a"] * 40 + ["c"] * 2 + ["b"] * 2)
+    clf = FOLDClassifier(min_support=min_support, class_order=["a", "b", "c"]).fit(X, y)
+    lines = str(clf.rules_).splitlines()
+    assert lines[0] == "a if x <= 54.5" and lines[-1] == "c otherwise"
+    assert [line for line in lines if line.startswith("b ")] == b_rules
+    assert clf.predict(X[-2:]).tolist() == (["b", "b"] if b_rules else ["c", "c"])
