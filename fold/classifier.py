@@ -205,10 +205,10 @@ class FOLDClassifier(ClassifierMixin, BaseEstimator):
     max_rule_length : int or None, default=None
         Most literals in one rule (exceptions not counted); None: no limit.
     max_exception_depth : int, default=4
-        Deepest nesting of exceptions (0: no exceptions), at most 100. Where no literal
-        tells a rule's rows apart (rows alike but for their labels), the search nests
-        exceptions of no literal down to this depth; from about 500 levels Python's
-        recursion limit stopped the fit.
+        Deepest nesting of exceptions (0: no exceptions), at most 100. A rule of no
+        literal (rows alike but for their labels) gets no first exception of no literal:
+        that exception, its own exception and so on down to this depth would only say
+        what the rule says alone.
     min_support : int or float, default=0.005
         Fewest positives a rule (or exception) must cover when the search
         adds it: a count if int, a fraction of the training rows if float in

@@ -127,8 +127,17 @@ class FoldLearner:
                                          len(pos) - fired_pos))
 
     # -- learning ---------------------------------------------------------
-    def fold(self, pos: np.ndarray, neg: np.ndarray, depth: int = 0) -> tuple:
-        """Rules covering ``pos`` and few of ``neg`` (row index arrays)."""
+    def fold(self, pos: np.ndarray, neg: np.ndarray, depth: int = 0,
+             bare: bool = False) -> tuple:
+        """Rules covering ``pos`` and few of ``neg`` (row index arrays).
+
+        ``bare``: these are the exceptions of a rule of no literal, on its rows. A first
+        rule of no literal would be that rule's problem with the roles swapped, its own
+        exceptions that rule's problem again, and so on down to ``max_exception_depth``;
+        each level ends up firing on all its rows or on none, so the nesting only says
+        what the rule says alone (FOLD-R++ learns no exception when its literal search
+        finds nothing). It is not learned: ``fold`` stops there.
+        """
         s = self.settings
         rules: list[Node] = []
         remaining = pos
@@ -136,7 +145,10 @@ class FoldLearner:
         fires = np.zeros(self.table.n_rows, dtype=bool)
         theory_bits, n_rows = 0.0, len(pos) + len(neg)
         while len(remaining) >= max(1, s.min_support):
-            node = self.learn_rule(remaining, neg, depth)
+            node = self.learn_rule(remaining, neg, depth,
+                                   needs_literal=bare and len(remaining) == len(pos))
+            if node is None:
+                break
             mask = self.covers(node)
             tp = int(mask[remaining].sum())
             fp = int(mask[neg].sum())
@@ -172,8 +184,10 @@ class FoldLearner:
         floor = theory_bits + self.length.error_bits(0, fired_neg, n_rows, 0)
         return floor > best_bits + 1e-9  # a margin for the rounding of the bits' sums
 
-    def learn_rule(self, pos: np.ndarray, neg: np.ndarray, depth: int) -> Node:
-        """One default rule (with its exceptions) for ``pos`` against ``neg``."""
+    def learn_rule(self, pos: np.ndarray, neg: np.ndarray, depth: int,
+                   needs_literal: bool = False) -> Node | None:
+        """One default rule (with its exceptions) for ``pos`` against ``neg``; None when
+        it ``needs_literal`` (see :meth:`fold`) and has none."""
         s = self.settings
         literals: list[tuple] = []
         while s.max_rule_length is None or len(literals) < s.max_rule_length:
@@ -190,9 +204,11 @@ class FoldLearner:
                 literals.append(key)
                 mask = self.table.mask(*key)
                 pos, neg = pos[mask[pos]], neg[mask[neg]]
+        if needs_literal and not literals:
+            return None
         exceptions: tuple = ()
         if len(neg) and depth < s.max_exception_depth:
-            exceptions = self.fold(neg, pos, depth + 1)
+            exceptions = self.fold(neg, pos, depth + 1, bare=not literals)
         return Node(tuple(literals), exceptions)
 
     def _lookahead(self, found, pos: np.ndarray, neg: np.ndarray) -> tuple:

@@ -101,8 +101,9 @@ def test_not_fitted_and_bad_parameters():
 
 
 def test_exception_depth_is_bounded_where_rows_alike_nest_exceptions_to_it():
-    # no literal tells these rows apart: each exception of no literal poses its rule's
-    # rows again, down to max_exception_depth (depth 2000 was a RecursionError)
+    # no literal tells these rows apart: each exception of no literal posed its rule's
+    # rows again, down to max_exception_depth (depth 2000 was a RecursionError; it no
+    # longer nests, tests/fold/test_learner.py, but the bound stays)
     X = pd.DataFrame({"a": [1.0, 1.0, 2.0, 2.0] * 3})
     y = ["p", "n"] * 6
     deepest = FOLDClassifier(max_exception_depth=100, min_support=1, mdl_weight=None)

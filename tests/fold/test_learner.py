@@ -238,9 +238,9 @@ class _EveryRule(FoldLearner):
         super().__init__(*args)
         self.early_stop, self.learned = early_stop, 0
 
-    def learn_rule(self, *args):
+    def learn_rule(self, *args, **kwargs):
         self.learned += 1
-        return super().learn_rule(*args)
+        return super().learn_rule(*args, **kwargs)
 
     def _longer_loses(self, *args) -> bool:
         return self.early_stop and super()._longer_loses(*args)
@@ -277,3 +277,36 @@ def test_a_class_left_alone_gets_true_only_with_min_support_rows(min_support, b_
     assert lines[0] == "a if x <= 54.5" and lines[-1] == "c otherwise"
     assert [line for line in lines if line.startswith("b ")] == b_rules
     assert clf.predict(X[-2:]).tolist() == (["b", "b"] if b_rules else ["c", "c"])
+
+
+class _Depths(FoldLearner):
+    """FOLD recording the depth of every rule it learns."""
+
+    def __init__(self, *args) -> None:
+        super().__init__(*args)
+        self.depths = []
+
+    def learn_rule(self, pos, neg, depth, **kwargs):
+        self.depths.append(depth)
+        return super().learn_rule(pos, neg, depth, **kwargs)
+
+
+@pytest.mark.parametrize("mdl_weight", [0.5, None])
+@pytest.mark.parametrize("n_yes", [2, 6, 8])
+def test_rows_alike_but_for_their_labels_get_no_exceptions_of_no_literal(mdl_weight, n_yes):
+    # no literal tells the rows apart: the rule of no literal got an exception of no
+    # literal, that one another, down to max_exception_depth
+    X = pd.DataFrame({"x": [1.0] * 10, "c": ["p"] * 10})
+    y = np.array([1] * n_yes + [0] * (10 - n_yes))
+    schema = Schema.from_frame(X)
+    table = EncodedTable(ColumnView(X, schema), schema)
+    programs = []
+    for depth in (0, 100):
+        learner = _Depths(table, LearnerSettings(max_exception_depth=depth,
+                                                 mdl_weight=mdl_weight))
+        programs.append(learner.learn_theory(y, ["no", "yes"], [1, 0]))
+        assert max(learner.depths) <= 2
+    assert programs[0] == programs[1]
+    assert str(programs[1]) == f"yes{' if true' if n_yes > 5 else ': no rule'}\nno otherwise"
+    clf = FOLDClassifier(max_exception_depth=100, mdl_weight=mdl_weight).fit(X, y)
+    assert clf.predict(X).tolist() == [int(n_yes > 5)] * 10
