@@ -212,22 +212,22 @@ def _specs(columns: list[BinaryColumn]) -> tuple[Predicate, ...]:
     return tuple(Predicate(c.feature, c.relation, c.value) for c in columns)
 
 
-def _unnegated(params: dict, columns: list[BinaryColumn]) -> dict:
+def _params_for_view(params: dict, columns: list[BinaryColumn]) -> dict:
     """IMLI ``params`` for the binary view ``columns`` of one run.
 
     With one-hot LIME a column ``c != v`` exists only when some training row's explanation
     negates ``v``, so a name :func:`check_feature_names` accepts may name no column of this
-    run: in ``exclude_features`` it excludes nothing and is left out; in
-    ``include_features`` no rule could test it, and it is refused.
+    run: in ``exclude_features`` it excludes nothing and is left out (the parameters the
+    report lists are those the fit ran with); in ``include_features`` no rule could test
+    it, and it is refused.
 
     Raises
     ------
     adapters.InputError
         For an included negation absent from ``columns``.
     """
-    names = {c.name for c in columns}
     absent = {column_name(c.feature, "!=", c.value) for c in columns if c.relation == "=="}
-    absent -= names
+    absent -= {c.name for c in columns} | {c.feature for c in columns}
     included = [f for f in params.get("include_features") or () if f in absent]
     if included:
         raise InputError(f"include_features names {included[0]!r}, a negated category the "
@@ -240,7 +240,7 @@ def _unnegated(params: dict, columns: list[BinaryColumn]) -> dict:
 
 
 def _fit_imli(X: pd.DataFrame, y, params, random_state, columns: list[BinaryColumn]):
-    params = _unnegated(params, columns)
+    params = _params_for_view(params, columns)
     estimator = IMLIClassifier(**{**IMLI_DEFAULTS, "random_state": random_state, **params})
     estimator.fit(X, y, column_specs=list(_specs(columns)))
     extra = {
