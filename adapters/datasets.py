@@ -6,6 +6,7 @@ import csv
 import io
 import re
 import stat
+import unicodedata
 import warnings
 from dataclasses import replace
 from os import PathLike
@@ -90,12 +91,11 @@ def from_frame(df, target, positive=None, name="frame", *, binary=False, missing
                          f"columns); give a table with a header and data rows")
     names = [str(c) for c in df.columns]
     _check_unique(names)
+    _check_composed_unique(names)
     if target is None:
         raise InputError(f"choose the target column (target / --target); columns are "
                          f"{listing(names)}")
-    target = str(target)
-    if target not in names and target.strip() in names:
-        target = target.strip()  # a CSV reader strips the spaces around names
+    target = _column_named(target, names)
     if target not in names:
         raise InputError(f"target column {quoted(target)} not found{_alike(target, names)}; "
                          f"columns are {listing(names)}")
@@ -167,9 +167,7 @@ def _named_columns(given, names, target, verb) -> list[str]:
     given = [given] if isinstance(given, str) else list(given)
     found = []
     for one in given:
-        name = str(one)
-        if name not in names and name.strip() in names:
-            name = name.strip()
+        name = _column_named(one, names)
         if name not in names:
             raise InputError(f"cannot {verb} column {quoted(name)}: the table has no such "
                              f"column{_alike(name, names)}; columns are {listing(names)}")
@@ -177,6 +175,34 @@ def _named_columns(given, names, target, verb) -> list[str]:
             raise InputError(f"cannot {verb} column {quoted(name)}: it is the target")
         found.append(name)
     return list(dict.fromkeys(found))
+
+
+def _column_named(given, names) -> str:
+    """The column of ``names`` that ``given`` names: as written, else without the spaces
+    around it (a CSV reader strips them from the header), else as the same text in
+    Unicode's composed form (NFC: ``é`` typed as one character or as ``e`` and an accent,
+    as a file and a command line may each write it); ``str(given)`` when none does."""
+    name = str(given)
+    for candidate in (name, name.strip()):
+        if candidate in names:
+            return candidate
+    composed = _composed(name.strip())
+    return next((n for n in names if _composed(n) == composed), name)
+
+
+def _composed(text: str) -> str:
+    return unicodedata.normalize("NFC", text)
+
+
+def _check_composed_unique(names):
+    """Raise :class:`InputError` naming column names that are the same text in different
+    Unicode characters: they print alike, so no rule or note could tell them apart."""
+    composed = [_composed(n) for n in names]
+    same = [n for n, c in zip(names, composed) if composed.count(c) > 1]
+    if same:
+        raise InputError(f"column names {listing(same)} are the same text written with "
+                         f"different Unicode characters (an accented letter as one "
+                         f"character or as a letter and an accent); rename them")
 
 
 def _alike(name, names) -> str:

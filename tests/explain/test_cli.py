@@ -455,6 +455,34 @@ def test_markup_in_names_is_printed_as_text_and_the_explained_class_is_said(tmp_
     assert "[red]d" in done.stdout and "[x]/report.json" in done.stdout
 
 
+def test_a_column_named_in_another_unicode_form_is_found_and_look_alikes_refused(tmp_path):
+    # 'é' as one character (NFC, as most keyboards type it) or as 'e' and an accent (NFD,
+    # as macOS writes file names and some tools their headers): the same name in print
+    composed, decomposed = "\u00e9tat", "e\u0301tat"
+    rng = np.random.default_rng(0)
+    frame = pd.DataFrame({"x": rng.normal(size=120), "id": np.arange(120) % 7})
+    frame[decomposed] = np.where(frame["x"] > 0, "up", "down")
+    frame.to_csv(tmp_path / "nfd.csv", index=False)
+    done = run_cli("run", "--data", str(tmp_path / "nfd.csv"), "--target", composed,
+                   "--drop", "id", "--out", str(tmp_path / "o"), "--train-view", "raw",
+                   "--learners", "fold")
+    assert done.returncode == 0, done.stderr
+    report = json.loads((tmp_path / "o" / "report.json").read_text())
+    assert report["dataset"]["target"] == decomposed
+    assert report["dataset"]["numeric"] == ["x"]
+
+    frame["\u00e9tat"] = frame["x"]  # a feature whose name prints as the target's
+    frame.to_csv(tmp_path / "twins.csv", index=False)
+    for command in ("run", "compare"):
+        done = run_cli(command, "--data", str(tmp_path / "twins.csv"), "--target", decomposed,
+                       "--out", str(tmp_path / command), *FAST)
+        assert done.returncode == 2 and "Traceback" not in done.stderr
+        assert done.stderr.strip().splitlines()[-1] == (
+            f"error: column names '{decomposed}', '{composed}' are the same text written "
+            f"with different Unicode characters (an accented letter as one character or as "
+            f"a letter and an accent); rename them")
+
+
 def test_missing_file_is_one_line_exit_2(tmp_path):
     done = run_cli("run", "--data", str(tmp_path / "absent.csv"), "--target", "y",
                    "--out", str(tmp_path / "o"), *FAST)
