@@ -151,6 +151,16 @@ def as_strings(series):
     return values
 
 
+def composed(text: str) -> str:
+    """``text`` in Unicode's composed form (NFC): ``"é"`` typed as one character or as
+    ``"e"`` and a combining accent is the same string.
+
+    >>> composed("e\u0301") == "\u00e9"
+    True
+    """
+    return unicodedata.normalize("NFC", text)
+
+
 def spaced_alike(series) -> str | None:
     """The first values of ``series`` that read as one once stripped (``'a '``, ``'a'``),
     quoted; ``None`` when no two do."""

@@ -6,7 +6,6 @@ import csv
 import io
 import re
 import stat
-import unicodedata
 import warnings
 from dataclasses import replace
 from os import PathLike
@@ -16,8 +15,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from .columns import (MISSING_TOKENS, NUMERIC_SHARE, clean_features, leading_zeros,
-                      spaced_alike, spaced_note, zero_padded)
+from .columns import (MISSING_TOKENS, NUMERIC_SHARE, clean_features, composed,
+                      leading_zeros, spaced_alike, spaced_note, zero_padded)
 from .dataset import Dataset
 from .errors import InputError, counted, listing, quoted
 from .target import encode_target, number_label
@@ -186,19 +185,15 @@ def _column_named(given, names) -> str:
     for candidate in (name, name.strip()):
         if candidate in names:
             return candidate
-    composed = _composed(name.strip())
-    return next((n for n in names if _composed(n) == composed), name)
-
-
-def _composed(text: str) -> str:
-    return unicodedata.normalize("NFC", text)
+    form = composed(name.strip())
+    return next((n for n in names if composed(n) == form), name)
 
 
 def _check_composed_unique(names):
     """Raise :class:`InputError` naming column names that are the same text in different
     Unicode characters: they print alike, so no rule or note could tell them apart."""
-    composed = [_composed(n) for n in names]
-    same = [n for n, c in zip(names, composed) if composed.count(c) > 1]
+    forms = [composed(n) for n in names]
+    same = [n for n, form in zip(names, forms) if forms.count(form) > 1]
     if same:
         raise InputError(f"column names {listing(same)} are the same text written with "
                          f"different Unicode characters (an accented letter as one "

@@ -483,6 +483,29 @@ def test_a_column_named_in_another_unicode_form_is_found_and_look_alikes_refused
             f"a letter and an accent); rename them")
 
 
+def test_labels_that_print_alike_in_two_unicode_forms_are_one_class(tmp_path):
+    # were two classes, both shown as 'café': "explaining 'café' against the rest", then
+    # "predicts 'not café' for every row"
+    composed, decomposed = "caf\u00e9", "cafe\u0301"
+    rng = np.random.default_rng(0)
+    frame = pd.DataFrame({"x": rng.normal(size=120)})
+    frame["y"] = np.where(frame["x"] > 0, composed, "tea")
+    frame.loc[::3, "y"] = np.where(frame["x"][::3] > 0, decomposed, "tea")
+    frame.to_csv(tmp_path / "labels.csv", index=False)
+    done = run_cli("run", "--data", str(tmp_path / "labels.csv"), "--target", "y",
+                   "--positive", decomposed, "--out", str(tmp_path / "o"),
+                   "--train-view", "raw", "--learners", "fold")
+    assert done.returncode == 0, done.stderr
+    dataset = json.loads((tmp_path / "o" / "report.json").read_text())["dataset"]
+    assert dataset["class_names"] == ["tea", composed]
+    assert dataset["positive_class"] == composed
+    assert ("target 'y': labels that are the same text in different Unicode characters (an "
+            "accented letter as one character or as a letter and an accent) are one class "
+            "('cafe\\u0301' = 'caf\\xe9')") in dataset["notes"]
+    predictions = pd.read_csv(tmp_path / "o" / "predictions.csv", dtype=str)
+    assert set(predictions["truth"]) == {"tea", composed}
+
+
 def test_missing_file_is_one_line_exit_2(tmp_path):
     done = run_cli("run", "--data", str(tmp_path / "absent.csv"), "--target", "y",
                    "--out", str(tmp_path / "o"), *FAST)
