@@ -161,6 +161,38 @@ def composed(text: str) -> str:
     return unicodedata.normalize("NFC", text)
 
 
+def merge_composed(values):
+    r"""``values`` with the texts that are the same in Unicode's composed form (NFC) made
+    that form, and each merged group (``'cafe\u0301' = 'caf\xe9'``: escaped, as they
+    print alike). Texts that share their form with no other, and missing values, stay as
+    they are (a model's classes are numbered in their labels' sorted order).
+
+    >>> merge_composed(np.array(["e\u0301", "\u00e9", "e", np.nan], dtype=object))[1]
+    ["'e\\u0301' = '\\xe9'"]
+    """
+    spellings = {}
+    for text in pd.unique(values):
+        if isinstance(text, str):
+            spellings.setdefault(composed(text), []).append(text)
+    merged = {form: texts for form, texts in spellings.items() if len(texts) > 1}
+    if not merged:
+        return values, []
+    canonical = {t: form for form, texts in merged.items() for t in texts}
+    return (np.array([canonical.get(v, v) if isinstance(v, str) else v for v in values],
+                     dtype=object),
+            [" = ".join(ascii(t) for t in texts) for texts in merged.values()])
+
+
+def composed_note(name, merged: list[str], target: bool = False) -> str:
+    """The note that values of column ``name`` that are the same text in two Unicode
+    forms (``merged``, from :func:`merge_composed`) were read as one."""
+    what = "labels" if target else "values"
+    one = "one class" if target else "one category"
+    return (f"{'target' if target else 'column'} {quoted(name)}: {what} that are the same "
+            f"text in different Unicode characters (an accented letter as one character "
+            f"or as a letter and an accent) are {one} ({'; '.join(merged)})")
+
+
 def spaced_alike(series) -> str | None:
     """The first values of ``series`` that read as one once stripped (``'a '``, ``'a'``),
     quoted; ``None`` when no two do."""
@@ -286,6 +318,9 @@ def _typed(name, series):
     if not present.any() or parses.mean() < NUMERIC_SHARE:
         if (alike := spaced_alike(series)) is not None:
             notes.append(spaced_note(name, alike))
+        text, same_text = merge_composed(text)
+        if same_text:
+            notes.append(composed_note(name, same_text))
         numbers = (_mostly_numbers(name, text[present], parses)
                    + numbers_spelled_apart(name, text[present][parses])
                    + _dressed_numbers(name, text[present])

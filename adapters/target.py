@@ -7,8 +7,8 @@ from decimal import Decimal
 import numpy as np
 import pandas as pd
 
-from .columns import (as_strings, composed, exact_number, numbers_spelled_apart,
-                      spaced_alike, spaced_note, zero_padded)
+from .columns import (as_strings, composed, composed_note, exact_number, merge_composed,
+                      numbers_spelled_apart, spaced_alike, spaced_note, zero_padded)
 from .errors import InputError, counted, listing, quoted
 
 MAX_CLASSES = 50
@@ -122,11 +122,9 @@ def encode_target(series, target, positive=None, binary=False):
                      f"number are one class ({'; '.join(merged)})")
     else:
         notes += numbers_spelled_apart(target, labels, target=True)
-    labels, same_text = _merge_composed(labels)
+    labels, same_text = merge_composed(labels)
     if same_text:
-        notes.append(f"target {quoted(target)}: labels that are the same text in different "
-                     f"Unicode characters (an accented letter as one character or as a "
-                     f"letter and an accent) are one class ({'; '.join(same_text)})")
+        notes.append(composed_note(target, same_text, target=True))
     if len(labels) == 0:
         raise InputError(f"target column {quoted(target)} has no values"
                          f"{_missing_words(series, keep)}; choose a column that "
@@ -249,23 +247,6 @@ def _merge_equal_numbers(labels):
     canonical = {t: t if n in codes else _exact_label(n, spellings[n][0])
                  for t, n in zip(distinct, numbers)}
     return np.array([canonical[v] for v in labels], dtype=object), merged
-
-
-def _merge_composed(labels):
-    """Labels that are the same text in Unicode's composed form (NFC) as one label, that
-    form, and what was merged: ``"café"`` typed with ``é`` or with ``e`` and an accent
-    print alike, so as two classes no report could tell them apart. Labels that share
-    their form with no other are left as written (a model's classes are numbered in their
-    sorted order)."""
-    spellings = {}
-    for text in pd.unique(labels):
-        spellings.setdefault(composed(text), []).append(text)
-    merged = {form: texts for form, texts in spellings.items() if len(texts) > 1}
-    if not merged:
-        return labels, []
-    canonical = {t: form for form, texts in merged.items() for t in texts}
-    return (np.array([canonical.get(v, v) for v in labels], dtype=object),
-            [" = ".join(ascii(t) for t in texts) for texts in merged.values()])
 
 
 def _exact_label(number, spelling):

@@ -483,12 +483,13 @@ def test_a_column_named_in_another_unicode_form_is_found_and_look_alikes_refused
             f"a letter and an accent); rename them")
 
 
-def test_labels_that_print_alike_in_two_unicode_forms_are_one_class(tmp_path):
+def test_labels_and_categories_that_print_alike_in_two_unicode_forms_are_one(tmp_path):
     # were two classes, both shown as 'café': "explaining 'café' against the rest", then
-    # "predicts 'not café' for every row"
+    # "predicts 'not café' for every row"; and two categories, so 'milk != é' held for é
     composed, decomposed = "caf\u00e9", "cafe\u0301"
     rng = np.random.default_rng(0)
-    frame = pd.DataFrame({"x": rng.normal(size=120)})
+    frame = pd.DataFrame({"x": rng.normal(size=120),
+                          "milk": rng.choice(["\u00e9", "e\u0301", "no"], 120)})
     frame["y"] = np.where(frame["x"] > 0, composed, "tea")
     frame.loc[::3, "y"] = np.where(frame["x"][::3] > 0, decomposed, "tea")
     frame.to_csv(tmp_path / "labels.csv", index=False)
@@ -502,6 +503,9 @@ def test_labels_that_print_alike_in_two_unicode_forms_are_one_class(tmp_path):
     assert ("target 'y': labels that are the same text in different Unicode characters (an "
             "accented letter as one character or as a letter and an accent) are one class "
             "('cafe\\u0301' = 'caf\\xe9')") in dataset["notes"]
+    assert ("column 'milk': values that are the same text in different Unicode characters "
+            "(an accented letter as one character or as a letter and an accent) are one "
+            "category ('\\xe9' = 'e\\u0301')") in dataset["notes"]
     predictions = pd.read_csv(tmp_path / "o" / "predictions.csv", dtype=str)
     assert set(predictions["truth"]) == {"tea", composed}
 
