@@ -13,6 +13,7 @@ import importlib.util
 import json
 import math
 import os
+import re
 import signal
 import stat
 import sys
@@ -182,6 +183,9 @@ class OneLineParser(argparse.ArgumentParser):
     ``python -m benchmarks``)."""
 
     def error(self, message: str):
+        option = re.fullmatch(r"argument (--[\w-]+)(?:/\S+)?: expected one argument", message)
+        if option:  # argparse reads a value starting with '-' (a column '-x') as an option
+            message += f"; write {option[1]}=VALUE for a value that starts with '-'"
         self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
 
 

@@ -772,6 +772,20 @@ def test_compare_views_without_lime_is_a_usage_error(capsys):
     assert err.endswith("(see python -m explain demo --help)\n") and err.count("\n") == 1
 
 
+@pytest.mark.parametrize("command", ["run", "compare"])
+def test_a_value_that_reads_as_an_option_is_told_how_to_write(command, capsys):
+    # a column named '-x': argparse takes '-x' for an option and says only that --target
+    # expected one argument
+    with pytest.raises(SystemExit) as stop:
+        parse_args([command, "--data", "t.csv", "--out", "o", "--target", "-x"])
+    assert stop.value.code == 2
+    assert capsys.readouterr().err == (
+        f"python -m explain {command}: error: argument --target: expected one argument; "
+        f"write --target=VALUE for a value that starts with '-' (see python -m explain "
+        f"{command} --help)\n")
+    assert parse_args([command, "--data", "t.csv", "--out", "o", "--target=-x"]).target == "-x"
+
+
 @pytest.mark.parametrize("option, value", [
     ("--test-size", "2"), ("--test-size", "nan"), ("--top-k", "0"), ("--num-samples", "1"),
     ("--lime-pool-rows", "0"), ("--n-jobs", "0"), ("--imli-clauses", "0"),
