@@ -334,6 +334,15 @@ def _text(name: str) -> str:
     return name.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
 
 
+#: What a binary file that starts with these bytes is, and what to give instead.
+_PACKED = {
+    b"\x1f\x8b": "it is gzip-compressed: decompress it, e.g. --data <(zcat FILE)",
+    b"\xfd7zXZ\x00": "it is xz-compressed: decompress it, e.g. --data <(xzcat FILE)",
+    b"PK\x03\x04": "it is a ZIP archive, as an Excel workbook is: extract the CSV, or "
+                   "save the sheet as CSV",
+}
+
+
 def read_csv(path, target=None):
     """Read a CSV file into a DataFrame of raw values.
 
@@ -364,8 +373,10 @@ def read_csv(path, target=None):
         except UnicodeDecodeError:
             pass
     if b"\x00" in raw[:65536]:
-        raise InputError(f"{quoted(str(path))} is not a text CSV file (it holds binary "
-                         f"data); give a comma-separated text file with a header row")
+        packed = next((hint for magic, hint in _PACKED.items() if raw.startswith(magic)),
+                      "it holds binary data")
+        raise InputError(f"{quoted(str(path))} is not a text CSV file ({packed}); give a "
+                         f"comma-separated text file with a header row")
     text, note = _decode(raw, path.name)
     del raw  # a large file need not be held twice while it is parsed
     if note:

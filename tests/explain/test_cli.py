@@ -510,6 +510,33 @@ def test_labels_and_categories_that_print_alike_in_two_unicode_forms_are_one(tmp
     assert set(predictions["truth"]) == {"tea", composed}
 
 
+@pytest.mark.parametrize("command", ["run", "compare"])
+@pytest.mark.parametrize("pack, words", [
+    ("gzip", "(it is gzip-compressed: decompress it, e.g. --data <(zcat FILE))"),
+    ("zip", "(it is a ZIP archive, as an Excel workbook is: extract the CSV, or save the "
+            "sheet as CSV)"),
+])
+def test_a_compressed_csv_is_one_line_saying_what_it_is(tmp_path, capsys, command, pack,
+                                                        words):
+    import gzip
+    import zipfile
+
+    text = "x,y\n" + "".join(f"{i},{'ab'[i % 2]}\n" for i in range(40))
+    path = tmp_path / "table.csv"
+    if pack == "gzip":
+        path.write_bytes(gzip.compress(text.encode()))
+    else:
+        with zipfile.ZipFile(path, "w") as archive:
+            archive.writestr("table.csv", text)
+    code = cli.main([command, "--data", str(path), "--target", "y", "--out",
+                     str(tmp_path / "o"), *FAST])
+    assert code == 2
+    err = capsys.readouterr().err
+    assert err.startswith("error: '") and err.count("\n") == 1
+    assert err.endswith(f"' is not a text CSV file {words}; give a comma-separated text "
+                        f"file with a header row\n")
+
+
 def test_missing_file_is_one_line_exit_2(tmp_path):
     done = run_cli("run", "--data", str(tmp_path / "absent.csv"), "--target", "y",
                    "--out", str(tmp_path / "o"), *FAST)
