@@ -283,13 +283,19 @@ def _codes(classes, chosen):
 
 def number_label(value):
     """``"1"`` for 1.0, ``"0.5"`` for 0.5; a float32 or float16 by its own shortest
-    decimal (``"0.1"``, not ``"0.10000000149011612"``); an integer exactly."""
+    decimal (``"0.1"``, not ``"0.10000000149011612"``); an integer exactly. A whole float
+    beyond 2**53, where floats are no longer every integer, by its shortest decimal too:
+    ``"1e+308"``, not the 309 digits of the float nearest 10**308.
+
+    >>> number_label(2.0), number_label(1e308)
+    ('2', '1e+308')
+    """
     if isinstance(value, (int, np.integer)):
         return str(int(value))
     if isinstance(value, np.floating) and value.itemsize < 8:
         value = str(value)
     value = float(value)
-    return str(int(value)) if value.is_integer() else repr(value)
+    return str(int(value)) if value.is_integer() and abs(value) <= 2**53 else repr(value)
 
 
 def _sorted_labels(labels):

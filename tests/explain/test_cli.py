@@ -537,6 +537,24 @@ def test_a_compressed_csv_is_one_line_saying_what_it_is(tmp_path, capsys, comman
                         f"file with a header row\n")
 
 
+def test_a_huge_whole_number_label_is_shown_as_written_not_as_its_floats_digits(tmp_path):
+    # '1e+308' was the class '100000000000000001097906362944...' (309 digits, most of them
+    # the float's rounding), in the report, predictions.csv and fold.pl
+    rng = np.random.default_rng(0)
+    frame = pd.DataFrame({"x": rng.normal(size=120)})
+    frame["y"] = np.where(frame["x"] > 0, 1e308, -1e308)
+    frame.to_csv(tmp_path / "huge.csv", index=False)
+    done = run_cli("run", "--data", str(tmp_path / "huge.csv"), "--target", "y",
+                   "--positive", "1e308", "--out", str(tmp_path / "o"), "--train-view", "raw",
+                   "--learners", "fold")
+    assert done.returncode == 0, done.stderr
+    report = json.loads((tmp_path / "o" / "report.json").read_text())
+    assert report["dataset"]["class_names"] == ["-1e+308", "1e+308"]
+    truth = pd.read_csv(tmp_path / "o" / "predictions.csv", dtype=str)["truth"]
+    assert set(truth) == {"-1e+308", "1e+308"}
+    assert "Label = '1e+308'" in (tmp_path / "o" / "fold.pl").read_text()
+
+
 def test_missing_file_is_one_line_exit_2(tmp_path):
     done = run_cli("run", "--data", str(tmp_path / "absent.csv"), "--target", "y",
                    "--out", str(tmp_path / "o"), *FAST)
