@@ -195,9 +195,10 @@ def _check_composed_unique(names):
     forms = [composed(n) for n in names]
     same = [n for n, form in zip(names, forms) if forms.count(form) > 1]
     if same:
-        raise InputError(f"column names {listing(same)} are the same text written with "
-                         f"different Unicode characters (an accented letter as one "
-                         f"character or as a letter and an accent); rename them")
+        raise InputError(f"column names {', '.join(ascii(n) for n in same[:5])} (escaped, "
+                         f"as they print alike) are the same text written with different "
+                         f"Unicode characters (an accented letter as one character or as a "
+                         f"letter and an accent); rename them")
 
 
 def _alike(name, names) -> str:
