@@ -350,12 +350,20 @@ class Binarizer(TransformerMixin, BaseEstimator):
         Parameters
         ----------
         X : DataFrame or array-like of shape (n_samples, n_features)
+            The table to binarize: numeric, categorical or 0/1 columns.
         y : array-like of shape (n_samples,), optional
             The labels; used (and needed) only with ``thresholds="entropy"``.
 
         Returns
         -------
-        self
+        self : Binarizer
+            The fitted binarizer.
+
+        Raises
+        ------
+        ValueError
+            If ``thresholds="entropy"`` without ``y``, ``categorical`` names unknown
+            columns, or ``X`` is empty.
         """
         self._validate_params()
         refuse_bools(self)
@@ -414,6 +422,8 @@ class Binarizer(TransformerMixin, BaseEstimator):
         Returns
         -------
         DataFrame of bool
+            One column per entry of ``column_specs_``, named as
+            :meth:`get_feature_names_out` names them.
         """
         check_is_fitted(self, "column_specs_")
         frame = self._frame(X, reset=False)
@@ -446,20 +456,43 @@ class Binarizer(TransformerMixin, BaseEstimator):
                 if src == source}
 
     def categorical_columns(self) -> set[str]:
-        """The names of the columns read as categories at fit."""
+        """The names of the columns read as categories at fit.
+
+        Returns
+        -------
+        set of str
+            The features of the category tests.
+        """
         return {s.feature for s in self.column_specs_ if s is not None and not s.is_threshold}
 
     def literal_names(self) -> tuple[str, ...]:
-        """Per output column, the name a :class:`~imli.rules.Literal` on it carries: the
-        input column's own name for a kept 0/1 column (the literal quotes it when it
-        prints), the test's text otherwise."""
+        """Per output column, the name a :class:`~imli.rules.Literal` on it carries.
+
+        Returns
+        -------
+        tuple of str
+            The input column's own name for a kept 0/1 column (the literal quotes it when
+            it prints), the test's text otherwise.
+        """
         check_is_fitted(self, "column_specs_")
         return tuple(self._input_names[source] if spec is None else name
                      for spec, source, name in zip(self.column_specs_, self._sources,
                                                    self._names))
 
     def get_feature_names_out(self, input_features: object = None) -> np.ndarray:
-        """Names of the output columns."""
+        """Names of the output columns.
+
+        Parameters
+        ----------
+        input_features : None
+            Ignored; accepted for scikit-learn's API.
+
+        Returns
+        -------
+        ndarray of object
+            Each output column's name, as in :meth:`transform`: the test's text, or a kept
+            0/1 column's own name (quoted when it reads as a test).
+        """
         check_is_fitted(self, "column_specs_")
         return np.array(self._names, dtype=object)
 

@@ -24,7 +24,20 @@ def _shown(label: object) -> str:
 
 @dataclass(frozen=True)
 class Rule:
-    """One entry of a decision list or set: if ``term`` holds, predict ``label``."""
+    """One entry of a decision list or set: if ``term`` holds, predict ``label``.
+
+    Parameters
+    ----------
+    term : Clause
+        A conjunction (``connective="AND"``).
+    label : object
+        The class the rule predicts.
+
+    Raises
+    ------
+    ValueError
+        If ``term`` is not a conjunction.
+    """
 
     term: Clause
     label: object
@@ -35,7 +48,18 @@ class Rule:
         object.__setattr__(self, "label", _plain(self.label))
 
     def describe(self, digits: int | None = None) -> str:
-        """``IF term THEN label``."""
+        """Text ``IF term THEN label``.
+
+        Parameters
+        ----------
+        digits : int or None, default=None
+            Significant digits to round numbers to; ``None`` prints them exactly.
+
+        Returns
+        -------
+        str
+            The rule's text.
+        """
         return f"IF {self.term.describe(digits)} THEN {_shown(self.label)}"
 
     def __str__(self) -> str:
@@ -105,6 +129,13 @@ class _RuleCollection:
 class DecisionList(_RuleCollection):
     """An ordered list of rules; the first rule whose term holds decides.
 
+    Parameters
+    ----------
+    rules : tuple of Rule
+        The rules, in order.
+    default : object
+        The label of rows no rule fires on.
+
     Examples
     --------
     >>> a = Literal(0, "a")
@@ -128,13 +159,35 @@ class DecisionList(_RuleCollection):
         return "" if i == 0 else "ELSE "
 
     def decisive(self, X: object) -> np.ndarray:
-        """Index of the rule that decides each row (``len(rules)`` for the default)."""
+        """Index of the rule that decides each row.
+
+        Parameters
+        ----------
+        X : array-like or DataFrame of shape (n_samples, n_columns)
+            A 0/1 matrix with the columns used in ``fit``, in the same order.
+
+        Returns
+        -------
+        ndarray of int of shape (n_samples,)
+            The first rule that fires on each row; ``len(rules)`` for the default.
+        """
         fired = self.fired(X)
         hit = np.column_stack([fired, np.ones(fired.shape[0], dtype=bool)])
         return hit.argmax(axis=1)
 
     def predict(self, X: object) -> np.ndarray:
-        """Label of each row (object array)."""
+        """Label of each row.
+
+        Parameters
+        ----------
+        X : array-like or DataFrame of shape (n_samples, n_columns)
+            A 0/1 matrix with the columns used in ``fit``, in the same order.
+
+        Returns
+        -------
+        ndarray of object of shape (n_samples,)
+            The label of the rule that decides each row.
+        """
         return self._labels()[self.decisive(X)]
 
 
@@ -145,6 +198,13 @@ class DecisionSet(_RuleCollection):
     A row takes the label fired by most rules; of labels fired by as many, the one whose
     first fired rule comes earliest in ``rules`` (:class:`~imli.IMLIClassifier` lists the
     most precise on its training rows first); rows no rule fires on take ``default``.
+
+    Parameters
+    ----------
+    rules : tuple of Rule
+        The rules; their order settles ties.
+    default : object
+        The label of rows no rule fires on.
     """
 
     rules: tuple[Rule, ...]
@@ -159,11 +219,33 @@ class DecisionSet(_RuleCollection):
         return ""
 
     def overlap(self, X: object) -> int:
-        """Number of rows on which two or more rules fire."""
+        """Count the rows on which two or more rules fire.
+
+        Parameters
+        ----------
+        X : array-like or DataFrame of shape (n_samples, n_columns)
+            A 0/1 matrix with the columns used in ``fit``, in the same order.
+
+        Returns
+        -------
+        int
+            Number of such rows.
+        """
         return int((self.fired(X).sum(axis=1) >= 2).sum())
 
     def predict(self, X: object) -> np.ndarray:
-        """Label of each row (object array)."""
+        """Label of each row, by vote of the rules that fire on it.
+
+        Parameters
+        ----------
+        X : array-like or DataFrame of shape (n_samples, n_columns)
+            A 0/1 matrix with the columns used in ``fit``, in the same order.
+
+        Returns
+        -------
+        ndarray of object of shape (n_samples,)
+            The winning label of each row, ``default`` where no rule fires.
+        """
         fired = self.fired(X)
         labels = self._labels()
         out = np.empty(fired.shape[0], dtype=object)

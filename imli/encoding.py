@@ -73,6 +73,13 @@ def _neighbours(x: Fraction, order: int) -> tuple[Fraction, Fraction]:
 class Weights:
     """Integer weights of one literal and one misclassified row.
 
+    Parameters
+    ----------
+    literal : int
+        Weight ``q`` of one literal in the rule.
+    noise : int
+        Weight ``p`` of one misclassified row (``p/q`` is ``data_fidelity``).
+
     Examples
     --------
     >>> Weights.from_fidelity(10.0)
@@ -96,6 +103,24 @@ class Weights:
         between λ's neighbours of denominator at most ``n_rows``: two objectives
         ``|R| + λ·|E|`` then compare as they do at λ, as their difference changes sign
         only at fractions of denominator at most ``n_rows``.
+
+        Parameters
+        ----------
+        data_fidelity : float
+            The λ of the objective: the cost of one misclassified row relative to one
+            literal.
+        n_rows : int or None, default=None
+            Total weight of the rows of any query; ``None`` keeps the nearest fraction.
+
+        Returns
+        -------
+        Weights
+            ``Weights(literal=q, noise=p)``.
+
+        Raises
+        ------
+        ValueError
+            If ``data_fidelity`` rounds to zero at denominator 10⁶.
         """
         exact = Fraction(float(data_fidelity))
         frac = exact.limit_denominator(MAX_DENOMINATOR)
@@ -115,11 +140,35 @@ class Weights:
         return cls(literal=frac.denominator, noise=frac.numerator)
 
     def cost(self, size: int, errors: int) -> int:
-        """Scaled objective ``q·size + p·errors``."""
+        """Scaled objective ``q·size + p·errors``.
+
+        Parameters
+        ----------
+        size : int
+            Number of literals in the rule.
+        errors : int
+            Number (or total weight) of misclassified rows.
+
+        Returns
+        -------
+        int
+            The cost in integer weights.
+        """
         return self.literal * int(size) + self.noise * int(errors)
 
     def objective(self, cost: int) -> float:
-        """A scaled cost in literal units: ``|R| + λ·|E|``."""
+        """A scaled cost in literal units: ``|R| + λ·|E|``.
+
+        Parameters
+        ----------
+        cost : int
+            A cost in integer weights, as :meth:`cost` gives.
+
+        Returns
+        -------
+        float
+            ``cost / q``.
+        """
         return cost / self.literal
 
 
@@ -130,15 +179,15 @@ class Constraints:
     Parameters
     ----------
     allowed : ndarray of bool, shape (2m,), optional
-        Literals the rule may use (excluded features are ``False``).
-    required : tuple of ndarray
+        Literals the rule may use (excluded features are ``False``); ``None``: all.
+    required : tuple of ndarray, default=()
         One array of literal indices per required feature: every clause of the rule
         contains one (the rule may have fewer than ``n_clauses`` clauses, or none).
-    disjoint : {None, "hard", "soft"}
+    disjoint : {None, "hard", "soft"}, default=None
         Each feature in at most one clause (soft: each violation costs one literal).
     feature_of : ndarray of int, shape (2m,), optional
         Feature index of each literal (needed by ``required`` and ``disjoint``).
-    taken : tuple of int
+    taken : tuple of int, default=()
         With ``disjoint``, features that clauses learned earlier already use (clause-by-
         clause learning, see :meth:`after`): their literals are left out (hard), or a
         clause using one is charged one literal per such feature (soft).
@@ -151,15 +200,40 @@ class Constraints:
     taken: tuple[int, ...] = ()
 
     def after(self, clauses: Sequence[frozenset[int]]) -> Constraints:
-        """The constraints of a clause learned after ``clauses`` (each feature in one)."""
+        """The constraints of a clause learned after ``clauses`` (each feature in one).
+
+        Parameters
+        ----------
+        clauses : sequence of frozenset of int
+            The clauses learned so far, as sets of literal indices.
+
+        Returns
+        -------
+        Constraints
+            These constraints with the clauses' features added to ``taken`` (unchanged
+            without ``disjoint`` or ``feature_of``).
+        """
         if self.disjoint is None or self.feature_of is None or not clauses:
             return self
         used = {int(self.feature_of[j]) for clause in clauses for j in clause}
         return replace(self, taken=tuple(sorted(used.union(self.taken))))
 
     def usable(self, n_literals: int, charged_too: bool = False) -> np.ndarray:
-        """Literals a clause may use: allowed, and not of a taken feature under hard
-        disjointness (or under soft too, with ``charged_too``)."""
+        """Literals a clause may use.
+
+        Parameters
+        ----------
+        n_literals : int
+            Number of literals (``2m``).
+        charged_too : bool, default=False
+            Leave out the literals of taken features under soft disjointness as well.
+
+        Returns
+        -------
+        ndarray of bool of shape (n_literals,)
+            Allowed literals not of a taken feature under hard disjointness (or soft too,
+            with ``charged_too``).
+        """
         usable = np.ones(n_literals, bool) if self.allowed is None else self.allowed.copy()
         if self.taken and (self.disjoint == "hard" or charged_too):
             usable &= ~np.isin(self.feature_of, self.taken)
@@ -173,7 +247,30 @@ class Constraints:
 
 @dataclass
 class Query:
-    """An encoded MaxSAT query and what decoding needs."""
+    """An encoded MaxSAT query and what decoding needs.
+
+    Parameters
+    ----------
+    wcnf : pysat.formula.WCNF
+        The weighted formula.
+    pool : pysat.formula.IDPool
+        The variables, keyed by meaning (``pool.obj(v)`` decodes one).
+    n_clauses : int
+        Number of clauses ``k``.
+    groups : list of ndarray
+        Literal indices of each group of candidate literals with identical columns (one
+        variable per group and clause).
+    used : ndarray of int of shape (k,)
+        Variable of each clause saying that it is part of the rule.
+    b : ndarray of int of shape (k, n_groups)
+        Variable saying that clause ``l`` holds group ``g``.
+    preferred : list of dict
+        Per clause, the previous rule's literals of each group (from ``previous``).
+    weights : Weights
+        The integer weights the query uses.
+    unavoidable : int
+        Weight of the rows every rule misclassifies (merged out; see :attr:`offset`).
+    """
 
     wcnf: WCNF
     pool: IDPool
@@ -191,7 +288,13 @@ class Query:
         return self.weights.noise * self.unavoidable
 
     def to_dimacs(self, path: str) -> None:
-        """Write the query as a DIMACS WCNF file (MaxSAT Evaluation 2022 format)."""
+        """Write the query as a DIMACS WCNF file (MaxSAT Evaluation 2022 format).
+
+        Parameters
+        ----------
+        path : str or Path
+            Where to write.
+        """
         self.wcnf.to_file(str(path))
 
 
@@ -263,6 +366,7 @@ def encode(
     Returns
     -------
     Query
+        The WCNF with its variable pool and what :func:`decode` needs.
 
     Raises
     ------
@@ -423,6 +527,7 @@ def decode(query: Query, model: Sequence[int] | np.ndarray) -> tuple[frozenset[i
     Parameters
     ----------
     query : Query
+        The query the model solves.
     model : sequence of int
         Signed literals of a satisfying assignment (as returned by RC2).
 

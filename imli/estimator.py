@@ -64,7 +64,8 @@ class IMLIClassifier(ClassifierMixin, BaseEstimator):
         A DNF is learned as the CNF of the complemented labels, then complemented.
         Ignored by the decision-list and decision-set modes.
     data_fidelity : float, default=10.0
-        λ: the cost of one misclassified row relative to one literal, from 1e-6 to 1e9.
+        The λ of the objective: the cost of one misclassified row relative to one
+        literal, from 1e-6 to 1e9.
     batch_size : int or None, default=25
         An int: mini-batches of about that many rows, so that every MaxSAT query stays
         small and the fit time grows linearly with the rows (AIES 2019 §4.1: each query
@@ -374,6 +375,19 @@ class IMLIClassifier(ClassifierMixin, BaseEstimator):
         Returns
         -------
         self : IMLIClassifier
+            The fitted estimator.
+
+        Raises
+        ------
+        ValueError
+            If a parameter is out of its range or the parameters contradict each other,
+            ``X`` or ``y`` cannot be read, ``y`` has fewer than two classes, or more than
+            two outside the decision modes.
+
+        Warns
+        -----
+        TimeLimitWarning
+            When ``time_limit`` struck before the search ended.
         """
         before = dict(vars(self))
         try:
@@ -504,6 +518,14 @@ class IMLIClassifier(ClassifierMixin, BaseEstimator):
         -------
         ndarray of shape (n_samples,)
             Labels from ``classes_``.
+
+        Raises
+        ------
+        sklearn.exceptions.NotFittedError
+            If the estimator is not fitted.
+        ValueError
+            If ``X`` does not have the columns seen in ``fit`` or holds text where a
+            number was fitted.
         """
         check_is_fitted(self, "rules_")
         Xb, _ = self._binary(X, reset=False)
@@ -621,16 +643,25 @@ class IMLIClassifier(ClassifierMixin, BaseEstimator):
 
         Parameters
         ----------
-        X, y, column_specs
+        X : {array-like, DataFrame} of shape (n_samples, n_features)
+            As in :meth:`fit`.
+        y : array-like of shape (n_samples,)
             As in :meth:`fit`, with two classes (the query is a binary rule's, whatever
             ``mode``).
         path : str or Path
             Where to write.
+        column_specs : list of (Predicate or None), optional
+            As in :meth:`fit`.
 
         Returns
         -------
         Query
             The encoded query (``query.pool`` maps variables back to their meaning).
+
+        Raises
+        ------
+        ValueError
+            As :meth:`fit` raises, and if ``y`` has more than two classes.
 
         Notes
         -----

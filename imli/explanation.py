@@ -24,7 +24,7 @@ __all__ = ["Explanation", "check_values", "explain_row"]
 class Explanation:
     """The reason for one prediction.
 
-    Attributes
+    Parameters
     ----------
     label : object
         The predicted label.
@@ -35,7 +35,7 @@ class Explanation:
         rules of a decision set that fired with the label.
     text : str
         The explanation in words, each literal with the row's value of its feature.
-    summary : str
+    summary : str, default=""
         The same reason on one line, without the label: what decides it and its literals,
         each with the row's value (``its one clause holds, by the literal shown: age > 42.5
         (age is 52)``), a false literal said to fail, an empty clause or term as its

@@ -291,8 +291,13 @@ class Predicate:
         return self.relation in ("<=", ">")
 
     def negate(self) -> Predicate:
-        """The opposite test (``<=`` and ``>``, ``==`` and ``!=`` swap): the complement on
-        known values; a missing value satisfies neither."""
+        """Return the opposite test (``<=`` and ``>``, ``==`` and ``!=`` swap).
+
+        Returns
+        -------
+        Predicate
+            The complement on known values; a missing value satisfies neither.
+        """
         return Predicate(self.feature, _NEGATED[self.relation], self.value)
 
     def evaluate(self, values: object) -> np.ndarray:
@@ -309,7 +314,8 @@ class Predicate:
 
         Returns
         -------
-        ndarray of bool
+        ndarray of bool of shape (n_samples,)
+            Whether each value passes the test (``False`` for a missing one).
         """
         if self.is_threshold:
             x = to_numbers(values)
@@ -322,7 +328,18 @@ class Predicate:
         return equal if self.relation == "==" else ~equal & (codes >= 0)
 
     def describe(self, digits: int | None = DEFAULT_DIGITS) -> str:
-        """Text such as ``age > 39.5`` (numbers exact, or rounded to ``digits``)."""
+        """Text such as ``age > 39.5`` (numbers exact, or rounded to ``digits``).
+
+        Parameters
+        ----------
+        digits : int or None, default=None
+            Significant digits to round the value to; ``None`` prints it exactly.
+
+        Returns
+        -------
+        str
+            The feature (quoted when needed), the relation and the value.
+        """
         value = format_value(self.value, digits)
         return f"{readable(self.feature, name=True)} {self.relation} {value}"
 

@@ -47,11 +47,33 @@ class WeightedRows:
         return int(self.weights.sum()) + 2 * self.unavoidable
 
     def subset(self, index: np.ndarray) -> WeightedRows:
-        """The rows at ``index`` (an index or bool array), without the unavoidable count."""
+        """The rows at ``index``, without the unavoidable count.
+
+        Parameters
+        ----------
+        index : ndarray of int or bool
+            Positions, or a mask, of the rows to keep.
+
+        Returns
+        -------
+        WeightedRows
+            Those rows, with ``unavoidable=0``.
+        """
         return WeightedRows(self.X[index], self.labels[index], self.weights[index], 0)
 
     def errors(self, predictions: np.ndarray) -> int:
-        """Weighted count of misclassified rows, including the unavoidable ones."""
+        """Weighted count of misclassified rows, including the unavoidable ones.
+
+        Parameters
+        ----------
+        predictions : ndarray of bool of shape (n_rows,)
+            A rule's value on each distinct row.
+
+        Returns
+        -------
+        int
+            Total weight of the rows whose label differs, plus ``unavoidable``.
+        """
         wrong = predictions != self.labels
         return int(self.weights[wrong].sum()) + self.unavoidable
 
@@ -105,7 +127,9 @@ def merge_rows(X: np.ndarray, y: np.ndarray, weights: np.ndarray | None = None) 
     Parameters
     ----------
     X : ndarray of bool, shape (n, m)
+        The binary rows.
     y : ndarray of bool, shape (n,)
+        The label of each row.
     weights : ndarray of int, shape (n,), optional
         Multiplicity of each row (default 1).
 

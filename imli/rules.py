@@ -69,11 +69,28 @@ class Literal:
         object.__setattr__(self, "negated", bool(self.negated))
 
     def negate(self) -> Literal:
-        """The complementary literal."""
+        """Return the complementary literal.
+
+        Returns
+        -------
+        Literal
+            The same column with ``negated`` flipped.
+        """
         return Literal(self.column, self.name, not self.negated, self.predicate)
 
     def evaluate(self, X: object) -> np.ndarray:
-        """Truth value on every row of the binary matrix ``X``."""
+        """Truth value on every row of the binary matrix ``X``.
+
+        Parameters
+        ----------
+        X : array-like or DataFrame of shape (n_samples, n_columns)
+            A 0/1 matrix with the columns used in ``fit``, in the same order.
+
+        Returns
+        -------
+        ndarray of bool of shape (n_samples,)
+            Whether the literal holds on each row.
+        """
         return as_binary_matrix(X)[:, self.column] != self.negated
 
     def describe(self, digits: int | None = DEFAULT_DIGITS) -> str:
@@ -83,6 +100,16 @@ class Literal:
         A missing or unselected value satisfies no test (neither ``f > t`` nor ``c != v``,
         a known other category) but does satisfy the complement of every column, so the
         complement is not the opposite test.
+
+        Parameters
+        ----------
+        digits : int or None, default=None
+            Significant digits to round numbers to; ``None`` prints them exactly.
+
+        Returns
+        -------
+        str
+            The predicate's text (or the column's name), wrapped in ``not`` when negated.
         """
         if self.predicate is None:
             name = readable(self.name, name=True)
@@ -115,6 +142,18 @@ class Clause:
     """A disjunction (``connective="OR"``) or conjunction (``"AND"``) of literals.
 
     The empty disjunction is false, the empty conjunction true.
+
+    Parameters
+    ----------
+    literals : tuple of Literal
+        The literals, in printing order.
+    connective : {"OR", "AND"}, default="OR"
+        How the literals combine.
+
+    Raises
+    ------
+    ValueError
+        If ``connective`` is neither ``"OR"`` nor ``"AND"``.
     """
 
     literals: tuple[Literal, ...]
@@ -129,12 +168,29 @@ class Clause:
         return len(self.literals)
 
     def negate(self) -> Clause:
-        """De Morgan: the complement, with complemented literals and the other connective."""
+        """Return the complement (De Morgan).
+
+        Returns
+        -------
+        Clause
+            The complemented literals joined by the other connective.
+        """
         other = "AND" if self.connective == "OR" else "OR"
         return Clause(tuple(lit.negate() for lit in self.literals), other)
 
     def evaluate(self, X: object) -> np.ndarray:
-        """Truth value on every row of the binary matrix ``X``."""
+        """Truth value on every row of the binary matrix ``X``.
+
+        Parameters
+        ----------
+        X : array-like or DataFrame of shape (n_samples, n_columns)
+            A 0/1 matrix with the columns used in ``fit``, in the same order.
+
+        Returns
+        -------
+        ndarray of bool of shape (n_samples,)
+            Whether the clause holds on each row.
+        """
         B = as_binary_matrix(X)
         if not self.literals:
             return np.full(B.shape[0], self.connective == "AND")
@@ -151,6 +207,16 @@ class Clause:
         ``c in {a, b}``; ``not (c == a) AND not (c == b)`` as ``not (c in {a, b})`` (true
         for a missing value); ``c != a AND c != b`` as ``c not in {a, b}`` (a known value
         outside the set). Each category still counts as one literal.
+
+        Parameters
+        ----------
+        digits : int or None, default=None
+            Significant digits to round numbers to; ``None`` prints them exactly.
+
+        Returns
+        -------
+        str
+            The clause's text.
         """
         if not self.literals:
             return "TRUE" if self.connective == "AND" else "FALSE"
@@ -215,7 +281,18 @@ class _Normal:
         return parts.all(axis=1) if self._outer == "AND" else parts.any(axis=1)
 
     def describe(self, digits: int | None = None) -> str:
-        """Text with the column names; numbers exact, or to ``digits`` significant digits."""
+        """Text with the column names; numbers exact, or to ``digits`` significant digits.
+
+        Parameters
+        ----------
+        digits : int or None, default=None
+            Significant digits to round numbers to; ``None`` prints them exactly.
+
+        Returns
+        -------
+        str
+            The clauses joined by the outer connective; ``TRUE`` / ``FALSE`` when empty.
+        """
         if not self.clauses:
             return "TRUE" if self._outer == "AND" else "FALSE"
         return f" {self._outer} ".join(c.describe(digits) for c in self.clauses)
@@ -227,6 +304,16 @@ class _Normal:
 @dataclass(frozen=True)
 class CNF(_Normal):
     """A conjunction of disjunctive clauses; the empty CNF is true.
+
+    Parameters
+    ----------
+    clauses : tuple of Clause
+        Clauses with ``connective="OR"``.
+
+    Raises
+    ------
+    ValueError
+        If a clause is not a disjunction.
 
     Examples
     --------
@@ -246,13 +333,30 @@ class CNF(_Normal):
         self._check()
 
     def negate(self) -> DNF:
-        """The complement as a DNF (De Morgan)."""
+        """Return the complement as a DNF (De Morgan).
+
+        Returns
+        -------
+        DNF
+            The negated clauses, as terms.
+        """
         return DNF(tuple(c.negate() for c in self.clauses))
 
 
 @dataclass(frozen=True)
 class DNF(_Normal):
-    """A disjunction of conjunctive terms; the empty DNF is false."""
+    """A disjunction of conjunctive terms; the empty DNF is false.
+
+    Parameters
+    ----------
+    clauses : tuple of Clause
+        Terms with ``connective="AND"``.
+
+    Raises
+    ------
+    ValueError
+        If a term is not a conjunction.
+    """
 
     clauses: tuple[Clause, ...]
     _outer = "OR"
@@ -262,5 +366,11 @@ class DNF(_Normal):
         self._check()
 
     def negate(self) -> CNF:
-        """The complement as a CNF (De Morgan)."""
+        """Return the complement as a CNF (De Morgan).
+
+        Returns
+        -------
+        CNF
+            The negated terms, as clauses.
+        """
         return CNF(tuple(c.negate() for c in self.clauses))

@@ -60,6 +60,7 @@ class Solution:
     optimal : bool
         Whether the engine proved the model optimal.
     status : {"optimal", "feasible", "timeout"}
+        How the call ended.
     """
 
     model: tuple[int, ...] | None
@@ -381,6 +382,7 @@ def solve(
     Returns
     -------
     Solution
+        The best model found, its cost, and whether it is proven optimal.
 
     Raises
     ------
