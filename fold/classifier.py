@@ -279,7 +279,12 @@ class FOLDClassifier(ClassifierMixin, BaseEstimator):
         categorical column the rules test; at
         predict, a warning when most of such a column's values are new (the same column
         in another type: ``1`` for ``True``).
+    n_rules_ : int
+        Clauses in the theory (default rules and exception rules).
+    rule_size_ : int
+        Literals in the theory.
     n_features_in_ : int
+        Number of columns seen in ``fit``.
     feature_names_in_ : ndarray of str
         Defined only when ``X`` has string column names.
 
@@ -448,11 +453,22 @@ class FOLDClassifier(ClassifierMixin, BaseEstimator):
             Labels of any kind (str, int, bool), two classes or more (one class gives a
             program that is only its default, as scikit-learn's trees do).
 
-        A fit that fails (bad input, say) leaves the estimator as it was before it.
-
         Returns
         -------
         self : FOLDClassifier
+            The fitted estimator.
+
+        Raises
+        ------
+        ValueError
+            If a parameter is out of its range, or ``X`` or ``y`` cannot be read (missing
+            labels, labels that do not compare, a ``class_order`` that does not list each
+            class once, unsupported column types): :class:`~fold.FoldInputError`, a
+            ``ValueError``, for most of them.
+
+        Notes
+        -----
+        A fit that fails (bad input, say) leaves the estimator as it was before it.
         """
         before = dict(vars(self))
         try:
@@ -541,8 +557,21 @@ class FOLDClassifier(ClassifierMixin, BaseEstimator):
         Parameters
         ----------
         X : DataFrame or array-like
+            Rows with the columns seen in ``fit``.
         ids : sequence of int, optional
             Each row's Id (default: 0, 1, ... in row order).
+
+        Returns
+        -------
+        str
+            SWI-Prolog source: an ``encoding(utf8)`` directive, a ``row(Id)`` fact per row,
+            and one fact per known cell and per classical negation.
+
+        Raises
+        ------
+        ValueError
+            If ``ids`` are not distinct integers, one per row, or ``X`` does not have the
+            columns seen in ``fit``.
         """
         view = self._view(X)
         return write_facts(self.prolog_, view, self.schema_, ids=ids)
@@ -552,6 +581,22 @@ class FOLDClassifier(ClassifierMixin, BaseEstimator):
 
         The rows of ``X`` go to SWI-Prolog as one fact per row (only the
         columns the rules test); the program runs on them unchanged.
+
+        Parameters
+        ----------
+        X : DataFrame or array-like
+            Rows with the columns seen in ``fit``.
+
+        Returns
+        -------
+        Evaluation
+            The decision of each row (an index into :attr:`class_order_`) and the time
+            SWI-Prolog took.
+
+        Raises
+        ------
+        PrologTimeoutError
+            If SWI-Prolog takes longer than ``prolog_timeout``.
         """
         view = self._view(X)
         rows = write_rows(self.prolog_, view, self.schema_,
@@ -571,12 +616,34 @@ class FOLDClassifier(ClassifierMixin, BaseEstimator):
         Returns
         -------
         ndarray of shape (n_samples,)
+            Labels from ``classes_``.
+
+        Raises
+        ------
+        sklearn.exceptions.NotFittedError
+            If the estimator is not fitted.
+        FoldInputError
+            If ``X`` does not have the columns seen in ``fit``, or holds text where a
+            number was fitted.
+        PrologTimeoutError
+            If SWI-Prolog takes longer than ``prolog_timeout``.
         """
         decisions = self.evaluate_prolog(X).decisions
         return self.classes_[self.class_order_[decisions]]
 
     def predict_python(self, X) -> np.ndarray:
-        """Labels of ``X`` from the rule objects, without Prolog (same answers)."""
+        """Labels of ``X`` from the rule objects, without Prolog (same answers).
+
+        Parameters
+        ----------
+        X : DataFrame or array-like
+            As in :meth:`predict`.
+
+        Returns
+        -------
+        ndarray of shape (n_samples,)
+            Labels from ``classes_``, equal to :meth:`predict`'s.
+        """
         view = self._view(X)  # checks the fit first
         decisions = self.rules_.decide(view)
         return self.classes_[self.class_order_[decisions]]
@@ -597,6 +664,13 @@ class FOLDClassifier(ClassifierMixin, BaseEstimator):
             its index label in ``X`` when that label is an integer (``7`` for
             ``X.iloc[[7]]`` of a frame with the default index), else by 0;
             :attr:`Explanation.row_id` says which.
+
+        Raises
+        ------
+        FoldInputError
+            If ``X`` has not exactly one row, or not the columns seen in ``fit``.
+        PrologTimeoutError
+            If SWI-Prolog takes longer than ``prolog_timeout``.
         """
         view = self._view(X)
         if view.n_rows != 1:

@@ -54,7 +54,7 @@ if threading.current_thread() is threading.main_thread():
 class Evaluation:
     """Result of evaluating a program on every row.
 
-    Attributes
+    Parameters
     ----------
     decisions : ndarray of int64
         Per row, the index of its label in the program's decision list.
@@ -243,6 +243,7 @@ class PrologEngine:
         Parameters
         ----------
         program : PrologProgram
+            The program to run, unchanged.
         rows : RowFacts
             The rows (see :func:`fold.facts.write_rows`); decisions come back
             in their order.
@@ -252,6 +253,14 @@ class PrologEngine:
         Returns
         -------
         Evaluation
+            Each row's decision and the time the call took.
+
+        Raises
+        ------
+        PrologTimeoutError
+            If the call runs past ``timeout``.
+        PrologEngineError
+            If SWI-Prolog cannot load the program or fails while running it.
         """
         start = time.perf_counter()
         status, codes, times = self._call(
@@ -271,7 +280,29 @@ class PrologEngine:
                 timeout: float) -> str:
         """The Prolog proof of ``label(row_id, Class)``, as indented text.
 
-        ``row_id`` names a row of ``rows`` (``rows.first_id + i``).
+        Parameters
+        ----------
+        program : PrologProgram
+            The program to run, unchanged.
+        rows : RowFacts
+            The rows (see :func:`fold.facts.write_rows`).
+        row_id : int
+            The row to justify, a row of ``rows`` (``rows.first_id + i``).
+        timeout : float
+            Seconds.
+
+        Returns
+        -------
+        str
+            The goals that hold and, for each negated or failed goal, where each of its
+            clauses fails, as indented text.
+
+        Raises
+        ------
+        PrologTimeoutError
+            If the call runs past ``timeout``.
+        PrologEngineError
+            If ``row_id`` is not among ``rows``, or SWI-Prolog fails.
         """
         nth = row_id - rows.first_id
         if not 0 <= nth < rows.n_rows:
@@ -293,6 +324,11 @@ class PrologEngine:
         in ``runtime.pl``), as the engine found them when it started: plain
         ``swipl`` loads the program into ``user``, where such a clause would
         change how Prolog prints, loads or reports.
+
+        Returns
+        -------
+        frozenset of tuple of (str, int)
+            The reserved ``(name, arity)`` pairs.
         """
         return self._reserved
 
@@ -306,5 +342,11 @@ os.register_at_fork(before=PrologEngine._lock.acquire,
 
 
 def get_engine() -> PrologEngine:
-    """The process-wide :class:`PrologEngine`."""
+    """The process-wide :class:`PrologEngine`.
+
+    Returns
+    -------
+    PrologEngine
+        The one engine of this process, started on first use.
+    """
     return PrologEngine.instance()

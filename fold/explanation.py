@@ -17,7 +17,7 @@ __all__ = ["Explanation", "explain_row"]
 class Explanation:
     """The reason for one prediction.
 
-    Attributes
+    Parameters
     ----------
     label : object
         The predicted label, as :meth:`fold.FOLDClassifier.predict` gives it.
@@ -29,10 +29,10 @@ class Explanation:
         The explanation in words.
     prolog : str
         SWI-Prolog's justification of ``label(Id, Class)`` (its proof).
-    row_id : int
+    row_id : int, default=0
         The ``Id`` of the row in :attr:`prolog`: its index label in the table
         given to ``explain`` when that is an integer, else 0.
-    summary : str
+    summary : str, default=""
         The reason on one line: the rule that fired, each of its literals with the row's
         value, then why its exceptions do not hold (each at its first literal that fails,
         without its text, or, its literals holding, overruled by its own exception that

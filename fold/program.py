@@ -50,12 +50,14 @@ _SPECIAL = frozenset({
 class PrologProgram:
     """A program's source text and the predicate names it uses.
 
-    Attributes
+    Parameters
     ----------
     text : str
         The SWI-Prolog source.
-    row_predicate, label_predicate : str
-        Names of ``row/1`` and ``label/2`` (unquoted).
+    row_predicate : str
+        Name of ``row/1`` (unquoted): ``row`` unless the engine reserves it.
+    label_predicate : str
+        Name of ``label/2`` (unquoted): ``label`` unless the engine reserves it.
     class_predicates : tuple of str
         The class predicates, in decision order.
     label_terms : tuple of str

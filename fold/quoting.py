@@ -145,6 +145,7 @@ def format_number(value: numbers.Real) -> str:
     Returns
     -------
     str
+        Prolog text that reads back as ``value`` exactly.
 
     Raises
     ------

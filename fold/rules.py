@@ -41,8 +41,17 @@ class Literal:
     Parameters
     ----------
     feature : str
+        The column tested.
     relation : {"<=", ">", "==", "!="}
+        The test.
     value : float or str
+        A finite threshold (numeric relations) or a category (categorical ones).
+
+    Raises
+    ------
+    FoldInputError
+        If feature is not a str, relation is none of the four, or value is
+        not a finite number for a numeric relation, or not a str for a categorical one.
 
     Examples
     --------
@@ -79,7 +88,23 @@ class Literal:
         return NUMERIC if self.relation in NUMERIC_RELATIONS else CATEGORICAL
 
     def covers(self, X: pd.DataFrame | ColumnView) -> np.ndarray:
-        """Boolean mask of the rows of ``X`` that satisfy this literal."""
+        """Boolean mask of the rows of ``X`` that satisfy this literal.
+
+        Parameters
+        ----------
+        X : DataFrame or ColumnView
+            The rows, with (at least) the columns the rules test.
+
+        Returns
+        -------
+        ndarray of bool of shape (n_samples,)
+            Whether each row satisfies the literal (``False`` for an unknown cell).
+
+        Raises
+        ------
+        FoldInputError
+            If a numeric literal's column holds text.
+        """
         view = as_view(X)
         if self.kind == NUMERIC:
             if view.kind(self.feature) != NUMERIC:
@@ -123,9 +148,10 @@ class Rule:
 
     Parameters
     ----------
-    literals : tuple of Literal
+    literals : tuple of Literal, default=()
         The body; empty means "every row".
-    exceptions : tuple of Rule
+    exceptions : tuple of Rule, default=()
+        The exception rules (the clauses of the rule's ``ab`` predicate).
     """
 
     literals: tuple = ()
@@ -136,7 +162,18 @@ class Rule:
         object.__setattr__(self, "exceptions", tuple(self.exceptions))
 
     def body_covers(self, X: pd.DataFrame | ColumnView) -> np.ndarray:
-        """Rows satisfying every literal (exceptions ignored)."""
+        """Rows satisfying every literal (exceptions ignored).
+
+        Parameters
+        ----------
+        X : DataFrame or ColumnView
+            The rows, with (at least) the columns the rules test.
+
+        Returns
+        -------
+        ndarray of bool of shape (n_samples,)
+            Whether the body holds on each row.
+        """
         view = as_view(X)
         mask = np.ones(view.n_rows, dtype=bool)
         for literal in self.literals:
@@ -144,7 +181,18 @@ class Rule:
         return mask
 
     def exception_covers(self, X: pd.DataFrame | ColumnView) -> np.ndarray:
-        """Rows for which some exception holds (the ``ab`` predicate)."""
+        """Rows for which some exception holds (the ``ab`` predicate).
+
+        Parameters
+        ----------
+        X : DataFrame or ColumnView
+            The rows, with (at least) the columns the rules test.
+
+        Returns
+        -------
+        ndarray of bool of shape (n_samples,)
+            Whether some exception rule fires on each row.
+        """
         view = as_view(X)
         mask = np.zeros(view.n_rows, dtype=bool)
         for exception in self.exceptions:
@@ -152,7 +200,18 @@ class Rule:
         return mask
 
     def covers(self, X: pd.DataFrame | ColumnView) -> np.ndarray:
-        """Rows for which the rule fires: body holds and no exception does."""
+        """Rows for which the rule fires: body holds and no exception does.
+
+        Parameters
+        ----------
+        X : DataFrame or ColumnView
+            The rows, with (at least) the columns the rules test.
+
+        Returns
+        -------
+        ndarray of bool of shape (n_samples,)
+            Whether the rule fires on each row.
+        """
         view = as_view(X)
         mask = self.body_covers(view)
         if self.exceptions and mask.any():
@@ -171,8 +230,11 @@ class Rule:
 
     @property
     def printed_exceptions(self) -> tuple:
-        """The exceptions in the order :meth:`__str__` prints them: the single category
-        tests of a feature that has several (printed as one set) moved up to the first."""
+        """The exceptions in the order :meth:`__str__` prints them.
+
+        The single category tests of a feature that has several (printed as one set) are
+        moved up to the first of them.
+        """
         keys = [_category_key(e) for e in self.exceptions]
         grouped = {k for k in keys if k is not None and keys.count(k) > 1}
         order, done = [], set()
@@ -243,7 +305,8 @@ class ClassRules:
     ----------
     label : object
         The class label (as in ``y``).
-    rules : tuple of Rule
+    rules : tuple of Rule, default=()
+        The class's rules; no rule: the class never holds.
     """
 
     label: object
@@ -253,7 +316,18 @@ class ClassRules:
         object.__setattr__(self, "rules", tuple(self.rules))
 
     def covers(self, X: pd.DataFrame | ColumnView) -> np.ndarray:
-        """Rows for which some rule of this class fires."""
+        """Rows for which some rule of this class fires.
+
+        Parameters
+        ----------
+        X : DataFrame or ColumnView
+            The rows, with (at least) the columns the rules test.
+
+        Returns
+        -------
+        ndarray of bool of shape (n_samples,)
+            Whether the class holds on each row.
+        """
         view = as_view(X)
         mask = np.zeros(view.n_rows, dtype=bool)
         for rule in self.rules:
@@ -271,9 +345,9 @@ class Theory:
 
     Parameters
     ----------
-    classes : tuple of ClassRules
+    classes : tuple of ClassRules, default=()
         Tried in order.
-    default : object
+    default : object, default=None
         The label of rows no class rule covers.
     """
 
@@ -289,7 +363,19 @@ class Theory:
         return tuple(c.label for c in self.classes) + (self.default,)
 
     def decide(self, X: pd.DataFrame | ColumnView) -> np.ndarray:
-        """Index into :attr:`labels` of each row's class."""
+        """Index into :attr:`labels` of each row's class.
+
+        Parameters
+        ----------
+        X : DataFrame or ColumnView
+            The rows, with (at least) the columns the rules test.
+
+        Returns
+        -------
+        ndarray of int64 of shape (n_samples,)
+            The first class whose rules fire on each row; ``len(classes)`` for the
+            default.
+        """
         view = as_view(X)
         decision = np.full(view.n_rows, len(self.classes), dtype=np.int64)
         for k in range(len(self.classes) - 1, -1, -1):
@@ -297,7 +383,18 @@ class Theory:
         return decision
 
     def predict(self, X: pd.DataFrame | ColumnView) -> np.ndarray:
-        """Each row's label, evaluated in Python."""
+        """Each row's label, evaluated in Python.
+
+        Parameters
+        ----------
+        X : DataFrame or ColumnView
+            The rows, with (at least) the columns the rules test.
+
+        Returns
+        -------
+        ndarray of object of shape (n_samples,)
+            The label of each row's class, from :attr:`labels`.
+        """
         labels = np.empty(len(self.labels), dtype=object)
         labels[:] = list(self.labels)
         return labels[self.decide(X)]
