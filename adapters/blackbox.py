@@ -28,26 +28,68 @@ class BlackBox(Protocol):
         ``"xgboost"``, ``"sklearn"``, ``"callable"`` or a name the user gave.
     classes_ : numpy.ndarray of int
         The labels ``0 .. k-1``; column ``j`` of the probabilities is ``classes_[j]``.
-
-    Notes
-    -----
-    ``predict_proba`` takes a DataFrame with the dataset's columns; ``predict_proba_encoded``
-    takes rows in the :class:`adapters.TableEncoder` layout (the LIME hot path). Both return
-    a checked ``float64`` array of shape ``(n, len(classes_))`` (see
-    :func:`check_probabilities`). ``save(directory)`` writes the model into ``directory``
-    and returns the file's path.
     """
 
     kind: str
     classes_: np.ndarray
 
-    def predict_proba(self, X: pd.DataFrame) -> np.ndarray: ...
+    def predict_proba(self, X: pd.DataFrame) -> np.ndarray:
+        """Class probabilities of the rows of ``X``.
 
-    def predict(self, X: pd.DataFrame) -> np.ndarray: ...
+        Parameters
+        ----------
+        X : pandas.DataFrame
+            Rows with the dataset's columns.
 
-    def predict_proba_encoded(self, Z: np.ndarray) -> np.ndarray: ...
+        Returns
+        -------
+        numpy.ndarray of float64 of shape (n_samples, len(classes_))
+            Checked by :func:`check_probabilities`.
+        """
 
-    def save(self, directory: str | os.PathLike) -> Path: ...
+    def predict(self, X: pd.DataFrame) -> np.ndarray:
+        """Labels of the rows of ``X``.
+
+        Parameters
+        ----------
+        X : pandas.DataFrame
+            Rows with the dataset's columns.
+
+        Returns
+        -------
+        numpy.ndarray of int of shape (n_samples,)
+            Labels from ``classes_``.
+        """
+
+    def predict_proba_encoded(self, Z: np.ndarray) -> np.ndarray:
+        """Class probabilities of rows in the :class:`adapters.TableEncoder` layout.
+
+        This is the LIME hot path: no DataFrame is built.
+
+        Parameters
+        ----------
+        Z : numpy.ndarray of shape (n_samples, n_encoded)
+            Encoded rows.
+
+        Returns
+        -------
+        numpy.ndarray of float64 of shape (n_samples, len(classes_))
+            Checked by :func:`check_probabilities`.
+        """
+
+    def save(self, directory: str | os.PathLike) -> Path:
+        """Write the model into ``directory``.
+
+        Parameters
+        ----------
+        directory : path-like
+            An existing directory.
+
+        Returns
+        -------
+        pathlib.Path
+            The file written.
+        """
 
 
 def check_probabilities(P, n_rows, n_classes, source="the black box"):
@@ -259,9 +301,10 @@ def relabel_classes(black_box, codes, what="the target"):
     Parameters
     ----------
     black_box : BlackBox
+        The model to relabel.
     codes : sequence of int
         The label of each of the model's classes, covering ``0 .. k-1``.
-    what : str
+    what : str, default="the target"
         What the labels belong to, for the error message.
 
     Returns
@@ -273,7 +316,8 @@ def relabel_classes(black_box, codes, what="the target"):
     Raises
     ------
     InputError
-        The model has another number of classes than ``codes`` gives labels for.
+        If ``codes`` are not whole numbers, or the model has another number of classes
+        than ``codes`` gives labels for.
     """
     given = list(codes)
     try:

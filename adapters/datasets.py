@@ -279,6 +279,8 @@ def load_dataset(source, target=None, positive=None, *, binary=False, missing=()
     Returns
     -------
     Dataset
+        The cleaned features, the labels ``0 .. k-1`` with their class names, and notes
+        on what the reading did to the data.
 
     Raises
     ------

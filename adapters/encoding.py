@@ -42,6 +42,7 @@ class TableEncoder:
         Parameters
         ----------
         X : pandas.DataFrame
+            The table, with distinct column names.
         categorical : iterable of str, optional
             The categorical columns. ``None``: every column whose dtype is not numeric
             (bool counts as categorical).
@@ -49,6 +50,13 @@ class TableEncoder:
         Returns
         -------
         self : TableEncoder
+            The fitted encoder.
+
+        Raises
+        ------
+        InputError
+            If ``X`` is not a DataFrame, has duplicate column names, or ``categorical``
+            names a column it does not have.
         """
         _require_frame(X)
         names = tuple(str(c) for c in X.columns)
@@ -86,6 +94,9 @@ class TableEncoder:
         Returns
         -------
         numpy.ndarray of float64, shape (n_rows, n_features)
+            The columns in fitted order: a numeric column's values, a categorical
+            column's category codes (NaN for a missing value or a category not seen in
+            :meth:`fit`).
 
         Raises
         ------
@@ -148,10 +159,12 @@ class TableEncoder:
         Parameters
         ----------
         X : pandas.DataFrame
+            A table with the fitted columns, in any order.
 
         Returns
         -------
         pandas.DataFrame
+            ``X``'s columns in fitted order.
 
         Raises
         ------
@@ -184,10 +197,12 @@ class TableEncoder:
         Parameters
         ----------
         Z : array-like
+            Rows in this encoder's layout.
 
         Returns
         -------
-        numpy.ndarray of float64
+        numpy.ndarray of float64 of shape (n_rows, n_features)
+            ``Z`` as such an array.
 
         Raises
         ------
@@ -213,6 +228,7 @@ class TableEncoder:
         Parameters
         ----------
         other : TableEncoder
+            A fitted encoder.
 
         Returns
         -------

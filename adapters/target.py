@@ -213,9 +213,22 @@ def _same_but_case(classes, counts, target):
 
 
 def rest_name(chosen, classes):
-    """The name of all classes but ``chosen`` together: ``not chosen``, or, when a class has
-    that name, ``not chosen (rest)`` (and so on).
+    """The name of all classes but ``chosen`` together.
 
+    Parameters
+    ----------
+    chosen : str
+        The positive class.
+    classes : collection of str
+        The names taken.
+
+    Returns
+    -------
+    str
+        ``not chosen``, or, when a class has that name, ``not chosen (rest)`` (and so on).
+
+    Examples
+    --------
     >>> rest_name("a", ["a", "b", "not a"])
     'not a (rest)'
     """

@@ -435,10 +435,12 @@ def wrap_callable(fn, encoder, kind="callable", *, n_classes=2):
     kind : str, default="callable"
         Name of the model in reports.
     n_classes : int, default=2
+        Number of classes ``fn`` gives probabilities for.
 
     Returns
     -------
     CallableBlackBox
+        The wrapped function; its ``save`` writes no code.
 
     Examples
     --------

@@ -310,6 +310,7 @@ def load_xgboost(path, encoder):
     Returns
     -------
     XGBoostBlackBox
+        The model, reading rows in ``encoder``'s layout.
 
     Raises
     ------
@@ -421,6 +422,7 @@ def restrict_to_model(dataset, path):
     Parameters
     ----------
     dataset : Dataset
+        The table as read.
     path : path-like
         A model file, as for :func:`load_xgboost`.
 
@@ -482,6 +484,7 @@ def dropped_columns_read(dataset, path) -> list[str]:
     Parameters
     ----------
     dataset : Dataset
+        The table as read.
     path : path-like
         A model file, as for :func:`load_xgboost`.
 
