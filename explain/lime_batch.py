@@ -30,9 +30,26 @@ __all__ = ["BatchedLime", "ReferenceLime", "check_probabilities"]
 
 
 def check_probabilities(p, n_rows: int) -> np.ndarray:
-    """The black box's output as a float (n_rows, n_classes) array, or a clear error
-    (:class:`adapters.InputError`, a ``ValueError``): one row per input row, at least two
-    classes, finite values in [0, 1] summing to 1 per row."""
+    """The black box's output as a float (n_rows, n_classes) array, or a clear error.
+
+    Parameters
+    ----------
+    p : array-like
+        What ``predict_fn`` returned.
+    n_rows : int
+        Rows it was given.
+
+    Returns
+    -------
+    ndarray of float64 of shape (n_rows, n_classes)
+        ``p``, checked.
+
+    Raises
+    ------
+    adapters.InputError
+        Unless ``p`` has one row per input row, at least two classes, and finite values
+        in [0, 1] summing to 1 per row.
+    """
     try:
         p = np.asarray(p, dtype=np.float64)
     except (TypeError, ValueError):
@@ -57,9 +74,9 @@ class BatchedLime:
         Samples per row (lime's ``num_samples``).
     top_k : int
         Features per explanation (lime's ``num_features``).
-    feature_selection : str
+    feature_selection : str, default="auto"
         Lime's ``feature_selection`` method.
-    mode : {"fast", "exact"}
+    mode : {"fast", "exact"}, default="fast"
         Sampling mode, see :mod:`explain.lime_sampling`.
     fix_zero_width_bins : bool, default=True
         Give zero-width bins their value instead of lime's ~0.0.
@@ -70,6 +87,11 @@ class BatchedLime:
     negations : ndarray of int, shape (E, 2), optional
         The one-hot view's extra features (:func:`~explain.lime_sampling.one_hot_negations`):
         feature ``n_features + e`` of an explanation is "not the value ``e``".
+
+    Raises
+    ------
+    ValueError
+        If ``mode`` is neither ``"fast"`` nor ``"exact"``.
     """
 
     def __init__(self, explainer, num_samples, top_k, feature_selection="auto", mode="fast",
@@ -99,6 +121,7 @@ class BatchedLime:
         Parameters
         ----------
         rows : ndarray of shape (R, n_features)
+            Encoded rows.
         seeds : sequence of int
             Per-row seeds.
         labels : sequence of int
@@ -109,6 +132,12 @@ class BatchedLime:
         Returns
         -------
         LocalFits
+            Each row's selected features, weights, intercept and score.
+
+        Raises
+        ------
+        adapters.InputError
+            If ``predict_fn`` does not return class probabilities.
         """
         rows = np.asarray(rows, dtype=np.float64)
         hood = sample_neighbourhoods(self.tables, rows, seeds, self.num_samples, self.mode,
@@ -140,7 +169,11 @@ class ReferenceLime:
     Parameters
     ----------
     explainer : lime.lime_tabular.LimeTabularExplainer
-    num_samples, top_k : int
+        The explainer whose ``explain_instance`` runs.
+    num_samples : int
+        Samples per row (lime's ``num_samples``).
+    top_k : int
+        Features per explanation (lime's ``num_features``).
     """
 
     def __init__(self, explainer, num_samples, top_k):
@@ -149,7 +182,24 @@ class ReferenceLime:
         self.top_k = int(top_k)
 
     def explain(self, rows, seeds, labels, predict_fn) -> LocalFits:
-        """Explain ``rows`` one by one; same signature as :meth:`BatchedLime.explain`."""
+        """Explain ``rows`` one by one, as :meth:`BatchedLime.explain` does in a batch.
+
+        Parameters
+        ----------
+        rows : ndarray of shape (R, n_features)
+            Encoded rows.
+        seeds : sequence of int
+            Per-row seeds (the explainer's random state is seeded with each).
+        labels : sequence of int
+            Class explained per row.
+        predict_fn : callable
+            ``predict_fn(Z) -> (len(Z), n_classes)`` probabilities.
+
+        Returns
+        -------
+        LocalFits
+            Each row's selected features, weights, intercept and score.
+        """
         n_rows, k = len(rows), self.top_k
         fits = LocalFits(np.full((n_rows, k), -1, dtype=np.intp), np.zeros((n_rows, k)),
                          np.zeros(n_rows), np.zeros(n_rows))

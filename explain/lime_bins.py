@@ -71,16 +71,43 @@ def mdl_accepts(left: np.ndarray, right: np.ndarray) -> bool:
 
 
 class RankEntropyDiscretizer(EntropyDiscretizer):
-    """lime's entropy discretizer on ranks, for the features whose first cut passes the
-    MDL test.
+    """Lime's entropy discretizer on ranks, for the features whose first cut passes MDL.
 
-    Parameters are lime's ``EntropyDiscretizer``'s (``labels`` required). A feature whose
-    tree's first (root) cut fails :func:`mdl_accepts`, or that has no cut, gets its
-    quartiles (lime's ``QuartileDiscretizer``'s edges; one edge, the value, for a constant
-    feature).
+    A feature whose tree's first (root) cut fails :func:`mdl_accepts`, or that has no cut,
+    gets its quartiles (lime's ``QuartileDiscretizer``'s edges; one edge, the value, for a
+    constant feature).
+
+    Parameters
+    ----------
+    data : ndarray of shape (n_train, n_features)
+        The training rows.
+    categorical_features : list of int
+        Columns not to discretize.
+    feature_names : list of str
+        Column names (lime's bin names use them).
+    labels : array-like of shape (n_train,)
+        The black box's labels of the training rows; required, although lime's signature
+        makes it optional.
+    random_state : int, RandomState or None, default=None
+        Seeds the trees.
     """
 
     def bins(self, data, labels):
+        """The cut points of each feature to discretize (lime calls it when built).
+
+        Parameters
+        ----------
+        data : ndarray of shape (n_train, n_features)
+            The training rows.
+        labels : array-like of shape (n_train,)
+            The black box's labels of the training rows.
+
+        Returns
+        -------
+        list of ndarray of float64
+            Per feature of ``to_discretize``, in order: the midpoints between the values
+            the tree cuts between, or the quartiles.
+        """
         classes, codes = np.unique(labels, return_inverse=True)
         bins = []
         for feature in self.to_discretize:

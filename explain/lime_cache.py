@@ -63,6 +63,7 @@ def cache_key(*, training_data, rows, row_ids, labels, categorical_features, tra
     row_ids, labels : ndarray of int
         Row ids (they seed each row) and the class explained per row.
     categorical_features : sequence of int
+        Categorical column indices.
     training_labels : ndarray or None
         Used by the entropy discretizer.
     config_items : dict
@@ -74,6 +75,11 @@ def cache_key(*, training_data, rows, row_ids, labels, categorical_features, tra
     edges : dict, optional
         The discretizer's bin edges per feature index: they decide the explanations, so a
         change in how bins are computed never reuses explanations made with other bins.
+
+    Returns
+    -------
+    str
+        64 hex digits.
     """
     digest = hashlib.sha256()
     header = {
@@ -98,7 +104,17 @@ def cache_key(*, training_data, rows, row_ids, labels, categorical_features, tra
 
 @dataclass(frozen=True)
 class CachedRows:
-    """Explanations found on disk: ``done[i]`` says whether row position ``i`` was loaded."""
+    """Explanations found on disk.
+
+    Parameters
+    ----------
+    done : ndarray of bool of shape (n_rows,)
+        Whether row position ``i`` was loaded.
+    fits : LocalFits
+        The loaded rows' local models (padding elsewhere).
+    labels : ndarray of int64 of shape (n_rows,)
+        The class each loaded row was explained toward (0 elsewhere).
+    """
 
     done: np.ndarray
     fits: LocalFits
@@ -113,9 +129,15 @@ def _root(root) -> Path:
 
 
 def check_cache_dir(root) -> None:
-    """Refuse a LIME cache directory that is not one (a file) or cannot be created,
-    creating it when missing. One that refuses new files (read-only) is taken: the
-    explanations it holds are read, and a run warns and goes on without writing.
+    """Refuse a LIME cache directory that is not one (a file) or cannot be created.
+
+    The directory is created when missing. One that refuses new files (read-only) is
+    taken: the explanations it holds are read, and a run warns and goes on without writing.
+
+    Parameters
+    ----------
+    root : path-like
+        The cache directory.
 
     Raises
     ------
@@ -162,11 +184,32 @@ class BatchStore:
                 pass  # for people browsing the cache; the checkpoints say when writes fail
 
     def batch_files(self) -> list[Path]:
-        """The finished batch files, sorted by name."""
+        """The finished batch files, sorted by name.
+
+        Returns
+        -------
+        list of pathlib.Path
+            The ``batch-*.npz`` files of this key.
+        """
         return sorted(self.directory.glob("batch-*.npz"))
 
     def save(self, positions: np.ndarray, fits: LocalFits, labels: np.ndarray) -> Path:
-        """Persist one finished batch atomically; returns its path."""
+        """Persist one finished batch atomically.
+
+        Parameters
+        ----------
+        positions : ndarray of int
+            The batch's row positions.
+        fits : LocalFits
+            Their local models, in the same order.
+        labels : ndarray of int
+            The class each row was explained toward.
+
+        Returns
+        -------
+        pathlib.Path
+            The file written.
+        """
         positions = np.asarray(positions, dtype=np.int64)
         path = self.directory / f"batch-{positions[0]:09d}-{len(positions):06d}.npz"
         arrays = dict(positions=positions, features=fits.features, weights=fits.weights,
@@ -176,9 +219,26 @@ class BatchStore:
         return path
 
     def load(self, n_rows: int, top_k: int, n_features: int) -> CachedRows:
-        """Read every batch file; unreadable or inconsistent files are skipped with a
-        warning and removed (their rows are explained again, and saved anew): files are
-        written by a rename, so a damaged one was damaged after it was written."""
+        """Read every batch file.
+
+        Unreadable or inconsistent files are skipped with a warning and removed (their
+        rows are explained again, and saved anew): files are written by a rename, so a
+        damaged one was damaged after it was written.
+
+        Parameters
+        ----------
+        n_rows : int
+            Rows of the run.
+        top_k : int
+            Features per explanation.
+        n_features : int
+            Features an explanation may name.
+
+        Returns
+        -------
+        CachedRows
+            What the files held.
+        """
         done = np.zeros(n_rows, dtype=bool)
         fits = LocalFits(np.full((n_rows, top_k), -1, dtype=np.intp), np.zeros((n_rows, top_k)),
                          np.zeros(n_rows), np.zeros(n_rows))

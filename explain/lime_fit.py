@@ -36,10 +36,12 @@ _RESIDUAL_TOL = 1e-12
 class Moments:
     """Weighted, centered second moments of each row's neighbourhood.
 
-    Attributes
+    Parameters
     ----------
     gram : ndarray, shape (R, d, d)
+        Weighted Gram matrix of the centered features.
     cross : ndarray, shape (R, d)
+        Weighted cross products of the centered features and labels.
     total : ndarray, shape (R,)
         Weighted total sum of squares of the labels.
     x_mean, y_mean : ndarray, shapes (R, d) and (R,)
@@ -57,7 +59,7 @@ class Moments:
 class LocalFits:
     """Each row's explanation: lime's ``local_exp`` as arrays.
 
-    Attributes
+    Parameters
     ----------
     features : ndarray of int, shape (R, top_k)
         Feature indices by decreasing ``|weight|``; -1 pads rows with fewer features.
@@ -74,7 +76,18 @@ class LocalFits:
 
 
 def stack_fits(parts) -> LocalFits:
-    """The fits of consecutive groups of rows, one after the other."""
+    """The fits of consecutive groups of rows, one after the other.
+
+    Parameters
+    ----------
+    parts : sequence of LocalFits
+        At least one.
+
+    Returns
+    -------
+    LocalFits
+        Their rows concatenated in order (the one part itself when alone).
+    """
     if len(parts) == 1:
         return parts[0]
     return LocalFits(*(np.concatenate([getattr(p, name) for p in parts])
@@ -90,6 +103,11 @@ def weighted_moments(binary: np.ndarray, y: np.ndarray, w: np.ndarray) -> Moment
         Feature-major 0/1 neighbourhood of each row.
     y, w : ndarray, shape (R, n)
         Labels (the explained class's probability) and kernel weights.
+
+    Returns
+    -------
+    Moments
+        Each row's moments.
     """
     total_w = w.sum(axis=1)
     x_mean = np.einsum("rdn,rn->rd", binary, w) / total_w[:, None]
@@ -105,7 +123,20 @@ def weighted_moments(binary: np.ndarray, y: np.ndarray, w: np.ndarray) -> Moment
 
 
 def forward_selection(m: Moments, k: int) -> np.ndarray:
-    """Lime's greedy forward selection, shape (R, min(k, d)), in order of selection."""
+    """Lime's greedy forward selection.
+
+    Parameters
+    ----------
+    m : Moments
+        The rows' moments.
+    k : int
+        Features to select.
+
+    Returns
+    -------
+    ndarray of int of shape (R, min(k, d))
+        Each row's features, in order of selection.
+    """
     n_rows, d, _ = m.gram.shape
     gram = m.gram.copy()
     cross = m.cross.copy()
@@ -138,7 +169,20 @@ def _solve_ridge(gram: np.ndarray, cross: np.ndarray, alpha: float) -> np.ndarra
 
 
 def highest_weights(m: Moments, k: int) -> np.ndarray:
-    """Lime's ``highest_weights``: top ``|coef|`` of ``Ridge(alpha=0.01)``, (R, min(k, d))."""
+    """Lime's ``highest_weights``: top ``|coef|`` of ``Ridge(alpha=0.01)``.
+
+    Parameters
+    ----------
+    m : Moments
+        The rows' moments.
+    k : int
+        Features to select.
+
+    Returns
+    -------
+    ndarray of int of shape (R, min(k, d))
+        Each row's features by decreasing ``|coef|``.
+    """
     coef = _solve_ridge(m.gram, m.cross, 0.01)
     return np.argsort(-np.abs(coef), axis=1, kind="stable")[:, :k]
 
@@ -186,10 +230,12 @@ def fit_local_models(binary, y, w, top_k, method="auto", lasso=None) -> LocalFit
     Parameters
     ----------
     binary : ndarray, shape (R, d, n)
+        Feature-major 0/1 neighbourhood of each row.
     y, w : ndarray, shape (R, n)
+        Labels (the explained class's probability) and kernel weights.
     top_k : int
         Lime's ``num_features``; also the width of the result.
-    method : str
+    method : str, default="auto"
         Lime's ``feature_selection``.
     lasso : callable, optional
         ``lasso(r) -> indices`` for row ``r`` (``lasso_path`` only).
@@ -197,6 +243,12 @@ def fit_local_models(binary, y, w, top_k, method="auto", lasso=None) -> LocalFit
     Returns
     -------
     LocalFits
+        Each row's selected features, weights, intercept and score.
+
+    Raises
+    ------
+    ValueError
+        If ``method`` is not one of lime's.
     """
     m = weighted_moments(binary, y, w)
     n_rows = m.gram.shape[0]

@@ -74,11 +74,39 @@ class LimeInput:
         return Z
 
     def rows(self, X: pd.DataFrame) -> np.ndarray:
-        """The rows of ``X`` as LIME explains them (encoded, imputed)."""
+        """The rows of ``X`` as LIME explains them (encoded, imputed).
+
+        Parameters
+        ----------
+        X : DataFrame
+            Rows with the encoder's columns.
+
+        Returns
+        -------
+        ndarray of float64 of shape (n_rows, n_features)
+            Encoded rows; a missing number is the training median, a missing category a
+            code of its own (one past the column's categories).
+        """
         return self._impute(self.encoder.transform(X))
 
     def predict_fn(self, Z: np.ndarray) -> np.ndarray:
-        """Class probabilities of LIME's (possibly perturbed) rows."""
+        """Class probabilities of LIME's (possibly perturbed) rows.
+
+        Parameters
+        ----------
+        Z : ndarray of shape (n_rows, n_features)
+            Rows as :meth:`rows` gives them; the missing-category code is read as missing.
+
+        Returns
+        -------
+        ndarray of float64 of shape (n_rows, n_classes)
+            The black box's probabilities.
+
+        Raises
+        ------
+        adapters.InputError
+            If the black box's output is not class probabilities.
+        """
         Z = np.array(Z, dtype=np.float64, copy=True)
         for j, n in self._n_categories.items():
             column = Z[:, j]
@@ -90,8 +118,20 @@ class LimeInput:
                              f"it drew around them)") from None
 
     def explainer(self, lime_config):
-        """The lime explainer of these training rows under ``lime_config``, made once per
-        setting (its entropy discretizer fits a tree per feature)."""
+        """The lime explainer of these training rows under ``lime_config``.
+
+        Made once per setting (its entropy discretizer fits a tree per feature).
+
+        Parameters
+        ----------
+        lime_config : LimeConfig
+            The LIME settings.
+
+        Returns
+        -------
+        lime.lime_tabular.LimeTabularExplainer
+            As :func:`~explain.lime_runner.make_explainer` makes it.
+        """
         if lime_config not in self._explainers:  # a frozen dataclass: hashable
             self._explainers[lime_config] = make_explainer(
                 self.training_data, lime_config, self.categorical_indices,
@@ -108,6 +148,16 @@ class LimeInput:
         """Each numeric feature's bin edges, by name: those of the explainer LIME runs with.
 
         Built without explaining any row, so views without LIME use the same bins.
+
+        Parameters
+        ----------
+        lime_config : LimeConfig
+            The LIME settings.
+
+        Returns
+        -------
+        dict of str to ndarray of float64
+            The inner edges of each discretized feature.
         """
         explainer = self.explainer(lime_config)
         return {self.feature_names[j]: e for j, e in discretizer_edges(explainer).items()}

@@ -52,8 +52,28 @@ def _import_distributed():
 
 @contextlib.contextmanager
 def dask_client(client=None, scheduler: str | None = None):
-    """The Dask client to run on: ``client`` itself, a client opened on ``scheduler`` (and
-    closed on exit), or ``None`` for a local run."""
+    """Open the Dask client to run on (a context manager).
+
+    Parameters
+    ----------
+    client : dask.distributed.Client, optional
+        A client of the caller's, used as it is.
+    scheduler : str, optional
+        The address of a scheduler to open a client on, when no ``client`` is given.
+
+    Yields
+    ------
+    dask.distributed.Client or None
+        ``client`` itself, a client opened on ``scheduler`` (and closed on exit), or
+        ``None`` for a local run.
+
+    Raises
+    ------
+    ImportError
+        If ``scheduler`` is given and the ``dask`` extra is not installed.
+    adapters.InputError
+        If no Dask scheduler answers at ``scheduler``.
+    """
     if client is not None or scheduler is None:
         yield client
         return
@@ -133,7 +153,20 @@ def _check_in_process(location: str) -> None:
 
 
 def n_workers(n_jobs: int, client=None) -> int:
-    """How many batches can run at once (for sizing batches)."""
+    """How many batches can run at once (for sizing batches).
+
+    Parameters
+    ----------
+    n_jobs : int
+        joblib's ``n_jobs`` for a local run.
+    client : dask.distributed.Client, optional
+        The cluster to run on; its worker threads count instead.
+
+    Returns
+    -------
+    int
+        At least 1.
+    """
     if client is not None:
         return max(1, sum(client.nthreads().values()))
     return max(1, joblib.effective_n_jobs(n_jobs))
@@ -146,10 +179,13 @@ def run_batches(engine, predict_fn: Callable, batches: list, n_jobs: int = -1,
     Parameters
     ----------
     engine : BatchedLime or ReferenceLime
+        What explains each batch.
     predict_fn : callable
+        The black box's probabilities, as :meth:`BatchedLime.explain` takes it.
     batches : list of (rows, seeds, labels)
-    n_jobs : int
-        joblib's ``n_jobs`` for a local run; 1 runs in this process, in order. Otherwise
+        The arguments of each batch's ``engine.explain``.
+    n_jobs : int, default=-1
+        Joblib's ``n_jobs`` for a local run; 1 runs in this process, in order. Otherwise
         the first batch runs in this process, and the others in worker processes only
         when, by its time, they would take longer here than starting the workers costs
         (:data:`WORKER_START_SECONDS`) plus their time there.

@@ -106,12 +106,14 @@ class LimeConfig:
         Lime's kernel width (default ``0.75 * sqrt(n_features)``), above 1e-150 and at
         most 1e150 (lime divides by its square).
     engine : {"batched", "reference"}, default="batched"
+        ``batched``: :class:`~explain.lime_batch.BatchedLime`, vectorized over a batch of
+        rows; ``reference``: stock lime row by row (see the module docstring).
     mode : {"fast", "exact"}, default="fast"
         Sampling of the batched engine.
     random_state : int, default=0
         Base of every row's seed, from 0 to 2**32 - 1.
     n_jobs : int, default=-1
-        joblib workers (processes) for a local run; -1 = all cores.
+        Workers (joblib processes) for a local run; -1 = all cores.
     batch_size : int, optional
         Rows per batch; by default sized from ``memory_budget_mb`` and the worker count.
     label : int, optional
@@ -131,6 +133,12 @@ class LimeConfig:
         budget holds fewer rows, their local models are fitted that many rows at a time.
     scheduler : str, optional
         Address of a Dask scheduler to run on (needs the ``dask`` extra).
+
+    Raises
+    ------
+    ValueError
+        If a setting is out of its range or not of its type
+        (:class:`adapters.InputError`, a ``ValueError``, for most of them).
     categories : {"value", "one-hot"}, default="value"
         How LIME sees a categorical column. ``value`` (lime's own): one feature, "the
         sample has the row's category". ``one-hot`` (the LIME-FOLD paper's propositionalized
@@ -197,7 +205,14 @@ class LimeConfig:
                              "categorical column as one feature")
 
     def result_items(self) -> dict:
-        """The parameters that decide the explanations (the cache key's share)."""
+        """The parameters that decide the explanations (the cache key's share).
+
+        Returns
+        -------
+        dict
+            The fields but :data:`EXECUTION_ONLY`, and but those the chosen engine and
+            category view do not use.
+        """
         items = {k: v for k, v in asdict(self).items() if k not in EXECUTION_ONLY}
         if self.engine == "reference":  # stock lime: no sampling mode, lime's bins
             items.pop("mode")
@@ -211,7 +226,7 @@ class LimeConfig:
 class Explanations:
     """The LIME explanations of a set of rows.
 
-    Attributes
+    Parameters
     ----------
     features : ndarray of int, shape (n_rows, top_k)
         Selected feature indices by decreasing ``|weight|``; -1 pads.
@@ -223,15 +238,17 @@ class Explanations:
         Wall time of the call.
     labels : ndarray of int, shape (n_rows,)
         The class explained per row.
-    intercepts, scores : ndarray of float, shape (n_rows,)
-        The local ridge's intercept and weighted R² (lime's ``intercept`` and ``score``).
+    intercepts : ndarray of float, shape (n_rows,)
+        The local ridge's intercept (lime's ``intercept``).
+    scores : ndarray of float, shape (n_rows,)
+        The local ridge's weighted R² (lime's ``score``).
     row_ids : ndarray of int, shape (n_rows,)
         The ids the rows were seeded with.
-    edges : dict of int to ndarray
+    edges : dict of int to ndarray, default={}
         Bin edges of each discretized feature (bin ``j`` is ``edges[j-1] < x <= edges[j]``).
-    rows_from_cache : int
+    rows_from_cache : int, default=0
         Rows loaded from the disk cache instead of explained.
-    negations : ndarray of int, shape (E, 2)
+    negations : ndarray of int, shape (E, 2), default=empty
         With ``categories="one-hot"``: feature ``n_features + e`` of :attr:`features` says
         the row's category of column ``negations[e, 0]`` is not the one coded
         ``negations[e, 1]``; empty otherwise.
@@ -252,6 +269,18 @@ class Explanations:
 
 def seed_value(name: str, value) -> int:
     """``value`` as a Python int that numpy takes as a seed (0 .. 2**32 - 1).
+
+    Parameters
+    ----------
+    name : str
+        What the value is, for the message.
+    value : object
+        The seed given.
+
+    Returns
+    -------
+    int
+        ``value``, checked.
 
     Raises
     ------
@@ -289,14 +318,27 @@ def _real(name: str, value, least: float = 0.0, most: float = 1e300) -> float:
 
 
 def seed_for(random_state: int, pool_id: int) -> int:
-    """The seed of pool ``pool_id`` (a row's id with ``pool_rows=1``): a 32-bit integer
-    drawn from ``numpy.random.SeedSequence([random_state, pool_id])``."""
+    """The seed of pool ``pool_id`` (a row's id with ``pool_rows=1``).
+
+    Parameters
+    ----------
+    random_state : int
+        :attr:`LimeConfig.random_state`.
+    pool_id : int
+        The pool (``row_id // pool_rows``).
+
+    Returns
+    -------
+    int
+        A 32-bit integer drawn from ``numpy.random.SeedSequence([random_state, pool_id])``.
+    """
     return int(np.random.SeedSequence([int(random_state), int(pool_id)]).generate_state(1)[0])
 
 
 def pool_batches(positions: np.ndarray, pools: np.ndarray, size: int) -> list[np.ndarray]:
-    """Cut ``positions`` into batches of about ``size`` rows that keep each pool whole
-    (a pool larger than ``size`` is split), so a pool's samples are predicted once.
+    """Cut ``positions`` into batches of about ``size`` rows that keep each pool whole.
+
+    A pool larger than ``size`` is split; otherwise a pool's samples are predicted once.
 
     Parameters
     ----------
@@ -306,6 +348,11 @@ def pool_batches(positions: np.ndarray, pools: np.ndarray, size: int) -> list[np
         Pool id of every row (indexed by position).
     size : int
         Target rows per batch.
+
+    Returns
+    -------
+    list of ndarray of int
+        The positions of each batch, pool by pool in increasing pool id.
     """
     order = positions[np.argsort(pools[positions], kind="stable")]
     _, starts = np.unique(pools[order], return_index=True)
@@ -323,15 +370,41 @@ def pool_batches(positions: np.ndarray, pools: np.ndarray, size: int) -> list[np
 
 
 def discretizer_edges(explainer: LimeTabularExplainer) -> dict[int, np.ndarray]:
-    """Each discretized feature's bin edges (by column index) in a lime explainer."""
+    """Each discretized feature's bin edges (by column index) in a lime explainer.
+
+    Parameters
+    ----------
+    explainer : lime.lime_tabular.LimeTabularExplainer
+        A discretizing explainer, as :func:`make_explainer` makes.
+
+    Returns
+    -------
+    dict of int to ndarray of float64
+        The inner edges of each discretized column (its bins' maxima but the last).
+    """
     disc = explainer.discretizer
     return {int(f): np.asarray(disc.maxs[f][:-1], dtype=np.float64) for f in disc.means}
 
 
 def weighed_features(training_data, categorical_features=(), categories="value") -> int:
-    """How many features LIME weighs on ``training_data`` (encoded, no NaN): its columns
-    and, with ``categories="one-hot"``, one per category of each categorical column of
-    more than two (:func:`~explain.lime_sampling.one_hot_negations`)."""
+    """How many features LIME weighs on ``training_data``.
+
+    Parameters
+    ----------
+    training_data : array-like of shape (n_train, n_features)
+        Encoded rows, no NaN.
+    categorical_features : sequence of int, default=()
+        Categorical column indices.
+    categories : {"value", "one-hot"}, default="value"
+        :attr:`LimeConfig.categories`.
+
+    Returns
+    -------
+    int
+        The columns and, with ``categories="one-hot"``, one per category of each
+        categorical column of more than two
+        (:func:`~explain.lime_sampling.one_hot_negations`).
+    """
     training_data = np.asarray(training_data, dtype=np.float64)
     if categories != "one-hot":
         return training_data.shape[1]
@@ -342,8 +415,33 @@ def weighed_features(training_data, categorical_features=(), categories="value")
 def make_explainer(training_data, config: LimeConfig, categorical_features=(),
                    categorical_names=None, feature_names=None,
                    training_labels=None) -> LimeTabularExplainer:
-    """Lime's ``LimeTabularExplainer`` as both engines use it (discretized, classification,
-    ``sample_around_instance=False``)."""
+    """Lime's ``LimeTabularExplainer`` as both engines use it.
+
+    Parameters
+    ----------
+    training_data : array-like of shape (n_train, n_features)
+        Encoded rows, no NaN (as :func:`explain_rows` takes them).
+    config : LimeConfig
+        The discretizer, feature selection, kernel width, categories and seed.
+    categorical_features : sequence of int, default=()
+        Categorical column indices.
+    categorical_names : dict, optional
+        Lime's ``categorical_names`` (display only).
+    feature_names : sequence of str, optional
+        Column names; by default the column indices as text.
+    training_labels : array-like, optional
+        The black box's labels of the training rows; needed by the entropy discretizer.
+
+    Returns
+    -------
+    lime.lime_tabular.LimeTabularExplainer
+        Discretized, in classification mode, with ``sample_around_instance=False``.
+
+    Raises
+    ------
+    ValueError
+        If the entropy discretizer is chosen without ``training_labels``.
+    """
     training_data = np.asarray(training_data, dtype=np.float64)
     feature_names = ([str(i) for i in range(training_data.shape[1])] if feature_names is None
                      else [str(f) for f in feature_names])
@@ -418,22 +516,54 @@ def _resolve_labels(labels, config, n_classes, rows, predict_fn):
 
 
 def rows_in_budget(config: LimeConfig, n_features: int) -> int:
-    """Rows whose neighbourhoods and local fits ``config.memory_budget_mb`` holds at once
-    (about ``4 * num_samples * n_features + 3 * n_features**2`` float64 per row: on a wide
-    table the Gram matrices outweigh the samples), at least 1: the rows of a batch whose
-    local models the batched engine fits together."""
+    """Rows whose neighbourhoods and local fits ``config.memory_budget_mb`` holds at once.
+
+    About ``4 * num_samples * n_features + 3 * n_features**2`` float64 per row: on a wide
+    table the Gram matrices outweigh the samples.
+
+    Parameters
+    ----------
+    config : LimeConfig
+        Its ``num_samples`` and ``memory_budget_mb``.
+    n_features : int
+        Features LIME weighs (:func:`weighed_features`).
+
+    Returns
+    -------
+    int
+        At least 1: the rows of a batch whose local models the batched engine fits
+        together.
+    """
     per_row = 8 * n_features * (config.num_samples * _ARRAYS_PER_SAMPLE
                                 + n_features * _GRAMS_PER_ROW)
     return max(1, int(config.memory_budget_mb * 2**20 // per_row))
 
 
 def batch_size_for(config: LimeConfig, n_features: int, n_todo: int, workers: int) -> int:
-    """Rows per batch: ``config.batch_size``, else as many as ``config.memory_budget_mb``
-    holds (:func:`rows_in_budget`), but no more than gives about 4 batches per worker
-    (load balance, checkpoints, progress), and never fewer than a pool
-    (``config.pool_rows``): a pool's rows share one neighbourhood, drawn and predicted
-    once per batch, while the engine fits the local models a budget's worth of rows at a
-    time."""
+    """Rows per batch.
+
+    ``config.batch_size``, else as many as ``config.memory_budget_mb`` holds
+    (:func:`rows_in_budget`), but no more than gives about 4 batches per worker (load
+    balance, checkpoints, progress), and never fewer than a pool (``config.pool_rows``): a
+    pool's rows share one neighbourhood, drawn and predicted once per batch, while the
+    engine fits the local models a budget's worth of rows at a time.
+
+    Parameters
+    ----------
+    config : LimeConfig
+        Its ``batch_size``, ``memory_budget_mb``, ``num_samples`` and ``pool_rows``.
+    n_features : int
+        Features LIME weighs (:func:`weighed_features`).
+    n_todo : int
+        Rows left to explain.
+    workers : int
+        Workers the batches are spread over.
+
+    Returns
+    -------
+    int
+        Rows per batch, at least 1.
+    """
     if config.batch_size:
         return int(config.batch_size)
     by_balance = max(1, math.ceil(n_todo / (4 * workers)), config.pool_rows)
@@ -459,11 +589,13 @@ def explain_rows(training_data, rows, predict_fn: Callable, config: LimeConfig |
         ``predict_fn(Z) -> ndarray (len(Z), n_classes)`` of probabilities. Must be
         picklable (cloudpickle) when run in parallel.
     config : LimeConfig, optional
-    categorical_features : sequence of int
+        The LIME settings; by default ``LimeConfig()``.
+    categorical_features : sequence of int, default=()
         Categorical column indices.
     categorical_names : dict, optional
         Lime's ``categorical_names`` (display only).
     feature_names : sequence of str, optional
+        Column names; by default the column indices as text.
     training_labels : array-like, optional
         Labels of the training rows, for the entropy discretizer; by default the black
         box's (the most probable class of each training row under ``predict_fn``).
@@ -489,6 +621,14 @@ def explain_rows(training_data, rows, predict_fn: Callable, config: LimeConfig |
     Returns
     -------
     Explanations
+        One explanation per row of ``rows``, in their order.
+
+    Raises
+    ------
+    ValueError
+        If the matrices are not 2-D with the same columns, hold NaN or infinities, or
+        categorical columns that are not integer codes; ``training_data`` has fewer than
+        2 rows; ``row_ids`` or ``labels`` are not one per row; or ``cache_dir`` is a file.
     """
     started = time.perf_counter()
     config = config or LimeConfig()
@@ -587,6 +727,20 @@ def probe_rows(training_data: np.ndarray, n_mixed: int = 256,
     whose numeric columns take values between the training values (uniform over each
     column's range), where LIME samples too: two models that split an integer column at
     ``t`` and at ``t - 0.9`` answer every training value alike.
+
+    Parameters
+    ----------
+    training_data : ndarray of shape (n_train, n_features)
+        Encoded training rows.
+    n_mixed : int, default=256
+        Rows of each kind drawn (mixed columns, values between).
+    categorical_features : sequence of int, default=()
+        Columns left at training values (categories have no values between).
+
+    Returns
+    -------
+    ndarray of shape (min(n_train, 64) + 2 * n_mixed, n_features)
+        The first 64 training rows, then the mixed rows, then the rows between.
     """
     rng = np.random.default_rng(0)
     n, d = training_data.shape

@@ -57,7 +57,7 @@ class Neighbourhoods:
     which are drawn, stored and sent to the black box once; each row's 0/1 view is made
     when asked for (:meth:`binary`), so a batch's local fits can run a few rows at a time.
 
-    Attributes
+    Parameters
     ----------
     rows : ndarray of float64, shape (n_rows, n_features)
         The rows explained (sample 0 of each neighbourhood).
@@ -79,16 +79,25 @@ class Neighbourhoods:
     row_codes: np.ndarray
 
     def binary(self, which=slice(None), negations=None) -> np.ndarray:
-        """The 0/1 view of rows ``which``, float64 of shape (n, n_features + E,
-        num_samples): 1.0 where a sample's bin / category equals the row's (feature-major
-        per row: the layout the weighted Gram matrices are computed from); sample 0 is the
-        row itself.
+        """The 0/1 view of rows ``which``.
 
-        ``negations`` (E, 2) of (column, position among the column's values), from
-        :func:`one_hot_negations`, adds the LIME-FOLD paper's one-hot view of categories:
-        feature ``n_features + e`` is 1.0 where a sample's category is not that value
-        (lime's ``f_v = 0`` on a one-hot column ``f_v`` the row does not have); constant
-        1.0 for a row whose own category it is (that feature is the row's own column).
+        Parameters
+        ----------
+        which : slice or ndarray of int, default=slice(None)
+            The rows (positions in :attr:`rows`).
+        negations : ndarray of int of shape (E, 2), optional
+            (column, position among the column's values), from :func:`one_hot_negations`:
+            adds the LIME-FOLD paper's one-hot view of categories. Feature
+            ``n_features + e`` is 1.0 where a sample's category is not that value (lime's
+            ``f_v = 0`` on a one-hot column ``f_v`` the row does not have); constant 1.0
+            for a row whose own category it is (that feature is the row's own column).
+
+        Returns
+        -------
+        ndarray of float64 of shape (n, n_features + E, num_samples)
+            1.0 where a sample's bin / category equals the row's (feature-major per row:
+            the layout the weighted Gram matrices are computed from); sample 0 is the row
+            itself.
         """
         pool, row_codes = self.pool[which], self.row_codes[which]
         d = self.codes.shape[1]
@@ -108,12 +117,30 @@ class Neighbourhoods:
         return out
 
     def black_box_input(self) -> np.ndarray:
-        """What the black box sees: the rows, then every distinct seed's samples."""
+        """What the black box sees.
+
+        Returns
+        -------
+        ndarray of float64 of shape (n_rows + n_seeds * (num_samples - 1), n_features)
+            The rows, then every distinct seed's samples.
+        """
         return np.concatenate([self.rows, self.samples.reshape(-1, self.rows.shape[1])])
 
     def responses(self, proba: np.ndarray, labels: np.ndarray) -> np.ndarray:
-        """Each row's neighbourhood response (R, num_samples): the probability of its
-        label, from ``proba`` predicted on :meth:`black_box_input`."""
+        """Each row's neighbourhood response: the probability of its label.
+
+        Parameters
+        ----------
+        proba : ndarray of shape (len(black_box_input()), n_classes)
+            The black box's probabilities of :meth:`black_box_input`.
+        labels : ndarray of int of shape (R,)
+            The class explained per row.
+
+        Returns
+        -------
+        ndarray of float64 of shape (R, num_samples)
+            Per row, the probability of its label on each sample (sample 0: the row).
+        """
         n_rows = len(self.rows)
         shared = proba[n_rows:].reshape(len(self.samples), self.samples.shape[1], -1)
         y = np.empty((n_rows, self.samples.shape[1] + 1))
@@ -138,18 +165,29 @@ class SamplingTables:
     Use :meth:`from_explainer`. Bins of numeric feature ``k`` (position in
     :attr:`numeric`) are addressed by the flat index ``k * max_bins + bin``.
 
+    Parameters
+    ----------
+    values : sequence of ndarray
+        Each column's values as lime samples them (bin indices for numeric columns).
+    cdfs : sequence of ndarray
+        Each column's cumulative value frequencies, ending at 1.
+    numeric : array-like of int
+        The discretized features, in the order lime undiscretizes them.
+    edges : sequence of ndarray
+        Per numeric feature, the discretizer's bin edges (``np.searchsorted`` gives the
+        bin).
+    stats : sequence of 4 ndarray of shape (n_numeric, max_bins)
+        Per bin: lime's ``mins``, ``maxs``, ``means`` and ``stds``.
+    fix_zero_width_bins : bool, default=True
+        Whether zero-width bins yield their value (``True``) or lime's ``(min-mean)/std``.
+
     Attributes
     ----------
     n_features : int
-    numeric : ndarray of int
-        The discretized features, in the order lime undiscretizes them.
-    edges : tuple of ndarray
-        Per numeric feature, the discretizer's bin edges (``np.searchsorted`` gives the bin).
+        Number of columns.
     lower, upper, loc, scale, a, b : ndarray, shape (n_numeric * max_bins,)
         Per bin: lime's ``mins``, ``maxs``, ``means``, ``stds`` and the standardized
         bounds ``a = (lower - loc) / scale``, ``b = (upper - loc) / scale``.
-    fix_zero_width_bins : bool
-        Whether zero-width bins yield their value (``True``) or lime's ``(min-mean)/std``.
     """
 
     def __init__(self, values, cdfs, numeric, edges, stats, fix_zero_width_bins=True):
@@ -185,6 +223,16 @@ class SamplingTables:
             Built with ``discretize_continuous=True`` (the only setting this engine copies).
         fix_zero_width_bins : bool, default=True
             See the module docstring.
+
+        Returns
+        -------
+        SamplingTables
+            The explainer's sampling tables.
+
+        Raises
+        ------
+        ValueError
+            If the explainer has no discretizer.
         """
         disc = explainer.discretizer
         if disc is None:
@@ -229,10 +277,18 @@ class SamplingTables:
             t.ravel() for t in (self._below, self._boundary, self._several))
 
     def draw(self, uniforms: np.ndarray) -> np.ndarray:
-        """Global value indices of lime's ``choice`` draws, ``uniforms`` of shape (d, n).
+        """Global value indices of lime's ``choice`` draws.
 
-        Equals ``offsets[j] + np.searchsorted(cdf_j, u, side="right")`` for every element
-        (what ``RandomState.choice(values, p=...)`` computes), by table lookup.
+        Parameters
+        ----------
+        uniforms : ndarray of float64 of shape (d, n)
+            Uniform draws in [0, 1), one row per column.
+
+        Returns
+        -------
+        ndarray of int of shape (d, n)
+            ``offsets[j] + np.searchsorted(cdf_j, u, side="right")`` for every element
+            (what ``RandomState.choice(values, p=...)`` computes), by table lookup.
         """
         cell = (uniforms * _CELLS).astype(np.intp)
         cell += self._cell_offsets
@@ -246,8 +302,19 @@ class SamplingTables:
         return index
 
     def row_index(self, rows: np.ndarray) -> np.ndarray:
-        """Global value index of each row's bin / category, -1 where lime never draws it
-        (a category or bin absent from the training data); shape (R, d)."""
+        """Global value index of each row's bin / category.
+
+        Parameters
+        ----------
+        rows : ndarray of shape (R, d)
+            Encoded rows.
+
+        Returns
+        -------
+        ndarray of int of shape (R, d)
+            The index, -1 where lime never draws it (a category or bin absent from the
+            training data).
+        """
         codes = self.discretize(rows)
         index = np.full(codes.shape, -1, dtype=np.intp)
         for j in range(self.n_features):
@@ -257,8 +324,18 @@ class SamplingTables:
         return index
 
     def discretize(self, rows: np.ndarray) -> np.ndarray:
-        """Bin index (numeric columns) or value (categorical columns) of each row, as lime's
-        discretizer gives them (float array)."""
+        """Bin index (numeric columns) or value (categorical columns) of each row.
+
+        Parameters
+        ----------
+        rows : ndarray of shape (..., d)
+            Encoded rows.
+
+        Returns
+        -------
+        ndarray of float64 of the same shape
+            The codes lime's discretizer gives.
+        """
         codes = np.array(rows, dtype=np.float64, copy=True)
         for k, f in enumerate(self.numeric):
             codes[..., f] = np.searchsorted(self.edges[k], np.asarray(rows)[..., f])
@@ -275,6 +352,11 @@ class FastConstants:
     mean, where the left tail is more accurate), scaled, shifted and clipped to the bin.
     A zero-width bin yields its value; a bin whose mass underflows sits at its bound
     nearest the mean.
+
+    Parameters
+    ----------
+    tables : SamplingTables
+        The tables the constants are computed from.
     """
 
     def __init__(self, tables: SamplingTables):
@@ -303,7 +385,20 @@ class FastConstants:
         self.lower, self.upper = per_value(tables.lower), per_value(tables.upper)
 
     def values(self, index: np.ndarray, uniforms: np.ndarray) -> np.ndarray:
-        """Truncated-normal values of the draws ``index`` made from ``uniforms``."""
+        """Truncated-normal values of the draws ``index`` made from ``uniforms``.
+
+        Parameters
+        ----------
+        index : ndarray of int
+            Global value indices of numeric bins (:meth:`SamplingTables.draw`).
+        uniforms : ndarray of float64 of the same shape
+            The uniforms that drew them.
+
+        Returns
+        -------
+        ndarray of float64 of the same shape
+            Each draw's value inside its bin.
+        """
         z = uniforms - self.cdf_below[index]
         z *= self.slope[index]
         z += self.p_low[index]
@@ -351,9 +446,7 @@ def _input_block(tables, index, uniforms, generator, mode, constants, ppf):
 
 
 def one_hot_negations(feature_values, categorical) -> np.ndarray:
-    """The one-hot view's extra features: ``(E, 2)`` of (column, position among the
-    column's values), for every value of every categorical column with more than two
-    values (with two, "not the other value" is the row's own column again).
+    """The one-hot view's extra features.
 
     Parameters
     ----------
@@ -361,6 +454,13 @@ def one_hot_negations(feature_values, categorical) -> np.ndarray:
         Each column's values as lime samples them (``explainer.feature_values``).
     categorical : sequence of int
         The categorical columns.
+
+    Returns
+    -------
+    ndarray of int of shape (E, 2)
+        (column, position among the column's values), for every value of every
+        categorical column with more than two values (with two, "not the other value" is
+        the row's own column again).
     """
     pairs = [(j, p) for j in sorted(int(c) for c in categorical)
              if len(feature_values[j]) > 2 for p in range(len(feature_values[j]))]
@@ -374,13 +474,16 @@ def sample_neighbourhoods(tables, rows, seeds, num_samples, mode="fast", constan
     Parameters
     ----------
     tables : SamplingTables
+        What lime samples from.
     rows : ndarray of shape (R, n_features)
         The rows explained (encoded, no NaN).
     seeds : sequence of int
         One seed per row; row ``r``'s samples depend on ``seeds[r]`` only, and rows with
         the same seed share them (drawn once).
     num_samples : int
-    mode : {"fast", "exact"}
+        Samples per neighbourhood, the row itself included.
+    mode : {"fast", "exact"}, default="fast"
+        ``exact`` consumes the seeds as lime does; ``fast`` uses faster generators.
     constants : FastConstants, optional
         Cached ``FastConstants(tables)`` (fast mode).
     ppf : ExactTruncnormPPF, optional
@@ -389,6 +492,12 @@ def sample_neighbourhoods(tables, rows, seeds, num_samples, mode="fast", constan
     Returns
     -------
     Neighbourhoods
+        The batch's samples, shared by rows of one seed.
+
+    Raises
+    ------
+    ValueError
+        If ``mode`` is neither ``"fast"`` nor ``"exact"``.
     """
     if mode not in ("fast", "exact"):
         raise ValueError(f"mode must be 'fast' or 'exact', got {mode!r}")
