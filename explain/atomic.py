@@ -10,12 +10,18 @@ __all__ = ["atomic_write"]
 
 
 def atomic_write(path, write) -> None:
-    """Write ``path`` with ``write(handle)`` (a binary file) through a hidden temporary file
-    in its folder, synced and renamed over it.
+    """Write ``path`` through a hidden temporary file in its folder, synced and renamed.
 
     A reader never sees a half-written file, and an interrupted write leaves the previous
     content (or nothing) in place. The file gets the ordinary permissions of a new file
     (``0666`` less the umask), so a report or a shared cache is readable as others are.
+
+    Parameters
+    ----------
+    path : path-like
+        The file to write.
+    write : callable
+        ``write(handle)`` writes the content to ``handle``, a file open in binary mode.
     """
     path = Path(path)
     while True:

@@ -39,16 +39,21 @@ class SweepConfig:
 
     Parameters
     ----------
-    data_fidelity : tuple of float
+    data_fidelity : tuple of float, default=(1.0, 3.0, 10.0, 30.0)
         IMLI's λ values (cost of one misclassified row in literals).
-    n_clauses : tuple of int
+    n_clauses : tuple of int, default=(1, 2, 3)
         IMLI's clause counts (k); every (λ, k) pair is fitted.
-    mdl_weight : tuple of (float or None)
+    mdl_weight : tuple of (float or None), default=(0.125, 0.25, 0.5, 1.0, 2.0)
         FOLD's weights of the program's bits in its description length (larger: smaller
         programs, fewer rows fitted; ``None``: plain FOLD, no description length).
     imli_time_limit : float or None, default=15.0
         Seconds per IMLI fit of the sweep (``None``: the run's own time limit). A fit cut
         short is flagged not optimal.
+
+    Raises
+    ------
+    adapters.InputError
+        If a value is not one its learner accepts, or a grid is empty.
     """
 
     data_fidelity: tuple[float, ...] = (1.0, 3.0, 10.0, 30.0)
@@ -95,7 +100,13 @@ class SweepConfig:
             set_(self, "imli_time_limit", float(limit))
 
     def to_dict(self) -> dict:
-        """The configuration as plain JSON-ready values."""
+        """The configuration as plain JSON-ready values.
+
+        Returns
+        -------
+        dict
+            Each field, grids as lists.
+        """
         return {
             "data_fidelity": [float(v) for v in self.data_fidelity],
             "n_clauses": [int(v) for v in self.n_clauses],
@@ -127,12 +138,14 @@ def _settings(name: str, config: SweepConfig, base: dict) -> list[dict]:
 
 
 def refit(result: PipelineResult, name: str, view: str, params: dict | None = None) -> dict:
-    """Fit learner ``name`` again on training view ``view`` of a run's rows (no LIME, no
-    black-box training) and measure it as the run does.
+    """Fit learner ``name`` again on training view ``view`` of a run's rows.
+
+    No LIME, no black-box training: the learner is measured as the run measures it.
 
     Parameters
     ----------
     result : PipelineResult
+        A finished run.
     name : {"imli", "fold"}
         A learner of the run.
     view : str
@@ -171,8 +184,19 @@ def refit(result: PipelineResult, name: str, view: str, params: dict | None = No
 
 
 def vs_run(paired: dict) -> dict:
-    """A refit's ``vs_run_test`` from its paired test against the run's fit (the refit as
-    ``a``: :func:`~explain.metrics.paired_comparison`, :func:`~explain.metrics.discordant_test`)."""
+    """A refit's ``vs_run_test`` from its paired test against the run's fit.
+
+    Parameters
+    ----------
+    paired : dict
+        :func:`~explain.metrics.paired_comparison` (or
+        :func:`~explain.metrics.discordant_test`) with the refit as ``a``.
+
+    Returns
+    -------
+    dict
+        ``only_refit_faithful``, ``only_run_faithful`` and ``p_value``.
+    """
     return {"only_refit_faithful": paired["a_only"], "only_run_faithful": paired["b_only"],
             "p_value": paired["p_value"]}
 
@@ -187,11 +211,25 @@ def _point(result: PipelineResult, name: str, params: dict, view: str) -> dict:
 
 
 def pareto_front(points: list[dict], x: str = "rule_size", y: str = "fidelity_test") -> list[bool]:
-    """Which points are Pareto-optimal: no other point is smaller and at least as faithful,
-    or as small and more faithful (settings that tie are all on the front).
+    """Which points are Pareto-optimal (settings that tie are all on the front).
 
-    A point is dominated when another has ``x`` ≤ and ``y`` ≥ with one of them strict.
+    A point is dominated when another has ``x`` ≤ and ``y`` ≥ with one of them strict:
+    no other point is smaller and at least as faithful, or as small and more faithful.
     Equal points are all kept.
+
+    Parameters
+    ----------
+    points : list of dict
+        Each with the keys ``x`` and ``y``.
+    x : str, default="rule_size"
+        The key to minimise.
+    y : str, default="fidelity_test"
+        The key to maximise.
+
+    Returns
+    -------
+    list of bool
+        Whether each point is on the front.
 
     Examples
     --------
@@ -216,16 +254,25 @@ def sweep(result: PipelineResult, config: SweepConfig | None = None,
     Parameters
     ----------
     result : PipelineResult
+        A finished run.
     config : SweepConfig, optional
+        The grid; by default ``SweepConfig()``.
     progress : callable, optional
         ``progress(stage, done, total)`` after each fit.
 
     Returns
     -------
     dict
-        ``config`` and, per learner, the list of points (``params``, fidelities,
-        ``accuracy_test``, ``rule_size``, ``n_rules``, ``fit_seconds``, IMLI's ``optimal``,
-        and ``pareto``: on the learner's fidelity–size Pareto front).
+        ``config`` (the settings of the learners that ran), ``train_view`` (the run's, on
+        which every point is fitted) and ``learners``: per learner, the list of points
+        (``params``, fidelities, ``accuracy_test``, ``rule_size``, ``n_rules``,
+        ``fit_seconds``, IMLI's ``optimal``, and ``pareto``: on the learner's
+        fidelity–size Pareto front).
+
+    Raises
+    ------
+    adapters.InputError
+        If ``config`` is not a SweepConfig.
     """
     config = _sweep_config(config, "config")
     params = result.report["parameters"]
@@ -265,15 +312,20 @@ def view_comparison(result: PipelineResult) -> dict:
     The run's own view is taken from its report; views that need LIME are skipped when the
     run did not explain rows (``train_view="raw"``). No LIME, no black-box training.
 
+    Parameters
+    ----------
+    result : PipelineResult
+        A finished run.
+
     Returns
     -------
     dict
-        ``run_view``, ``views`` (in :data:`~explain.pipeline.TRAIN_VIEWS` order), per
-        learner, per view, the metrics of :data:`VIEW_KEYS`, and ``same_rows``: whether
-        the LIME-filtered training rows are the full rows (``top_k`` at least the number
-        of features), so that the views differ only in how often they count each row;
-        ``None`` when the run explained no rows (``train_view="raw"``: there are no
-        LIME-filtered rows to compare).
+        ``run_view``, ``views`` (in :data:`~explain.pipeline.TRAIN_VIEWS` order),
+        ``learners``: per learner, per view, the metrics of :data:`VIEW_KEYS`, and
+        ``same_rows``: whether the LIME-filtered training rows are the full rows
+        (``top_k`` at least the number of features), so that the views differ only in how
+        often they count each row; ``None`` when the run explained no rows
+        (``train_view="raw"``: there are no LIME-filtered rows to compare).
     """
     params = result.report["parameters"]
     run_view = params["train_view"]
@@ -312,8 +364,11 @@ def run_compare(dataset: Dataset, config: RunConfig | None = None,
     Parameters
     ----------
     dataset : Dataset
+        The table.
     config : RunConfig, optional
+        The run's settings; by default ``RunConfig()``.
     sweep_config : SweepConfig, optional
+        The sweep's grid; by default ``SweepConfig()``.
     black_box : BlackBox, optional
         A user's model; by default XGBoost is trained (once: the ablation reuses it).
     cache_dir : path, optional

@@ -46,7 +46,7 @@ FOLD_DEFAULTS = {"min_support": 0.001}
 class Reason:
     """Why a surrogate labels one row as it does.
 
-    Attributes
+    Parameters
     ----------
     label : {0, 1}
         The label it gives the row (that of :meth:`FittedLearner.predict`).
@@ -66,13 +66,20 @@ class Reason:
 class FittedLearner:
     """A fitted surrogate, with what the reports need to know about it.
 
-    Attributes
+    Parameters
     ----------
     name : {"imli", "fold"}
+        Which learner.
     estimator : IMLIClassifier or FOLDClassifier
+        The fitted estimator.
     class_names : tuple of str
         Label 0's and label 1's names.
     fit_seconds : float
+        Wall time of the fit.
+    extra : dict, default={}
+        What the report records besides: ``params`` (every parameter the estimator ran
+        with), IMLI's ``optimal``, ``timed_out`` and settings, FOLD's ``params_given`` on
+        a stacked view.
     """
 
     name: str
@@ -82,7 +89,18 @@ class FittedLearner:
     extra: dict = field(default_factory=dict)
 
     def predict(self, X) -> np.ndarray:
-        """0/1 labels of the rows of ``X`` (the learner's own view)."""
+        """0/1 labels of the rows of ``X`` (the learner's own view).
+
+        Parameters
+        ----------
+        X : DataFrame
+            Rows in the learner's view (binary for IMLI, the table for FOLD).
+
+        Returns
+        -------
+        ndarray of int64 of shape (n_rows,)
+            1 where the learner gives ``class_names[1]``.
+        """
         if self.name == "fold":
             names = np.asarray(self.estimator.predict(X), dtype=object)
             return (names == self.class_names[1]).astype(np.int64)
@@ -165,10 +183,18 @@ MAX_MDL_WEIGHT = 1e9
 def check_params(name: str, params: dict) -> None:
     """Refuse ``params`` for learner ``name`` as its ``fit`` would, before a run's slow stages.
 
+    Parameters
+    ----------
+    name : {"imli", "fold"}
+        The learner.
+    params : dict
+        Estimator parameters given to the run.
+
     Raises
     ------
     adapters.InputError
-        For a name the estimator does not take.
+        For a name the estimator does not take, or a FOLD ``mdl_weight`` above
+        :data:`MAX_MDL_WEIGHT`.
     ValueError
         For a value it does not take.
     """
@@ -188,9 +214,15 @@ def check_params(name: str, params: dict) -> None:
 
 
 def check_feature_names(params: dict, columns: list[BinaryColumn]) -> None:
-    """Refuse IMLI ``params`` whose ``include_features`` or ``exclude_features`` name
-    neither a feature nor a column of the binary view ``columns``, in the words of IMLI's
-    ``fit``, before a run's slow stages.
+    """Refuse IMLI feature names that name nothing of the binary view, before slow stages.
+
+    Parameters
+    ----------
+    params : dict
+        IMLI parameters: their ``include_features`` and ``exclude_features`` must each
+        name a feature or a column of ``columns`` (the message is IMLI ``fit``'s).
+    columns : list of BinaryColumn
+        The binary view's columns.
 
     Raises
     ------
@@ -285,6 +317,7 @@ def fit_learner(name, X, y, params, random_state, columns, class_names,
     Parameters
     ----------
     name : {"imli", "fold"}
+        The learner.
     X : DataFrame
         The binary view (IMLI) or the table view (FOLD).
     y : ndarray of {0, 1}
@@ -292,6 +325,7 @@ def fit_learner(name, X, y, params, random_state, columns, class_names,
     params : dict
         Extra estimator parameters (override the pipeline's defaults).
     random_state : int
+        The estimator's ``random_state``.
     columns : list of BinaryColumn
         The binary view's columns (IMLI's column specs).
     class_names : (str, str)
@@ -301,6 +335,11 @@ def fit_learner(name, X, y, params, random_state, columns, class_names,
         ``lime+raw`` view). FOLD then counts on these: a fractional ``min_support`` is a share
         of them, and ``mdl_weight`` is multiplied by the copies per row, so that stacking does
         not make errors cheaper than the program's bits (the effective values are reported).
+
+    Returns
+    -------
+    FittedLearner
+        The fitted estimator, its fit time and what the report records of it.
     """
     class_names = (str(class_names[0]), str(class_names[1]))
     started = time.perf_counter()
@@ -315,7 +354,19 @@ def fit_learner(name, X, y, params, random_state, columns, class_names,
 
 
 def plain_value(value):
-    """A parameter value as JSON can hold it."""
+    """A parameter value as JSON can hold it.
+
+    Parameters
+    ----------
+    value : object
+        An estimator parameter's value.
+
+    Returns
+    -------
+    None, bool, int, float, str or list
+        ``value`` itself, a list of such values for a list or tuple, a numpy scalar's
+        Python value, else ``repr(value)``.
+    """
     if value is None or isinstance(value, (bool, int, float, str)):
         return value
     if isinstance(value, (list, tuple)):

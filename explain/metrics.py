@@ -39,6 +39,11 @@ def agreement_scores(predicted: np.ndarray, reference: np.ndarray, positive=1) -
         ``None`` (shown as "–"), not 0: precision when nothing is predicted positive, recall
         when nothing is positive in ``reference``, F1 when neither has a positive, and
         every score of an empty set.
+
+    Raises
+    ------
+    ValueError
+        If ``predicted`` and ``reference`` differ in shape.
     """
     predicted = np.asarray(predicted)
     reference = np.asarray(reference)
@@ -74,6 +79,7 @@ def agreement_interval(agreeing: int, rows: int, confidence: float = CONFIDENCE)
     agreeing, rows : int
         Rows with equal labels, and rows compared (``0 <= agreeing <= rows``).
     confidence : float, default=0.95
+        Confidence level (:data:`CONFIDENCE`).
 
     Returns
     -------
@@ -92,8 +98,9 @@ def agreement_interval(agreeing: int, rows: int, confidence: float = CONFIDENCE)
 
 
 def paired_comparison(a_predicted, b_predicted, reference) -> dict:
-    """Whether surrogates ``a`` and ``b`` agree with ``reference`` equally often on the
-    same rows: the exact (binomial) McNemar test.
+    """Test whether two surrogates agree with ``reference`` equally often on the same rows.
+
+    The exact (binomial) McNemar test.
 
     Rows where both agree, or both disagree, say nothing about which is more faithful;
     of the ``a_only + b_only`` rows where just one agrees, each is ``a``'s with probability
@@ -102,6 +109,7 @@ def paired_comparison(a_predicted, b_predicted, reference) -> dict:
     Parameters
     ----------
     a_predicted, b_predicted, reference : array-like of shape (n_rows,)
+        Labels of the same rows by surrogate ``a``, surrogate ``b`` and the reference.
 
     Returns
     -------
@@ -113,6 +121,11 @@ def paired_comparison(a_predicted, b_predicted, reference) -> dict:
     --------
     >>> paired_comparison([1, 1, 0, 0], [1, 0, 1, 0], [1, 1, 1, 1])
     {'a_only': 1, 'b_only': 1, 'p_value': 1.0}
+
+    Raises
+    ------
+    ValueError
+        If the three differ in shape.
     """
     a, b, ref = (np.asarray(v) for v in (a_predicted, b_predicted, reference))
     if not a.shape == b.shape == ref.shape:
@@ -122,7 +135,20 @@ def paired_comparison(a_predicted, b_predicted, reference) -> dict:
 
 
 def discordant_test(a_only: int, b_only: int) -> dict:
-    """:func:`paired_comparison` from its counts of discordant rows."""
+    """Run :func:`paired_comparison`'s test from its counts of discordant rows.
+
+    Parameters
+    ----------
+    a_only : int
+        Rows where only ``a`` agrees with the reference.
+    b_only : int
+        Rows where only ``b`` does.
+
+    Returns
+    -------
+    dict
+        ``a_only``, ``b_only`` and the two-sided ``p_value`` (1.0 when both are 0).
+    """
     n = a_only + b_only
     p_value = 1.0 if n == 0 else float(binomtest(a_only, n, 0.5).pvalue)
     return {"a_only": int(a_only), "b_only": int(b_only), "p_value": min(1.0, p_value)}

@@ -39,6 +39,13 @@ def atomic_write_text(path: Path, text: str) -> None:
 
     A reader never sees a half-written file, and an interrupted write leaves the previous
     content (or nothing) in place.
+
+    Parameters
+    ----------
+    path : Path
+        The file to write.
+    text : str
+        Its content, written as UTF-8.
     """
     atomic_write(path, lambda handle: handle.write(text.encode("utf-8")))
 
@@ -50,13 +57,24 @@ def prepare_out_dir(out_dir, force: bool = False, inputs: dict | None = None) ->
     ----------
     out_dir : path
         The run's directory.
-    force : bool
+    force : bool, default=False
         Write over a previous run's files.
     inputs : dict, optional
         Option -> path of a file the run reads (``--data``, ``--model``). One that is a
         file the run writes or removes in ``out_dir`` (its own ``black_box.ubj``, a
         previous run's ``predictions.csv``; through a link too) is refused, with or without
         ``force``: the run would destroy its own input.
+
+    Returns
+    -------
+    pathlib.Path
+        The directory, created and known to be writable.
+
+    Raises
+    ------
+    adapters.InputError
+        If ``out_dir`` is a file or a dangling link, cannot be written to, holds a
+        previous run without ``force``, or would overwrite one of ``inputs``.
     """
     out = Path(out_dir)
     if out.exists() and not out.is_dir():
@@ -88,8 +106,20 @@ def prepare_out_dir(out_dir, force: bool = False, inputs: dict | None = None) ->
 
 
 def refuse_previous_run(out_dir) -> None:
-    """Refuse ``out_dir`` when it holds a run's files (a report, or some of a run's files:
-    a run stopped as it wrote them)."""
+    """Refuse ``out_dir`` when it holds a run's files.
+
+    A report, or some of a run's files: a run stopped as it wrote them.
+
+    Parameters
+    ----------
+    out_dir : path-like
+        The directory.
+
+    Raises
+    ------
+    adapters.InputError
+        If it holds such files, telling to choose another ``--out`` or pass ``--force``.
+    """
     out = Path(out_dir)
     held = [name for name in RUN_FILES if (out / name).exists()] if out.is_dir() else []
     if held:
@@ -107,6 +137,16 @@ def run_lock(out_dir):
     (``flock``), so a run that was killed holds none; its lock file is taken over, and the
     temporary files it left (``.report.json.*.tmp``, ``.black_box.*/``) are removed. On a
     file system without locks the run goes on unlocked, as runs did before.
+
+    Parameters
+    ----------
+    out_dir : path-like
+        The run's directory.
+
+    Yields
+    ------
+    None
+        While the lock is held.
 
     Raises
     ------
@@ -176,6 +216,16 @@ def predictions_frame(result: PipelineResult) -> pd.DataFrame:
     label of the full row (``imli``, ``fold``); with LIME, each learner's label of the
     row's LIME-filtered view too (``imli_lime``, ``fold_lime``: the LIME-protocol
     fidelity). Labels are the class names of ``report["dataset"]["class_names"]``.
+
+    Parameters
+    ----------
+    result : PipelineResult
+        A finished run.
+
+    Returns
+    -------
+    pandas.DataFrame
+        The columns above, one row per training and test row.
     """
     names = np.asarray(result.report["dataset"]["class_names"], dtype=object)
     labels = result.labels
@@ -206,6 +256,13 @@ def write_run(result: PipelineResult, out_dir: Path) -> dict[str, Path]:
     The report is first extended with its detail sections
     (:func:`explain.report_details.add_details`) unless they are already there; report.md
     and report.html are rendered from it.
+
+    Parameters
+    ----------
+    result : PipelineResult
+        A finished run.
+    out_dir : Path
+        The run's directory.
 
     Returns
     -------

@@ -55,11 +55,11 @@ class RunConfig:
     random_state : int, default=0
         From 0 to 2**32 - 1: seeds the split, the black box and both learners (LIME has
         its own, ``lime.random_state``; the command line's ``--seed`` sets both).
-    lime : LimeConfig
+    lime : LimeConfig, default=LimeConfig()
         The LIME stage's settings.
     learners : tuple of str, default=("imli", "fold")
         Which surrogates to learn.
-    imli_params, fold_params : dict
+    imli_params, fold_params : dict, default={}
         Extra keyword parameters for ``IMLIClassifier`` / ``FOLDClassifier``.
     explain_test : bool, default=True
         Also explain the test rows, for the LIME-transformed fidelity protocol.
@@ -70,6 +70,11 @@ class RunConfig:
         *and* on full rows, so they stay faithful both as a global model and in the LIME
         protocol (BENCHMARKS.md measures the three). ``"raw"``: every feature of every row,
         no LIME at all (the ablation).
+
+    Raises
+    ------
+    adapters.InputError
+        If a setting is not of its type or out of its range.
     """
 
     test_size: float = 0.25
@@ -121,15 +126,28 @@ class RunConfig:
         return self.train_view != "raw"
 
     def execution(self) -> dict:
-        """How LIME ran, not what it gave: its workers, batch size and memory budget
-        (report.json's ``environment.lime_execution``; the scheduler's address is left out)."""
+        """How LIME ran, not what it gave.
+
+        Returns
+        -------
+        dict
+            Its workers, batch size and memory budget (report.json's
+            ``environment.lime_execution``; the scheduler's address is left out); empty
+            when the run uses no LIME.
+        """
         if not self.uses_lime:
             return {}
         return {k: getattr(self.lime, k) for k in EXECUTION_ONLY if k != "scheduler"}
 
     def to_dict(self) -> dict:
-        """The configuration as plain JSON-ready values: what decides the result, so two
-        runs that differ only in how LIME ran (:meth:`execution`) have the same."""
+        """The configuration as plain JSON-ready values.
+
+        Returns
+        -------
+        dict
+            What decides the result, so two runs that differ only in how LIME ran
+            (:meth:`execution`) have the same.
+        """
         # how the rows were explained (workers, batches) is not a parameter of the result:
         # report.json's environment records it (see execution())
         lime = {k: getattr(self.lime, k) for k in self.lime.__dataclass_fields__
@@ -166,6 +184,25 @@ class PipelineResult:
     ``labels`` holds the black box's and the ground truth's labels of the train and test
     rows; ``predictions[learner][part]`` each learner's 0/1 labels of ``train_raw``,
     ``test``, and with LIME ``train_lime`` and ``test_lime`` (:func:`view_predictions`).
+
+    Parameters
+    ----------
+    report : dict
+        The report (report.json's content).
+    black_box : BlackBox
+        The model explained.
+    learners : dict of str to FittedLearner
+        The fitted surrogates, by name.
+    explanations_train, explanations_test : Explanations or None
+        LIME's explanations of the training and test rows (``None`` when not explained).
+    views : dict
+        Each learner's views of the rows, as above.
+    labels : dict
+        The black box's and the ground truth's labels, as above.
+    columns : list of BinaryColumn
+        IMLI's binary view's columns.
+    predictions : dict, default={}
+        Each learner's labels of each view, as above.
     """
 
     report: dict
@@ -185,12 +222,23 @@ MIN_POSITIVE_ROWS, MIN_POSITIVE_SHARE = 10, 0.05
 
 
 def binarize_target(dataset: Dataset) -> Dataset:
-    """Turn a multi-class dataset into positive-vs-rest, the positive being the minority
-    among the classes with at least ``MIN_POSITIVE_ROWS`` rows and ``MIN_POSITIVE_SHARE``
-    of all rows (the largest class if none has).
+    """Turn a multi-class dataset into positive-vs-rest.
 
-    Binary datasets come back unchanged. The choice is stated in the dataset's notes, and
-    ``source_labels`` follow it.
+    The positive class is the minority among the classes with at least
+    ``MIN_POSITIVE_ROWS`` rows and ``MIN_POSITIVE_SHARE`` of all rows (the largest class if
+    none has). Binary datasets come back unchanged.
+
+    Parameters
+    ----------
+    dataset : Dataset
+        The dataset.
+
+    Returns
+    -------
+    Dataset
+        With labels 1 for the positive class and 0 for the rest (named by
+        :func:`adapters.rest_name`); the choice is stated in its notes, and
+        ``source_labels`` follow it.
     """
     classes, counts = np.unique(dataset.y, return_counts=True)
     if len(classes) <= 2:
@@ -396,6 +444,13 @@ def run_pipeline(
     Returns
     -------
     PipelineResult
+        The report, and the black box, explanations, views and learners behind it.
+
+    Raises
+    ------
+    adapters.InputError
+        If the data, the model, the split or the settings cannot be used (said in one
+        line).
     """
     if not isinstance(dataset, Dataset):
         if isinstance(dataset, pd.DataFrame):
@@ -724,7 +779,20 @@ def _checked_split(split, n_rows: int) -> tuple[np.ndarray, np.ndarray]:
 
 
 def training_view(views: dict, train_view: str) -> pd.DataFrame:
-    """What a learner learns from: filtered rows, full rows, or both stacked."""
+    """What a learner learns from: filtered rows, full rows, or both stacked.
+
+    Parameters
+    ----------
+    views : dict
+        A learner's views (``PipelineResult.views[name]``).
+    train_view : {"lime+raw", "lime", "raw"}
+        :attr:`RunConfig.train_view`.
+
+    Returns
+    -------
+    DataFrame
+        ``train_raw``, ``train_lime``, or ``train_lime`` then ``train_raw`` with a new index.
+    """
     if train_view == "raw":
         return views["train_raw"]
     if train_view == "lime":
@@ -733,7 +801,20 @@ def training_view(views: dict, train_view: str) -> pd.DataFrame:
 
 
 def training_labels(labels: np.ndarray, train_view: str) -> np.ndarray:
-    """The labels of :func:`training_view`'s rows (stacked views repeat them)."""
+    """The labels of :func:`training_view`'s rows (stacked views repeat them).
+
+    Parameters
+    ----------
+    labels : ndarray
+        The labels of the training rows.
+    train_view : {"lime+raw", "lime", "raw"}
+        :attr:`RunConfig.train_view`.
+
+    Returns
+    -------
+    ndarray
+        ``labels``, twice over for ``"lime+raw"``.
+    """
     return np.concatenate([labels, labels]) if train_view == "lime+raw" else labels
 
 
@@ -748,8 +829,21 @@ def one_table():
 
 
 def view_predictions(learner: FittedLearner, views: dict) -> dict[str, np.ndarray]:
-    """The learner's 0/1 labels of each view of the rows that a run has: ``train_raw`` and
-    ``test`` (full rows), and ``train_lime`` and ``test_lime`` when LIME ran."""
+    """The learner's 0/1 labels of each view of the rows that a run has.
+
+    Parameters
+    ----------
+    learner : FittedLearner
+        A fitted surrogate.
+    views : dict
+        Its views (``PipelineResult.views[learner.name]``).
+
+    Returns
+    -------
+    dict of str to ndarray
+        ``train_raw`` and ``test`` (full rows), and ``train_lime`` and ``test_lime`` when
+        LIME ran.
+    """
     with one_table():
         return {part: learner.predict(views[part])
                 for part in ("train_raw", "test", "train_lime", "test_lime")
@@ -758,9 +852,25 @@ def view_predictions(learner: FittedLearner, views: dict) -> dict[str, np.ndarra
 
 def learner_report(learner: FittedLearner, predicted: dict, bb_train, bb_test,
                    y_test) -> dict[str, Any]:
-    """A fitted learner measured from its :func:`view_predictions`: fidelity in both
-    protocols, accuracy, agreement scores vs the black box, size, fit time and the
-    learner's own extras."""
+    """A fitted learner measured from its :func:`view_predictions`.
+
+    Parameters
+    ----------
+    learner : FittedLearner
+        A fitted surrogate.
+    predicted : dict
+        Its :func:`view_predictions`.
+    bb_train, bb_test : ndarray
+        The black box's labels of the training and test rows.
+    y_test : ndarray
+        The true labels of the test rows.
+
+    Returns
+    -------
+    dict
+        :func:`prediction_scores`, with ``rule_size``, ``n_rules``, ``fit_seconds``,
+        ``rules`` and the learner's own extras.
+    """
     entry = prediction_scores(predicted, bb_train, bb_test, y_test)
     entry.update({"rule_size": learner.rule_size, "n_rules": learner.n_rules,
                   "fit_seconds": learner.fit_seconds, "rules": learner.rules_text})
@@ -769,9 +879,24 @@ def learner_report(learner: FittedLearner, predicted: dict, bb_train, bb_test,
 
 
 def prediction_scores(predicted: dict, bb_train, bb_test, y_test) -> dict[str, Any]:
-    """The scores of a surrogate's labels ``predicted`` (``test``, ``train_raw`` and, when
-    there, ``test_lime`` and ``train_lime``): fidelity to the black box with its 95%
-    interval, accuracy, and precision, recall and F1 vs the black box on the test rows."""
+    """The scores of a surrogate's labels.
+
+    Parameters
+    ----------
+    predicted : dict
+        Its labels of ``test``, ``train_raw`` and, when there, ``test_lime`` and
+        ``train_lime``.
+    bb_train, bb_test : ndarray
+        The black box's labels of the training and test rows.
+    y_test : ndarray
+        The true labels of the test rows.
+
+    Returns
+    -------
+    dict
+        Fidelity to the black box (with its 95% interval on the test rows), accuracy, and
+        precision, recall and F1 vs the black box on the test rows.
+    """
     vs_bb = agreement_scores(predicted["test"], bb_test)
     entry = {
         "fidelity_test": vs_bb["agreement"],

@@ -46,7 +46,7 @@ __all__ = ["RuleStat", "imli_rule_stats", "fold_rule_stats", "rule_stats", "feat
 class RuleStat:
     """One part of a rule set and how it does on the evaluation rows.
 
-    Attributes
+    Parameters
     ----------
     text : str
         The part as a person reads it.
@@ -64,7 +64,7 @@ class RuleStat:
     precision : float or None
         Fraction of the covered rows on which the black box gives ``predicts``; ``None``
         when the part covers no row.
-    precision_ci : list of two floats or None
+    precision_ci : list of two floats or None, default=None
         Its 95% Wilson interval (:func:`explain.metrics.agreement_interval`): a part that
         decides a few rows has a wide one.
     """
@@ -79,7 +79,13 @@ class RuleStat:
     precision_ci: list | None = None
 
     def to_dict(self) -> dict:
-        """The stat as JSON-ready values."""
+        """The stat as JSON-ready values.
+
+        Returns
+        -------
+        dict
+            Each field by name.
+        """
         return asdict(self)
 
 
@@ -117,6 +123,13 @@ def imli_rule_stats(rules, X, bb, class_names) -> list[RuleStat]:
     Returns
     -------
     list of RuleStat
+        A CNF or DNF: the whole rule, then each clause or term; a decision list or set:
+        each rule, then its default.
+
+    Raises
+    ------
+    TypeError
+        If ``rules`` is none of these four kinds.
     """
     bb = np.asarray(bb)
     negative, positive = str(class_names[0]), str(class_names[1])
@@ -185,6 +198,8 @@ def fold_rule_stats(theory, X, bb, class_names) -> list[RuleStat]:
     Returns
     -------
     list of RuleStat
+        Each rule followed by its exceptions (depth first), class by class, then the
+        default.
     """
     bb_names = np.asarray([str(c) for c in class_names], dtype=object)[
         np.asarray(bb, dtype=np.int64)
@@ -241,10 +256,16 @@ def rule_stats(learner, X, bb) -> list[RuleStat]:
     Parameters
     ----------
     learner : explain.learners.FittedLearner
+        A fitted IMLI or FOLD learner.
     X : DataFrame
         ``PipelineResult.views[learner.name]["test"]`` (or another view of the same kind).
     bb : ndarray of {0, 1}
         The black box's labels of those rows.
+
+    Returns
+    -------
+    list of RuleStat
+        As :func:`imli_rule_stats` or :func:`fold_rule_stats` gives them.
     """
     rules = learner.estimator.rules_
     if learner.name == "fold":
@@ -265,6 +286,7 @@ def feature_usage(learner) -> dict[str, int]:
     Parameters
     ----------
     learner : explain.learners.FittedLearner
+        A fitted IMLI or FOLD learner.
 
     Returns
     -------

@@ -62,7 +62,18 @@ class BinaryColumn:
     name: str
 
     def holds(self, values: np.ndarray) -> np.ndarray:
-        """Whether each of ``values`` satisfies the column; missing values satisfy nothing."""
+        """Whether each of ``values`` satisfies the column; missing values satisfy nothing.
+
+        Parameters
+        ----------
+        values : ndarray
+            Raw values of :attr:`feature`.
+
+        Returns
+        -------
+        ndarray of bool
+            Whether each value passes the test.
+        """
         if self.relation in ("==", "!="):
             values = np.asarray(values, dtype=object)
             equal = np.asarray(values == self.value, dtype=bool)
@@ -99,6 +110,12 @@ def binary_columns(
     negated : dict, optional
         Categorical feature name -> the categories some row's explanation negates: a
         column ``c != v`` each (after the ``c == v`` columns).
+
+    Returns
+    -------
+    list of BinaryColumn
+        Per categorical feature its ``==`` then ``!=`` columns; per numeric feature its
+        ``<=`` then ``>`` columns, one per distinct (moved) edge.
     """
     columns: list[BinaryColumn] = []
     for name in feature_names:
@@ -138,9 +155,10 @@ def _in_gaps(cuts: np.ndarray, values: np.ndarray) -> np.ndarray:
 
 
 def selection_mask(features: np.ndarray, n_features: int) -> np.ndarray:
-    """Boolean ``(n_rows, n_features)`` mask of the features LIME selected for each row
-    (their values; the one-hot view's negations, indices from ``n_features`` on, are
-    :func:`negation_mask`'s).
+    """Mask of the features LIME selected for each row.
+
+    Only their values: the one-hot view's negations, indices from ``n_features`` on, are
+    :func:`negation_mask`'s.
 
     Parameters
     ----------
@@ -148,13 +166,32 @@ def selection_mask(features: np.ndarray, n_features: int) -> np.ndarray:
         Selected feature indices per row; ``-1`` pads rows with fewer features.
     n_features : int
         Width of the table.
+
+    Returns
+    -------
+    ndarray of bool of shape (n_rows, n_features)
+        Whether each row selected each feature.
     """
     return _selected(features, 0, n_features)
 
 
 def negation_mask(features: np.ndarray, n_features: int, n_negations: int) -> np.ndarray:
-    """Boolean ``(n_rows, n_negations)``: which of the one-hot view's negations
-    (:attr:`explain.lime_runner.Explanations.negations`) LIME selected for each row."""
+    """Which of the one-hot view's negations LIME selected for each row.
+
+    Parameters
+    ----------
+    features : ndarray of int, shape (n_rows, top_k)
+        Selected feature indices per row; ``-1`` pads rows with fewer features.
+    n_features : int
+        Width of the table (negation ``e`` is feature ``n_features + e``).
+    n_negations : int
+        Number of negations (:attr:`explain.lime_runner.Explanations.negations`).
+
+    Returns
+    -------
+    ndarray of bool of shape (n_rows, n_negations)
+        Whether each row selected each negation.
+    """
     return _selected(features, n_features, n_negations)
 
 
@@ -171,7 +208,7 @@ def _selected(features: np.ndarray, start: int, width: int) -> np.ndarray:
 class Negations:
     """The one-hot view's negations of a set of rows, by category.
 
-    Attributes
+    Parameters
     ----------
     feature : tuple of str
         Per negation, its column.
@@ -186,7 +223,20 @@ class Negations:
     selected: np.ndarray
 
     def rows(self, feature: str, value: str) -> np.ndarray:
-        """Rows whose explanation says their ``feature`` is not ``value``."""
+        """Rows whose explanation says their ``feature`` is not ``value``.
+
+        Parameters
+        ----------
+        feature : str
+            A categorical column.
+        value : str
+            One of its categories.
+
+        Returns
+        -------
+        ndarray of bool of shape (n_rows,)
+            Whether each row's explanation selected that negation.
+        """
         hit = np.zeros(self.selected.shape[0], dtype=bool)
         for e, (f, v) in enumerate(zip(self.feature, self.value)):
             if f == feature and v == value:
@@ -194,7 +244,13 @@ class Negations:
         return hit
 
     def by_feature(self) -> dict[str, list[str]]:
-        """Feature -> the categories some row negates (in category order)."""
+        """Map each feature to the categories some row negates.
+
+        Returns
+        -------
+        dict of str to list of str
+            The negated categories of each feature, sorted.
+        """
         used = self.selected.any(axis=0)
         out: dict[str, list[str]] = {}
         for e in np.flatnonzero(used):
@@ -218,6 +274,12 @@ def binary_view(
         Which features each row keeps; ``None`` keeps all (a raw row used as is).
     negations : Negations, optional
         The categories each row's explanation negates: a ``c != v`` column holds there too.
+
+    Returns
+    -------
+    DataFrame of bool
+        One column per entry of ``columns``, named by its ``name``; a column holds where
+        the row keeps its feature and its value passes the test.
     """
     position = {name: j for j, name in enumerate(X.columns)}
     data = {}
@@ -235,9 +297,23 @@ def binary_view(
 
 def table_view(X: pd.DataFrame, selected: np.ndarray,
                negations: Negations | None = None) -> pd.DataFrame:
-    """The table FOLD learns from: selected raw values, NaN for every other cell; a
-    category a row's explanation negates (and the row does not keep its own) is a
-    :class:`fold.Negated` cell."""
+    """The table FOLD learns from.
+
+    Parameters
+    ----------
+    X : DataFrame
+        Raw rows (numeric float columns, categorical string columns, NaN = missing).
+    selected : ndarray of bool, shape (n_rows, n_features)
+        Which features each row keeps.
+    negations : Negations, optional
+        The categories each row's explanation negates.
+
+    Returns
+    -------
+    DataFrame
+        ``X``'s selected values, NaN for every other cell; a category a row's explanation
+        negates (and the row does not keep its own) is a :class:`fold.Negated` cell.
+    """
     out = X.copy()
     for j, name in enumerate(X.columns):
         keep = selected[:, j]

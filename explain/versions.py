@@ -26,7 +26,14 @@ def swipl_version() -> str | None:
 
 
 def environment() -> dict:
-    """Python's and every dependency's version (None for a package that is absent)."""
+    """Python's and every dependency's version.
+
+    Returns
+    -------
+    dict
+        ``python``, ``packages`` (name -> version, None for a package that is absent) and
+        ``swi_prolog`` (:func:`swipl_version`).
+    """
     packages = {}
     for name in PACKAGES:
         try:
