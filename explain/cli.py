@@ -52,7 +52,13 @@ DEMO_DATASET = "breast_cancer"
 
 
 def default_cache_dir() -> Path:
-    """Where LIME explanations are cached across runs (``$XDG_CACHE_HOME`` or ~/.cache)."""
+    """Where LIME explanations are cached across runs.
+
+    Returns
+    -------
+    pathlib.Path
+        ``surrogate-rules/lime`` under ``$XDG_CACHE_HOME`` (or ``~/.cache``).
+    """
     base = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
     return Path(base) / "surrogate-rules" / "lime"
 
@@ -72,8 +78,37 @@ def _default_cache() -> Path | None:
 class CliRun:
     """A parsed ``run``/``demo``/``compare`` command.
 
-    ``sweep`` is set for ``compare`` only; ``views`` asks for the training-view ablation
-    (the learners refitted on the other training views; always part of ``compare``).
+    Parameters
+    ----------
+    data : str
+        ``--data``: a CSV file's path or a bundled dataset's name.
+    target : str or None
+        ``--target``.
+    positive : str or None
+        ``--positive``.
+    out : Path
+        ``--out``.
+    force : bool
+        ``--force``.
+    model : Path or None
+        ``--model``: a saved model to explain instead of training XGBoost.
+    cache_dir : Path or None
+        The LIME cache (``None``: ``--no-cache``).
+    config : RunConfig
+        The run's settings.
+    sweep : SweepConfig or None, default=None
+        Set for ``compare`` only.
+    views : bool, default=False
+        The training-view ablation (the learners refitted on the other training views;
+        always part of ``compare``).
+    max_seconds : float or None, default=None
+        ``--max-seconds``.
+    missing : tuple of str, default=()
+        ``--missing`` values.
+    model_classes : tuple of str, default=()
+        ``--model-class`` labels.
+    drop : tuple of str, default=()
+        ``--drop`` columns.
     """
 
     data: str
@@ -123,9 +158,31 @@ def _path(text: str) -> Path:
 
 
 def number_arg(kind, low=None, high=None, inclusive=True, nonzero=False, up_to=False):
-    """An argparse type: one finite ``kind`` value, at least ``low`` (or above it when not
-    ``inclusive``), below ``high`` (or at most ``high`` when ``up_to``), and not 0 if
-    ``nonzero`` (also used by ``python -m benchmarks``)."""
+    """An argparse type: one finite ``kind`` value within bounds.
+
+    Also used by ``python -m benchmarks``.
+
+    Parameters
+    ----------
+    kind : {int, float}
+        The type the text is read as.
+    low : int or float, optional
+        At least this (or above it when not ``inclusive``).
+    high : int or float, optional
+        Below this (or at most this when ``up_to``).
+    inclusive : bool, default=True
+        Whether ``low`` itself is allowed.
+    nonzero : bool, default=False
+        Refuse 0.
+    up_to : bool, default=False
+        Whether ``high`` itself is allowed.
+
+    Returns
+    -------
+    callable
+        ``parse(text)``: the value, or an ``argparse.ArgumentTypeError`` saying the
+        bounds.
+    """
     def parse(text: str):
         try:
             value = kind(text)
@@ -178,11 +235,21 @@ def _csv(values) -> str:
 
 
 class OneLineParser(argparse.ArgumentParser):
-    """An argument parser whose usage errors are one line on stderr (exit code 2) that
-    points at ``--help``, rather than the usage block and then the error (also used by
-    ``python -m benchmarks``)."""
+    """An argument parser whose usage errors are one line on stderr.
+
+    The line (exit code 2) points at ``--help``, rather than the usage block and then the
+    error. Also used by ``python -m benchmarks``; takes ``argparse.ArgumentParser``'s
+    arguments.
+    """
 
     def error(self, message: str):
+        """Exit with code 2 after printing ``message`` on one line, pointing at ``--help``.
+
+        Parameters
+        ----------
+        message : str
+            The usage error.
+        """
         option = re.fullmatch(r"argument (--[\w-]+)(?:/\S+)?: expected one argument", message)
         if option:  # argparse reads a value starting with '-' (a column '-x') as an option
             message += f"; write {option[1]}=VALUE for a value that starts with '-'"
@@ -320,8 +387,21 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def parse_args(argv: list[str]) -> CliRun:
-    """Parse ``argv`` into a :class:`CliRun` (argparse exits with code 2 on bad usage,
-    including values the configuration refuses, e.g. ``--top-k 0``)."""
+    """Parse ``argv`` into a :class:`CliRun`.
+
+    Argparse exits with code 2 on bad usage, including values the configuration refuses
+    (``--top-k 0``, say).
+
+    Parameters
+    ----------
+    argv : list of str
+        The arguments, without the program's name.
+
+    Returns
+    -------
+    CliRun
+        The parsed command.
+    """
     parser = _parser()
     args = parser.parse_args(argv)
     try:
@@ -455,11 +535,29 @@ def _pareto_table(report: dict) -> Table:
 
 
 def execute(run: CliRun, console: Console) -> Path:
-    """Check and create ``--out``, then run; return the report's path.
+    """Check and create ``--out``, then run.
 
     The run holds ``--out``'s lock (:func:`explain.outputs.run_lock`): a second run into
     the same directory meanwhile is refused. A run that fails or is stopped removes the
-    ``--out`` directory it created while it is still empty."""
+    ``--out`` directory it created while it is still empty.
+
+    Parameters
+    ----------
+    run : CliRun
+        The parsed command.
+    console : rich.console.Console
+        Where progress and the summary are printed.
+
+    Returns
+    -------
+    pathlib.Path
+        The path of ``report.json``.
+
+    Raises
+    ------
+    adapters.InputError
+        If ``--out`` cannot be used, or the data, model or settings cannot.
+    """
     try:
         missing = [p for p in (run.out, *run.out.parents) if not p.exists()]  # deepest first
     except OSError as error:  # a name too long: exists() passes on only a few errors
@@ -788,12 +886,29 @@ def _in_xgboost(frame) -> bool:
 
 @contextmanager
 def run_stops(seconds: float | None):
-    """Stop the run, in the main thread, once ``seconds`` of wall time pass
-    (:class:`RunTimeout`), on Ctrl-C (``KeyboardInterrupt``) or on SIGTERM
-    (:class:`Terminated`: ``kill``, ``timeout``, a job scheduler), so that every stop
-    cleans up as Ctrl-C does (an empty ``--out`` it made is removed). A stop that comes
-    while XGBoost trains is raised when it returns (tried again every
-    :data:`RETRY_SECONDS`)."""
+    """Stop the run, in the main thread, on a time limit, Ctrl-C or SIGTERM.
+
+    Once ``seconds`` of wall time pass (:class:`RunTimeout`), on Ctrl-C
+    (``KeyboardInterrupt``) or on SIGTERM (:class:`Terminated`: ``kill``, ``timeout``, a
+    job scheduler), so that every stop cleans up as Ctrl-C does (an empty ``--out`` it made
+    is removed). A stop that comes while XGBoost trains is raised when it returns (tried
+    again every :data:`RETRY_SECONDS`).
+
+    Parameters
+    ----------
+    seconds : float or None
+        The wall-time limit (``--max-seconds``); ``None``: none.
+
+    Yields
+    ------
+    None
+        While the stops are armed.
+
+    Raises
+    ------
+    adapters.InputError
+        If ``seconds`` is not positive.
+    """
     if seconds is not None and seconds <= 0:
         raise InputError("--max-seconds must be positive")
     pending = []
@@ -869,7 +984,19 @@ class _Stdout:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Entry point of ``python -m explain``; returns the process exit code."""
+    """Entry point of ``python -m explain``.
+
+    Parameters
+    ----------
+    argv : list of str, optional
+        The arguments, without the program's name; by default ``sys.argv[1:]``.
+
+    Returns
+    -------
+    int
+        The process exit code: 0 on success, 2 for bad input (said in one line), 1 out of
+        memory, 3 when ``--max-seconds`` stops the run, 130 on Ctrl-C, 143 on SIGTERM.
+    """
     for stream in (sys.stdout, sys.stderr):
         if stream is not None and hasattr(stream, "reconfigure"):
             # an output whose encoding lacks a character printed (the table's dash, a

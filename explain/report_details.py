@@ -26,7 +26,19 @@ MAX_EXAMPLE_FEATURES = 8
 
 
 def json_value(value):
-    """A table cell as a JSON-ready value: NaN and None become None, numpy scalars plain."""
+    """A table cell as a JSON-ready value.
+
+    Parameters
+    ----------
+    value : object
+        A cell of the table.
+
+    Returns
+    -------
+    None, bool, int, float or str
+        None for NaN, None or an infinity; a numpy scalar's Python value; anything else
+        that is not missing as its ``str``.
+    """
     if value is None:
         return None
     if isinstance(value, np.generic):
@@ -108,25 +120,66 @@ def example_features(usage: dict[str, dict[str, int]], columns) -> list[str]:
 
 
 def shown_features(usage: dict[str, dict[str, int]], columns) -> list[str]:
-    """The features the disagreement examples show (:func:`example_features`), in table
-    order: the order of the table's columns, which report.json (its keys sorted) records in
-    ``agreement.example_features`` for the renderers."""
+    """The features the disagreement examples show (:func:`example_features`), in table order.
+
+    report.json (its keys sorted) records this order in ``agreement.example_features`` for
+    the renderers.
+
+    Parameters
+    ----------
+    usage : dict of str to dict of str to int
+        Per learner, its literals per feature (:func:`~explain.rule_stats.feature_usage`).
+    columns : iterable
+        The table's columns, in order.
+
+    Returns
+    -------
+    list of str
+        The chosen features, in the order of ``columns``.
+    """
     chosen = set(example_features(usage, columns))
     return [str(c) for c in columns if str(c) in chosen]
 
 
 def whole_number_columns(result: PipelineResult) -> list[str]:
-    """The numeric columns whose every value (train and test rows) is a whole number: the
-    table's integer columns, which the reader made float like every numeric column."""
+    """The numeric columns whose every value (train and test rows) is a whole number.
+
+    These are the table's integer columns, which the reader made float like every numeric
+    column.
+
+    Parameters
+    ----------
+    result : PipelineResult
+        A finished run.
+
+    Returns
+    -------
+    list of str
+        The columns, in table order.
+    """
     views = result.views["fold"]
     numeric = pd.concat([views["train_raw"], views["test"]]).select_dtypes("number")
     return [c for c in numeric.columns if (numeric[c].dropna() % 1 == 0).all()]
 
 
 def table_row(result: PipelineResult, i: int, whole: list[str] | None = None) -> pd.DataFrame:
-    """Test row ``i`` (a position) as the user's table has it: its cells in the columns of
-    ``whole`` (default :func:`whole_number_columns`) as Python ints, ``3`` where the reader
-    made ``3.0``."""
+    """Test row ``i`` (a position) as the user's table has it.
+
+    Parameters
+    ----------
+    result : PipelineResult
+        A finished run.
+    i : int
+        The row's position among the test rows.
+    whole : list of str, optional
+        Columns whose cells are shown as Python ints (``3`` where the reader made
+        ``3.0``); by default :func:`whole_number_columns`.
+
+    Returns
+    -------
+    DataFrame
+        The one row, in FOLD's view of the full test rows.
+    """
     row = result.views["fold"]["test"].iloc[[i]].copy()
     for c in whole_number_columns(result) if whole is None else whole:
         row[c] = pd.Series([v if pd.isna(v) else int(v) for v in row[c]], index=row.index,
@@ -143,6 +196,21 @@ def disagreement_examples(result: PipelineResult, usage: dict[str, dict[str, int
     the rule sets test (at most :data:`MAX_EXAMPLE_FEATURES`: those the two rule sets
     test most often, shown in table order), and under ``reasons`` why each surrogate gives
     its class (:func:`row_reasons`).
+
+    Parameters
+    ----------
+    result : PipelineResult
+        A finished run with both surrogates.
+    usage : dict of str to dict of str to int
+        Per learner, its literals per feature (:func:`~explain.rule_stats.feature_usage`).
+    limit : int, default=5
+        Most examples (:data:`MAX_EXAMPLES`).
+
+    Returns
+    -------
+    list of dict
+        One per row: ``row``, ``black_box``, ``imli``, ``fold``, ``truth``, ``values`` and
+        ``reasons``.
     """
     names = result.report["dataset"]["class_names"]
     imli, fold = result.predictions["imli"]["test"], result.predictions["fold"]["test"]
@@ -168,10 +236,23 @@ def disagreement_examples(result: PipelineResult, usage: dict[str, dict[str, int
 
 def row_reasons(result: PipelineResult, i: int,
                 values: pd.DataFrame | None = None) -> dict[str, dict]:
-    """Why IMLI and FOLD give test row ``i`` (a position) their classes: per learner, the
-    reason on one line (``summary``) and in full (``text``), each literal with the row's
-    value in the table (``values``, default :func:`table_row`; see
-    :meth:`explain.learners.FittedLearner.explain`)."""
+    """Why IMLI and FOLD give test row ``i`` (a position) their classes.
+
+    Parameters
+    ----------
+    result : PipelineResult
+        A finished run with both surrogates.
+    i : int
+        The row's position among the test rows.
+    values : DataFrame, optional
+        The row's values in the table, shown beside each literal; by default
+        :func:`table_row` (see :meth:`explain.learners.FittedLearner.explain`).
+
+    Returns
+    -------
+    dict of str to dict
+        Per learner, the reason on one line (``summary``) and in full (``text``).
+    """
     values = table_row(result, i) if values is None else values
     reasons = {}
     with one_table():
@@ -182,12 +263,23 @@ def row_reasons(result: PipelineResult, i: int,
 
 
 def add_details(result: PipelineResult) -> dict:
-    """Extend ``result.report`` with the detail sections; returns the report.
+    """Extend ``result.report`` with the detail sections.
 
     Adds, per learner, ``rule_stats`` (list of :class:`~explain.rule_stats.RuleStat`
     dicts on the raw test rows) and ``features_used``; ``lime.feature_frequency`` when
-    LIME ran; ``agreement.examples`` (and ``example_features``, the features they show,
-    in table order) when both surrogates were learned. Idempotent.
+    LIME ran; ``agreement.examples`` (with ``example_features``, the features they show,
+    in table order, and ``features_tested``, how many features the rule sets test) when
+    both surrogates were learned. Idempotent.
+
+    Parameters
+    ----------
+    result : PipelineResult
+        A finished run; its report is changed in place.
+
+    Returns
+    -------
+    dict
+        The report.
     """
     report = result.report
     bb_test = result.labels["bb_test"]

@@ -344,6 +344,7 @@ def render_html(report: dict) -> str:
     Returns
     -------
     str
+        The text of report.html: its plots inline, no external file or network access.
     """
     ds = report["dataset"]
     title = f"Surrogate rules for {visible(ds['name'])}"  # the name quoted alone

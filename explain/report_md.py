@@ -48,12 +48,25 @@ VIEW_LABELS = {
 
 
 def visible(text, lines: bool = False) -> str:
-    r"""``text`` as is when every character shows, else as a quoted string literal with
-    the characters that do not show escaped, so that a terminal control sequence, a tab,
-    a line break or a right-to-left override from the data shows as what it is, and a
-    real line break never reads like the two characters ``\n``. Spaces of any width and
-    the joiners of Persian words and emoji sequences (U+200C, U+200D) show. With
-    ``lines`` (a block of rule text), line breaks stay and the rest is escaped in place.
+    r"""Text from the data as it can be shown safely.
+
+    A terminal control sequence, a tab, a line break or a right-to-left override from the
+    data shows as what it is, and a real line break never reads like the two characters
+    ``\n``. Spaces of any width and the joiners of Persian words and emoji sequences
+    (U+200C, U+200D) show.
+
+    Parameters
+    ----------
+    text : object
+        The text (anything else is shown as its ``str``).
+    lines : bool, default=False
+        A block of rule text: line breaks stay and the rest is escaped in place.
+
+    Returns
+    -------
+    str
+        ``text`` as is when every character shows, else as a quoted string literal with
+        the characters that do not show escaped.
 
     Examples
     --------
@@ -98,7 +111,19 @@ def setting_text(point: dict) -> str:
 
 
 def fmt(value) -> str:
-    """A report value as a short table cell."""
+    """A report value as a short table cell.
+
+    Parameters
+    ----------
+    value : object
+        A value of report.json.
+
+    Returns
+    -------
+    str
+        "–" for None, yes/no for a bool, three decimals for a float, ``low–high`` for an
+        interval, else ``str(value)``.
+    """
     if value is None:
         return "–"
     if isinstance(value, bool):
@@ -111,8 +136,19 @@ def fmt(value) -> str:
 
 
 def value_cell(value) -> str:
-    """A data value as a table cell: a number exactly, as the rules state thresholds
-    (``0.00045``, not ``0.000``); a missing value as "–"."""
+    """A data value as a table cell.
+
+    Parameters
+    ----------
+    value : object
+        A cell of the table.
+
+    Returns
+    -------
+    str
+        A number exactly, as the rules state thresholds (``0.00045``, not ``0.000``); a
+        missing value as "–".
+    """
     if isinstance(value, float):
         return format_value(value)
     return fmt(value)
@@ -184,9 +220,19 @@ def behind_baseline(report: dict) -> list[str]:
 
 
 def paired_note(agreement: dict) -> str | None:
-    """Which surrogate the test rows show to be more faithful, if either: the rows where
-    they disagree (exactly one of them matches the black box there) put to the exact
-    McNemar test; ``None`` for reports without it."""
+    """Which surrogate the test rows show to be more faithful, if either.
+
+    Parameters
+    ----------
+    agreement : dict
+        The report's ``agreement`` section.
+
+    Returns
+    -------
+    str or None
+        The rows where they disagree (exactly one of them matches the black box there) put
+        to the exact McNemar test, in words; ``None`` for reports without it.
+    """
     p = agreement.get("fidelity_difference_p")
     if p is None:
         return None
@@ -208,9 +254,20 @@ def _rows(n: int) -> str:
 
 
 def p_text(p: float) -> str:
-    """A p-value as the reports print it: ``p < 0.001``, ``p = 0.0034``, ``p = 0.60``; to as
-    many digits as it takes to show on which side of :data:`~explain.metrics.SIGNIFICANCE`
-    it is (``p = 0.0498``, not ``0.050``)."""
+    """A p-value as the reports print it.
+
+    Parameters
+    ----------
+    p : float
+        The p-value.
+
+    Returns
+    -------
+    str
+        ``p < 0.001``, ``p = 0.0034``, ``p = 0.60``; to as many digits as it takes to show
+        on which side of :data:`~explain.metrics.SIGNIFICANCE` it is (``p = 0.0498``, not
+        ``0.050``).
+    """
     if p < 0.001:
         return "p < 0.001"
     if p >= 0.1:
@@ -223,9 +280,20 @@ def p_text(p: float) -> str:
 
 
 def vs_run_cell(point: dict) -> str:
-    """A refit's held-out rows against the run's own fit: how many more rows it disagrees
-    with the black box on (``-2``: fewer), and the exact McNemar p-value:
-    ``+3 (p = 0.25)``; ``same`` when both give every row the same class."""
+    """A refit's held-out rows against the run's own fit.
+
+    Parameters
+    ----------
+    point : dict
+        A sweep point or view entry with ``vs_run_test``.
+
+    Returns
+    -------
+    str
+        How many more rows it disagrees with the black box on (``-2``: fewer), and the
+        exact McNemar p-value: ``+3 (p = 0.25)``; ``same`` when both give every row the
+        same class.
+    """
     vs = point.get("vs_run_test")
     if vs is None:
         return "–"
@@ -243,9 +311,19 @@ VS_RUN_NOTE = ("vs this run: how many more held-out rows (in full) the refit dis
 
 
 def learner_order(section: dict) -> list[str]:
-    """The learners of a report section (``report`` or ``report["sweep"]``...): IMLI, FOLD, others.
+    """The learners of a report section, in the reports' order.
 
     report.json sorts its keys, so the order is fixed here rather than taken from the dict.
+
+    Parameters
+    ----------
+    section : dict
+        A section with a ``learners`` key (``report``, ``report["sweep"]``...).
+
+    Returns
+    -------
+    list of str
+        IMLI, FOLD, then the others sorted.
     """
     known = ("imli", "fold")
     names = list(section["learners"])
@@ -281,7 +359,18 @@ FIDELITY_NOTE = (
 
 
 def learner_rows(report: dict) -> list[list[str]]:
-    """One row of cells per learner, in LEARNER_COLUMNS order (with the name first)."""
+    """One row of cells per learner.
+
+    Parameters
+    ----------
+    report : dict
+        The run's report (report.json's content).
+
+    Returns
+    -------
+    list of list of str
+        The name, then the cells in :data:`LEARNER_COLUMNS` order.
+    """
     return [
         [name] + [optimal_cell(report["learners"][name]) if key == "optimal"
                   else fmt(report["learners"][name].get(key)) for key, _ in LEARNER_COLUMNS]
@@ -311,7 +400,18 @@ def _table(header: list, rows: list[list]) -> list[str]:
 
 
 def render_markdown(report: dict) -> str:
-    """Render the report's tables and rules as Markdown text."""
+    """Render the report's tables and rules as Markdown text.
+
+    Parameters
+    ----------
+    report : dict
+        The run's report (report.json's content).
+
+    Returns
+    -------
+    str
+        The text of report.md.
+    """
     ds, bb, lime = report["dataset"], report["black_box"], report["lime"]
     split = report["split"]
     text = md_text
@@ -424,7 +524,20 @@ def missing_selections_note(frequency: list[dict]) -> str | None:
 
 
 def examples_caption(agreement: dict, n_features: int) -> str:
-    """What the disagreement table shows of the whole: rows, and features when cut."""
+    """What the disagreement table shows of the whole: rows, and features when cut.
+
+    Parameters
+    ----------
+    agreement : dict
+        The report's ``agreement`` section.
+    n_features : int
+        Feature columns the table shows.
+
+    Returns
+    -------
+    str
+        The table's caption.
+    """
     shown, total = len(agreement["examples"]), agreement["disagreements_test"]
     parts = [f"the first {shown} of {total}" if shown < total else f"all {total}"]
     tested = agreement.get("features_tested", n_features)
@@ -462,10 +575,22 @@ REASONS_CAPTION = ("Why each surrogate gives its class on these rows: the clause
 
 
 def reasons_table(examples: list) -> tuple[list, list]:
-    """The header and rows of the table of why IMLI and FOLD give their classes on the
-    disagreement table's rows: each cell the class (as :func:`visible` shows it, so that a
-    name with a line break does not turn the whole cell into a quoted literal), then the
-    one-line reason. A report written before reasons were has no rows."""
+    """The table of why IMLI and FOLD give their classes on the disagreement table's rows.
+
+    Parameters
+    ----------
+    examples : list of dict
+        The report's ``agreement.examples``.
+
+    Returns
+    -------
+    header : list of str
+        The columns.
+    rows : list of list
+        Per example its row, then for each surrogate the class (as :func:`visible` shows
+        it, so that a name with a line break does not turn the whole cell into a quoted
+        literal) and the one-line reason. A report written before reasons were has none.
+    """
     rows = [[ex["row"]] + [f"{visible(ex[name])}: {ex['reasons'][name]['summary']}"
                            for name in ("imli", "fold")]
             for ex in examples if "reasons" in ex]
@@ -527,7 +652,18 @@ VIEW_KEYS = (("fidelity_test", "fidelity (raw test)"), ("fidelity_test_lime", "f
 
 
 def view_rows(filtering: dict) -> list[list]:
-    """One row per learner and training view: learner, view (the run's marked), metrics."""
+    """One row per learner and training view.
+
+    Parameters
+    ----------
+    filtering : dict
+        The report's ``filtering`` section (:func:`explain.compare.view_comparison`).
+
+    Returns
+    -------
+    list of list
+        Learner, view (the run's marked), then the metrics of :data:`VIEW_KEYS`.
+    """
     rows = []
     for name in learner_order(filtering):
         views = filtering["learners"][name]
@@ -544,8 +680,19 @@ def view_rows(filtering: dict) -> list[list]:
 
 
 def views_note(filtering: dict) -> str | None:
-    """Why the views cannot differ, when they cannot: the run explained no rows, or LIME
-    kept every feature of every row; else ``None``."""
+    """Why the views cannot differ, when they cannot.
+
+    Parameters
+    ----------
+    filtering : dict
+        The report's ``filtering`` section.
+
+    Returns
+    -------
+    str or None
+        Said when the run explained no rows, or LIME kept every feature of every row;
+        else ``None``.
+    """
     if all(view == "raw" for view in filtering["views"]):
         return ("LIME was not run (training view: full rows only), so there is nothing to "
                 "compare: run without --train-view raw to measure the LIME-filtered views.")

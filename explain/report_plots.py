@@ -89,8 +89,9 @@ def tradeoff_plot(sweep: dict, run_learners: dict | None = None) -> str:
 
 
 def features_plot(frequency: list[dict], learners: list[str], top: int = 15) -> str:
-    """Horizontal bars: how often LIME selected each of the ``top`` features it selected
-    most often (the features of the reports' table; one never selected is not drawn).
+    """Horizontal bars: how often LIME selected each of its ``top`` most selected features.
+
+    These are the features of the reports' table; one never selected is not drawn.
 
     Each bar is coloured by which rule sets test the feature (IMLI, FOLD, both, neither).
 
@@ -101,6 +102,12 @@ def features_plot(frequency: list[dict], learners: list[str], top: int = 15) -> 
     learners : list of str
         The learners of the run.
     top : int, default=15
+        Most bars.
+
+    Returns
+    -------
+    str
+        A ``data:image/png;base64,...`` URI.
     """
     rows = [row for row in frequency if row["selected"]][:top][::-1]
     colours = {"both": "#7570b3", "imli": LEARNER_STYLE["imli"][0],
@@ -137,6 +144,11 @@ def filtering_plot(filtering: dict) -> str:
     ----------
     filtering : dict
         ``report["filtering"]`` (see :func:`explain.compare.view_comparison`).
+
+    Returns
+    -------
+    str
+        A ``data:image/png;base64,...`` URI.
     """
     names = _ordered(filtering["learners"])
     views = filtering["views"]
