@@ -412,9 +412,11 @@ def _read_booster(path) -> xgb.Booster:
 
 
 def restrict_to_model(dataset, path):
-    """``dataset`` with only the columns the saved model at ``path`` was trained on, when
-    it names a part of them; else ``dataset`` unchanged (:func:`load_xgboost` then says
-    what does not match).
+    """``dataset`` with only the columns the saved model at ``path`` was trained on.
+
+    When the model names only a part of the table's columns, the others are left out;
+    else ``dataset`` comes back unchanged (:func:`load_xgboost` then says what does not
+    match).
 
     A table often holds more than a model reads (an id, the columns of another model);
     explaining the model in terms of columns it never sees would be misleading.
@@ -476,9 +478,10 @@ def restrict_to_model(dataset, path):
 
 
 def dropped_columns_read(dataset, path) -> list[str]:
-    """The columns that the saved model at ``path`` reads and that reading the table
-    dropped as useless features (a single value, no value, an identifier...): a model
-    cannot be explained without them, so they are to be kept (``keep=`` of
+    """The columns the saved model at ``path`` reads that reading the table dropped.
+
+    Reading drops useless features (a single value, no value, an identifier...): a model
+    cannot be explained without the ones it reads, so they are to be kept (``keep=`` of
     :func:`adapters.load_dataset`).
 
     Parameters

@@ -158,7 +158,7 @@ def n_workers(n_jobs: int, client=None) -> int:
     Parameters
     ----------
     n_jobs : int
-        joblib's ``n_jobs`` for a local run.
+        Joblib's ``n_jobs`` for a local run.
     client : dask.distributed.Client, optional
         The cluster to run on; its worker threads count instead.
 
@@ -244,11 +244,13 @@ def _using_workers():
 
 
 def stop_idle_workers() -> None:
-    """Stop the worker processes joblib keeps for its next call (loky's reusable executor,
-    idle for up to 300 s). Each holds its imports, the black box and its last batch
-    (250-300 MB on a table of 200,000 rows), which would otherwise stay through the
-    learners' fits; their start is counted again by the next call that wants them
-    (:data:`WORKER_START_SECONDS`)."""
+    """Stop the worker processes joblib keeps for its next call.
+
+    They are loky's reusable executor, idle for up to 300 s. Each holds its imports, the
+    black box and its last batch (250-300 MB on a table of 200,000 rows), which would
+    otherwise stay through the learners' fits; their start is counted again by the next
+    call that wants them (:data:`WORKER_START_SECONDS`).
+    """
     get_reusable_executor().shutdown(wait=True)
 
 

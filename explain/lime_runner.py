@@ -133,12 +133,6 @@ class LimeConfig:
         budget holds fewer rows, their local models are fitted that many rows at a time.
     scheduler : str, optional
         Address of a Dask scheduler to run on (needs the ``dask`` extra).
-
-    Raises
-    ------
-    ValueError
-        If a setting is out of its range or not of its type
-        (:class:`adapters.InputError`, a ``ValueError``, for most of them).
     categories : {"value", "one-hot"}, default="value"
         How LIME sees a categorical column. ``value`` (lime's own): one feature, "the
         sample has the row's category". ``one-hot`` (the LIME-FOLD paper's propositionalized
@@ -146,6 +140,12 @@ class LimeConfig:
         column with more than two, "the sample's category is not ``v``", so an
         explanation can say what the row is *not* (a classical negation, ``c != v``,
         :attr:`Explanations.negations`). The kernel's default width counts these features.
+
+    Raises
+    ------
+    ValueError
+        If a setting is out of its range or not of its type
+        (:class:`adapters.InputError`, a ``ValueError``, for most of them).
     """
 
     num_samples: int = 5000

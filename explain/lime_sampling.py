@@ -150,8 +150,10 @@ class Neighbourhoods:
 
     @property
     def inverse(self) -> np.ndarray:
-        """Every row's whole neighbourhood in the input space, stacked row after row
-        (n_rows * num_samples, n_features), as lime's ``inverse``."""
+        """Every row's whole neighbourhood in the input space, as lime's ``inverse``.
+
+        Stacked row after row: shape (n_rows * num_samples, n_features).
+        """
         n_rows, d = self.rows.shape
         out = np.empty((n_rows, self.samples.shape[1] + 1, d))
         out[:, 0] = self.rows

@@ -117,15 +117,15 @@ def paired_comparison(a_predicted, b_predicted, reference) -> dict:
         ``a_only`` (rows where only ``a`` agrees with ``reference``), ``b_only``, and
         ``p_value``: two-sided, 1.0 when no row tells them apart.
 
-    Examples
-    --------
-    >>> paired_comparison([1, 1, 0, 0], [1, 0, 1, 0], [1, 1, 1, 1])
-    {'a_only': 1, 'b_only': 1, 'p_value': 1.0}
-
     Raises
     ------
     ValueError
         If the three differ in shape.
+
+    Examples
+    --------
+    >>> paired_comparison([1, 1, 0, 0], [1, 0, 1, 0], [1, 1, 1, 1])
+    {'a_only': 1, 'b_only': 1, 'p_value': 1.0}
     """
     a, b, ref = (np.asarray(v) for v in (a_predicted, b_predicted, reference))
     if not a.shape == b.shape == ref.shape:
