@@ -996,6 +996,11 @@ def main(argv: list[str] | None = None) -> int:
     int
         The process exit code: 0 on success, 2 for bad input (said in one line), 1 out of
         memory, 3 when ``--max-seconds`` stops the run, 130 on Ctrl-C, 143 on SIGTERM.
+
+    Raises
+    ------
+    SystemExit
+        From the argument parser: code 2 on a usage error, 0 after ``--help``.
     """
     for stream in (sys.stdout, sys.stderr):
         if stream is not None and hasattr(stream, "reconfigure"):
