@@ -87,22 +87,55 @@ class _RuleCollection:
         return tuple(lit for r in self.rules for lit in r.term.literals)
 
     def fired(self, X: object) -> np.ndarray:
-        """Which rules' terms hold on each row: bool array (n_samples, n_rules)."""
+        """Which rules' terms hold on each row.
+
+        Parameters
+        ----------
+        X : array-like or DataFrame of shape (n_samples, n_columns)
+            A 0/1 matrix with the columns used in ``fit``, in the same order.
+
+        Returns
+        -------
+        ndarray of bool of shape (n_samples, n_rules)
+            Whether each rule's term holds on each row.
+        """
         B = as_binary_matrix(X)
         if not self.rules:
             return np.zeros((B.shape[0], 0), dtype=bool)
         return np.column_stack([r.term.evaluate(B) for r in self.rules])
 
     def covers(self, X: object) -> np.ndarray:
-        """Rows on which at least one (non-default) rule fires."""
+        """Rows on which at least one (non-default) rule fires.
+
+        Parameters
+        ----------
+        X : array-like or DataFrame of shape (n_samples, n_columns)
+            A 0/1 matrix with the columns used in ``fit``, in the same order.
+
+        Returns
+        -------
+        ndarray of bool of shape (n_samples,)
+            Whether some rule's term holds on each row.
+        """
         return self.fired(X).any(axis=1)
 
     def _labels(self) -> np.ndarray:
         return np.array([r.label for r in self.rules] + [self.default], dtype=object)
 
     def relabel(self, names: Mapping | Sequence):
-        """The same rules with each label (the default's too) as ``names[label]``: a list
-        or set learned on codes such as 0 and 1, worded with the classes' names.
+        """The same rules with each label (the default's too) as ``names[label]``.
+
+        A list or set learned on codes such as 0 and 1, worded with the classes' names.
+
+        Parameters
+        ----------
+        names : mapping or sequence
+            The name of each label, indexed by the label.
+
+        Returns
+        -------
+        DecisionList or DecisionSet
+            Of the same kind, with the labels renamed.
 
         Examples
         --------
@@ -115,7 +148,19 @@ class _RuleCollection:
                           names[self.default])
 
     def describe(self, digits: int | None = None) -> str:
-        """One rule per line, the default last."""
+        """One rule per line, the default last.
+
+        Parameters
+        ----------
+        digits : int or None, default=None
+            Significant digits to round numbers to; ``None`` prints them exactly.
+
+        Returns
+        -------
+        str
+            ``IF ... THEN ...`` lines (``ELSE`` before each but the first in a list), then
+            ``ELSE`` / ``OTHERWISE`` and the default (``ALWAYS`` without rules).
+        """
         lines = [self._prefix(i) + r.describe(digits) for i, r in enumerate(self.rules)]
         lines.append(f"{self._default_word if self.rules else 'ALWAYS'} "
                      f"{_shown(self.default)}")

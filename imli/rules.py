@@ -269,14 +269,36 @@ class _Normal:
         return tuple(lit for c in self.clauses for lit in c.literals)
 
     def fired(self, X: object) -> np.ndarray:
-        """Which clauses hold on each row: bool array of shape (n_samples, n_clauses)."""
+        """Which clauses hold on each row.
+
+        Parameters
+        ----------
+        X : array-like or DataFrame of shape (n_samples, n_columns)
+            A 0/1 matrix with the columns used in ``fit``, in the same order.
+
+        Returns
+        -------
+        ndarray of bool of shape (n_samples, n_clauses)
+            Whether each clause (or term) holds on each row.
+        """
         B = as_binary_matrix(X)
         if not self.clauses:
             return np.zeros((B.shape[0], 0), dtype=bool)
         return np.column_stack([c.evaluate(B) for c in self.clauses])
 
     def covers(self, X: object) -> np.ndarray:
-        """Rows on which the rule is true: bool array of shape (n_samples,)."""
+        """Rows on which the rule is true.
+
+        Parameters
+        ----------
+        X : array-like or DataFrame of shape (n_samples, n_columns)
+            A 0/1 matrix with the columns used in ``fit``, in the same order.
+
+        Returns
+        -------
+        ndarray of bool of shape (n_samples,)
+            Whether the rule holds on each row.
+        """
         parts = self.fired(X)
         return parts.all(axis=1) if self._outer == "AND" else parts.any(axis=1)
 
