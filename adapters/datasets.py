@@ -7,6 +7,7 @@ import io
 import re
 import stat
 import warnings
+from collections import Counter
 from dataclasses import replace
 from os import PathLike
 from decimal import Decimal, InvalidOperation
@@ -193,7 +194,8 @@ def _check_composed_unique(names):
     """Raise :class:`InputError` naming column names that are the same text in different
     Unicode characters: they print alike, so no rule or note could tell them apart."""
     forms = [composed(n) for n in names]
-    same = [n for n, form in zip(names, forms) if forms.count(form) > 1]
+    count = Counter(forms)
+    same = [n for n, form in zip(names, forms) if count[form] > 1]
     if same:
         raise InputError(f"column names {', '.join(ascii(n) for n in same[:5])} (escaped, "
                          f"as they print alike) are the same text written with different "
