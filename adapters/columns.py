@@ -286,6 +286,15 @@ def _same_columns(X) -> list[str]:
             for same in groups.values() for group in same if len(group) > 1]
 
 
+def _one_form(name, text: np.ndarray, notes: list[str]) -> np.ndarray:
+    """The categories ``text`` of column ``name`` with those that are the same text in two
+    Unicode forms made one (:func:`merge_composed`), noted in ``notes``."""
+    text, same_text = merge_composed(text)
+    if same_text:
+        notes.append(composed_note(name, same_text))
+    return text
+
+
 def _typed(name, series):
     """``(kind, values, notes, seen)``: the column as float64 or as object strings, and
     what the notes on a categorical column say its values are (``"numbers"`` written as
@@ -296,7 +305,7 @@ def _typed(name, series):
         notes = _missing_words(name, series, text)
         if (alike := spaced_alike(series)) is not None:
             notes.append(spaced_note(name, alike))
-        return "categorical", text, notes, None
+        return "categorical", _one_form(name, text, notes), notes, None
     if pd.api.types.is_timedelta64_dtype(dtype):
         seconds = series.dt.total_seconds().to_numpy(dtype="float64", na_value=np.nan)
         values, notes = _finite(name, seconds)
@@ -318,9 +327,7 @@ def _typed(name, series):
     if not present.any() or parses.mean() < NUMERIC_SHARE:
         if (alike := spaced_alike(series)) is not None:
             notes.append(spaced_note(name, alike))
-        text, same_text = merge_composed(text)
-        if same_text:
-            notes.append(composed_note(name, same_text))
+        text = _one_form(name, text, notes)
         numbers = (_mostly_numbers(name, text[present], parses)
                    + numbers_spelled_apart(name, text[present][parses])
                    + _dressed_numbers(name, text[present])

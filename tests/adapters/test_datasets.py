@@ -494,3 +494,14 @@ def test_dates_written_as_eight_digit_numbers_are_noted():
     dated = [n for n in ds.notes if "YYYYMMDD" in n]
     assert len(dated) == 1 and dated[0].startswith("column 'day' holds whole numbers "
                                                    "that read as dates")
+
+
+@pytest.mark.parametrize("kind", [object, "category"])
+def test_categories_in_two_unicode_forms_are_one_in_any_column_dtype(kind):
+    # a pandas categorical column kept both forms: two categories that print alike
+    composed, decomposed = "caf\u00e9", "cafe\u0301"
+    df = pd.DataFrame({"c": pd.Series([composed, decomposed, "tea"] * 4, dtype=kind),
+                       "t": [0, 1] * 6})
+    ds = from_frame(df, "t")
+    assert set(ds.X["c"]) == {composed, "tea"}
+    assert any("'caf\\xe9' = 'cafe\\u0301'" in note for note in ds.notes)
