@@ -142,10 +142,12 @@ def shown_features(usage: dict[str, dict[str, int]], columns) -> list[str]:
 
 
 def whole_number_columns(result: PipelineResult) -> list[str]:
-    """The numeric columns whose every value (train and test rows) is a whole number.
+    """The numeric columns whose every value (train and test rows) is a whole number of
+    at most 2**53.
 
     These are the table's integer columns, which the reader made float like every numeric
-    column.
+    column. Beyond 2**53 a float is shown as read (``1e+308``, not the 309 digits of the
+    float nearest 10**308).
 
     Parameters
     ----------
@@ -159,7 +161,8 @@ def whole_number_columns(result: PipelineResult) -> list[str]:
     """
     views = result.views["fold"]
     numeric = pd.concat([views["train_raw"], views["test"]]).select_dtypes("number")
-    return [c for c in numeric.columns if (numeric[c].dropna() % 1 == 0).all()]
+    whole = numeric.isna() | ((numeric % 1 == 0) & (numeric.abs() <= 2**53))
+    return [c for c in numeric.columns if whole[c].all()]
 
 
 def table_row(result: PipelineResult, i: int, whole: list[str] | None = None) -> pd.DataFrame:
