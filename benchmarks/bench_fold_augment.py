@@ -40,7 +40,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from benchmarks.cli import Unique, command_line, one_line_errors
+from benchmarks.cli import CACHE_DIR_HELP, DATA_DIR_HELP, Unique, command_line, one_line_errors
 from benchmarks.datasets import NAMES, load
 from benchmarks.machine import header
 from benchmarks.runner import (LIME_CACHE_DIR, RESULTS_DIR, BenchConfig, check_peers,
@@ -208,10 +208,8 @@ def build_parser() -> OneLineParser:
                         help="LIME worker processes (default -1: all cores; 1: in process)")
     parser.add_argument("--out", type=Path, default=RESULTS_DIR / "fold-augment",
                         help="results folder (default: benchmarks/results/fold-augment)")
-    parser.add_argument("--data-dir", type=Path, default=None,
-                        help="dataset cache folder (default: benchmarks/.data)")
-    parser.add_argument("--cache-dir", type=Path, default=LIME_CACHE_DIR,
-                        help="LIME cache folder (default: benchmarks/.data/lime-cache)")
+    parser.add_argument("--data-dir", type=Path, default=None, help=DATA_DIR_HELP)
+    parser.add_argument("--cache-dir", type=Path, default=LIME_CACHE_DIR, help=CACHE_DIR_HELP)
     return parser
 
 
