@@ -2,8 +2,9 @@
 
 On tiny random tables: each row's decision equals the rules read cell by cell
 (:mod:`tests.fold.oracle`), the printed rules parsed back, SWI-Prolog's through
-``predict`` and plain ``swipl``'s on facts written without project code; multi-class prediction is the first class whose rule
-fires and ``explain`` names that rule; a planted 1- or 2-literal program is found; the
+``predict`` and plain ``swipl``'s on facts written without project code; multi-class
+prediction is the first class whose rule fires and ``explain`` names that rule; a planted
+1- or 2-literal program is found; the
 clean-up and the pruning leave nothing they claim to remove; fits are deterministic.
 
 A planted program is found with fidelity 1 by plain FOLD (``mdl_weight=None``), not
