@@ -116,3 +116,21 @@ def test_options_refuse_bad_values(usage_error):
                           (["--seed", "-1"], "--seed: expected a value >= 0"),
                           (["--lime-jobs", "0"], "--lime-jobs: expected a value not 0")):
         assert message in usage_error(main, argv)
+
+
+def test_the_report_counts_each_methods_rows_and_literals(tmp_path):
+    # the report ran only where foldrpp is installed; FOLD's own summary stands in for the
+    # peer's here, so its column and the default's are the same
+    result = _wine_result(tmp_path)
+    methods = result["summary"]["methods"]
+    methods["foldrpp"] = dict(methods["fold"])
+    names = ["foldrpp", "fold", "fold_swap1", "fold_marginal2"]
+    rows = [len(methods[n]["disagree_rows"]) for n in names]
+    text = report([result], VARIANTS).splitlines()
+    assert text[2] == "| dataset | FOLD-R++ | FOLD (default) | swap ×1 | marginal ×2 |"
+    cells = text[4].split(" | ")
+    assert cells[0] == "| wine" and [int(c.split(" / ")[0]) for c in cells[1:]] == rows
+    assert [float(c.split(" / ")[1].rstrip(" *|")) for c in cells[1:]] == [
+        methods[n]["rule_size"] for n in names]
+    assert text[5] == "| total | " + " | ".join(map(str, rows)) + " |"
+    assert [line.split(":")[0] for line in text[-3:]] == ["- " + n for n in names[1:]]
