@@ -360,7 +360,8 @@ def match_label(given, classes, target, what="positive class"):
     same_text = [c for c in classes if composed(c) == composed(wanted)]
     if len(same_text) == 1:  # 'café' typed with 'é' or with 'e' and an accent
         return same_text[0]
-    folded = [c for c in classes if c.casefold() == wanted.casefold()]
+    # in composed form: 'CAFE' and an accent is 'café' but for case, as 'CAFÉ' is
+    folded = [c for c in classes if composed(c).casefold() == composed(wanted).casefold()]
     if len(folded) == 1:
         return folded[0]
     if folded:

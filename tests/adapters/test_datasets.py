@@ -505,3 +505,10 @@ def test_categories_in_two_unicode_forms_are_one_in_any_column_dtype(kind):
     ds = from_frame(df, "t")
     assert set(ds.X["c"]) == {composed, "tea"}
     assert any("'caf\\xe9' = 'cafe\\u0301'" in note for note in ds.notes)
+
+
+@pytest.mark.parametrize("given", ["CAF\u00c9", "CAFE\u0301", "cafe\u0301"])
+def test_positive_matches_a_label_but_for_case_in_either_unicode_form(given):
+    # 'CAFE' and an accent matched nothing, while 'CAFÉ', printed the same, matched 'café'
+    df = pd.DataFrame({"x": np.arange(6.0), "t": ["caf\u00e9", "tea"] * 3})
+    assert from_frame(df, "t", positive=given).y.tolist() == [1, 0] * 3
