@@ -205,7 +205,8 @@ def _check_composed_unique(names):
 
 def _alike(name, names) -> str:
     """`` (did you mean 'Churn'?)`` for the columns ``name`` matches but for case."""
-    alike = [n for n in names if n.casefold() == name.strip().casefold()]
+    form = composed(name.strip()).casefold()
+    alike = [n for n in names if composed(n).casefold() == form]
     return f" (did you mean {listing(alike)}?)" if alike else ""
 
 

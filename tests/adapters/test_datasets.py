@@ -512,3 +512,10 @@ def test_positive_matches_a_label_but_for_case_in_either_unicode_form(given):
     # 'CAFE' and an accent matched nothing, while 'CAFÉ', printed the same, matched 'café'
     df = pd.DataFrame({"x": np.arange(6.0), "t": ["caf\u00e9", "tea"] * 3})
     assert from_frame(df, "t", positive=given).y.tolist() == [1, 0] * 3
+
+
+@pytest.mark.parametrize("given", ["\u00c9TAT", "E\u0301TAT"])
+def test_a_column_named_but_for_case_is_hinted_in_either_unicode_form(given):
+    df = pd.DataFrame({"\u00e9tat": np.arange(4.0), "t": [0, 1] * 2})
+    with pytest.raises(InputError, match=r"not found \(did you mean '\u00e9tat'\?\)"):
+        from_frame(df, given)
