@@ -210,17 +210,15 @@ class FOLDClassifier(ClassifierMixin, BaseEstimator):
         that exception, its own exception and so on down to this depth would only say
         what the rule says alone.
     min_support : int or float, default=0.005
-        Fewest positives a rule (or exception) must cover when the search
-        adds it: a count if int, a fraction of the training rows if float in
-        (0, 1). Rules below it are treated as noise; so is the rule ``true`` a class
-        gets when only its own rows are left (those rows then get the default).
-        (Exceptions and the
-        refined thresholds learned afterwards can leave a rule a few rows
-        short of it.) With ``min_support=1`` and ``mdl_weight=None``
-        (plain FOLD) every mislabelled row gets a rule or an exception of its
-        own, each costing a literal search: on 20,000 rows with 20 % label
-        noise, 3,364 clauses in about 3 minutes (the defaults: one rule, 0.2 s;
-        ``python -m benchmarks.bench_fold --noisy-rows 20000``).
+        Fewest positives a rule (or exception) must cover when the search adds it: a count
+        if int, a fraction of the training rows if float in (0, 1). Rules below it are
+        treated as noise; so is the rule ``true`` a class gets when only its own rows are
+        left (those rows then get the default). (Exceptions and the refined thresholds
+        learned afterwards can leave a rule a few rows short of it.) With
+        ``min_support=1`` and ``mdl_weight=None`` (plain FOLD) every mislabelled row gets a
+        rule or an exception of its own, each costing a literal search: on 20,000 rows
+        with 20 % label noise, 3,364 clauses in about 3 minutes (the defaults: one rule,
+        0.2 s; ``python -m benchmarks.bench_fold --noisy-rows 20000``).
     mdl_weight : float or None, default=0.5
         Weight of the program's bits against the bits of its training errors
         in the description length that stops rule learning, prunes each

@@ -131,11 +131,14 @@ def test_imli_explains_a_lime_row_that_negates_categories(not_b):
     lime_imli, lime_fold = result.views["imli"]["test_lime"], result.views["fold"]["test_lime"]
     negated = [i for i, c in enumerate(lime_fold["city"]) if isinstance(c, Negated)]
     assert negated
+    naming_city = 0  # the reasons whose rule tests city show the negation
     for i in negated:
         why = result.learners["imli"].explain(lime_imli.iloc[[i]], lime_fold.iloc[[i]])
         assert why.label == result.predictions["imli"]["test_lime"][i]
         if "city" in why.summary:
             assert "(city is known not " in why.summary
+            naming_city += 1
+    assert naming_city
     # a negation the rule's `!=` test does not name leaves that test false, as in FOLD
     columns = [BinaryColumn("city", "!=", v, f"city != {v}") for v in ("b", "d")]
     binary = pd.DataFrame(np.random.default_rng(0).integers(0, 2, (80, 2)).astype(bool),
