@@ -242,6 +242,14 @@ class OneLineParser(argparse.ArgumentParser):
     arguments.
     """
 
+    _args: tuple = ()
+
+    def parse_known_args(self, args=None, namespace=None):
+        """As :meth:`argparse.ArgumentParser.parse_known_args`; the arguments are kept for
+        :meth:`error`'s hint."""
+        self._args = tuple(sys.argv[1:] if args is None else args)
+        return super().parse_known_args(args, namespace)
+
     def error(self, message: str):
         """Exit with code 2 after printing ``message`` on one line, pointing at ``--help``.
 
@@ -251,7 +259,9 @@ class OneLineParser(argparse.ArgumentParser):
             The usage error.
         """
         option = re.fullmatch(r"argument (--[\w-]+)(?:/\S+)?: expected one argument", message)
-        if option:  # argparse reads a value starting with '-' (a column '-x') as an option
+        if option and any(a == option[1] and b.startswith("-")
+                          for a, b in zip(self._args, self._args[1:])):
+            # argparse reads a value starting with '-' (a column '-x') as an option
             message += f"; write {option[1]}=VALUE for a value that starts with '-'"
         self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
 

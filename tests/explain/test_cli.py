@@ -829,6 +829,11 @@ def test_a_value_that_reads_as_an_option_is_told_how_to_write(command, capsys):
         f"write --target=VALUE for a value that starts with '-' (see python -m explain "
         f"{command} --help)\n")
     assert parse_args([command, "--data", "t.csv", "--out", "o", "--target=-x"]).target == "-x"
+    with pytest.raises(SystemExit):  # an option given last, with no value, gets no such hint
+        parse_args([command, "--data", "t.csv", "--out", "o", "--target"])
+    assert capsys.readouterr().err == (
+        f"python -m explain {command}: error: argument --target: expected one argument "
+        f"(see python -m explain {command} --help)\n")
 
 
 @pytest.mark.parametrize("option, value", [
