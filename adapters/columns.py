@@ -170,10 +170,12 @@ def merge_composed(values):
     >>> merge_composed(np.array(["e\u0301", "\u00e9", "e", np.nan], dtype=object))[1]
     ["'e\\u0301' = '\\xe9'"]
     """
+    texts = [text for text in pd.unique(values) if isinstance(text, str)]
+    if all(text.isascii() or unicodedata.is_normalized("NFC", text) for text in texts):
+        return values, []  # distinct texts already in composed form share none
     spellings = {}
-    for text in pd.unique(values):
-        if isinstance(text, str):
-            spellings.setdefault(composed(text), []).append(text)
+    for text in texts:
+        spellings.setdefault(composed(text), []).append(text)
     merged = {form: texts for form, texts in spellings.items() if len(texts) > 1}
     if not merged:
         return values, []
