@@ -16,7 +16,12 @@ row, drawn from the training rows (:func:`synthetic_rows`):
   uniformly from 1 to all) replaced, each by the value of another training row drawn at
   random: near the data, some of its features' dependence kept;
 - ``marginal``: every feature from its own random training row, as LIME perturbs (LIME
-  draws a bin, then a value in it; here the rows' own values), the features independent.
+  draws a bin, then a value in it; here the rows' own values), the features independent;
+- ``swap_one``: a training row with exactly one feature replaced by another random
+  training row's value: one step off the data;
+- ``interpolate``: a point on the segment between a training row and one of its
+  ``NEIGHBOURS`` nearest training rows (SMOTE, Chawla et al. 2002, without the classes):
+  on the data's manifold where its rows are dense (:func:`nearest_rows`).
 
 FOLD's ``min_support`` and ``mdl_weight`` count rows explained
 (``explain.learners.fit_learner``'s ``distinct_rows``). With ``--count all`` a synthetic
@@ -46,6 +51,7 @@ from benchmarks.machine import header
 from benchmarks.runner import (LIME_CACHE_DIR, RESULTS_DIR, BenchConfig, check_peers,
                                disagreeing, run_dataset, save)
 from benchmarks.tables import verdicts
+from fold.table import column_kind
 from explain.cli import OneLineParser, number_arg
 from explain.learners import fit_learner
 from explain.pipeline import learner_report, training_labels, view_predictions
@@ -53,13 +59,15 @@ from explain.pipeline import learner_report, training_labels, view_predictions
 #: Issue 4's ten small datasets.
 DEFAULT = ("breast_cancer", "heart", "ionosphere", "sonar", "pima", "breast-w", "credit-g",
            "wine", "iris", "ecoli")
-SAMPLERS = ("swap", "marginal")
+SAMPLERS = ("swap", "marginal", "swap_one", "interpolate")
+#: The training rows among which ``interpolate`` draws a row's partner.
+NEIGHBOURS = 5
 COUNTS = ("all", "training")
 
 
 def synthetic_rows(X: pd.DataFrame, n_rows: int, rng: np.random.Generator,
                    sampler: str = "swap") -> pd.DataFrame:
-    """``n_rows`` rows whose every cell is a cell of the same column of ``X``.
+    """``n_rows`` rows made of ``X``'s cells, or, interpolated, between two rows of ``X``.
 
     Parameters
     ----------
@@ -67,10 +75,15 @@ def synthetic_rows(X: pd.DataFrame, n_rows: int, rng: np.random.Generator,
         The training rows (numeric and categorical columns; NaN cells are drawn as any).
     n_rows : int
     rng : numpy.random.Generator
-    sampler : {"swap", "marginal"}
+    sampler : {"swap", "marginal", "swap_one", "interpolate"}
         ``swap``: a random row of ``X`` with a random subset of its columns (of a size drawn
         uniformly from 1 to all) taken from other random rows, one per cell; ``marginal``:
-        every cell from its own random row.
+        every cell from its own random row; ``swap_one``: a random row with one random
+        column taken from another random row; ``interpolate``: a random row ``x`` and
+        one ``z`` of its :data:`NEIGHBOURS` nearest rows (:func:`nearest_rows`), each
+        numeric cell ``x + u (z - x)`` with one ``u`` uniform in [0, 1) per row (rounded
+        in an integer column), each categorical cell, and each numeric one that ``x`` or
+        ``z`` lacks, that of ``x`` or ``z`` at random.
 
     Returns
     -------
@@ -87,15 +100,95 @@ def synthetic_rows(X: pd.DataFrame, n_rows: int, rng: np.random.Generator,
     if sampler not in SAMPLERS:
         raise ValueError(f"unknown sampler {sampler!r}; choose from {SAMPLERS}")
     n, d = X.shape
+    if sampler == "interpolate":
+        return _interpolated(X, n_rows, rng)
     donors = rng.integers(n, size=(n_rows, d))
-    if sampler == "swap":
+    if sampler in ("swap", "swap_one"):
         base = rng.integers(n, size=n_rows)
-        sizes = rng.integers(1, d + 1, size=n_rows)
-        # a random subset of each size: the columns whose random key ranks below it
-        ranks = rng.random((n_rows, d)).argsort(axis=1).argsort(axis=1)
-        donors = np.where(ranks < sizes[:, None], donors, base[:, None])
-    return pd.DataFrame({c: X[c].iloc[donors[:, j]].to_numpy() for j, c in enumerate(X.columns)}
+        if sampler == "swap":
+            sizes = rng.integers(1, d + 1, size=n_rows)
+            # a random subset of each size: the columns whose random key ranks below it
+            ranks = rng.random((n_rows, d)).argsort(axis=1).argsort(axis=1)
+            replaced = ranks < sizes[:, None]
+        else:
+            replaced = np.arange(d) == rng.integers(d, size=n_rows)[:, None]
+        donors = np.where(replaced, donors, base[:, None])
+    return _cells(X, donors)
+
+
+def _cells(X: pd.DataFrame, rows: np.ndarray) -> pd.DataFrame:
+    """The table whose cell (i, j) is ``X``'s cell (``rows[i, j]``, j)."""
+    return pd.DataFrame({c: X[c].iloc[rows[:, j]].to_numpy() for j, c in enumerate(X.columns)}
                         ).astype(X.dtypes.to_dict())
+
+
+def _interpolated(X: pd.DataFrame, n_rows: int, rng: np.random.Generator) -> pd.DataFrame:
+    n, d = X.shape
+    base = rng.integers(n, size=n_rows)
+    nearest = nearest_rows(X, NEIGHBOURS)
+    partner = nearest[base, rng.integers(nearest.shape[1], size=n_rows)]
+    # cells from the row or its partner, then the numeric ones both hold moved between them
+    rows = np.where(rng.random((n_rows, d)) < 0.5, partner[:, None], base[:, None])
+    out = _cells(X, rows)
+    u = rng.random(n_rows)
+    for column in X.columns:
+        if column_kind(X[column]) == "numeric":
+            values = X[column].to_numpy(np.float64, na_value=np.nan)
+            x, z = values[base], values[partner]
+            between = x + u * (z - x)
+            if pd.api.types.is_integer_dtype(X[column].dtype):
+                between = np.rint(between)
+            both = ~(np.isnan(x) | np.isnan(z))
+            out.loc[both, column] = between[both].astype(X[column].dtype)
+    return out
+
+
+def nearest_rows(X: pd.DataFrame, k: int) -> np.ndarray:
+    """Each row's ``k`` nearest other rows of ``X``, nearest first.
+
+    The distance is Euclidean over the numeric columns scaled to unit standard deviation
+    (a NaN cell counts as its column's mean), each categorical column adding 1 to the
+    squared distance where two rows' values differ; ties go to the lower row number.
+
+    Parameters
+    ----------
+    X : DataFrame
+    k : int
+        At most ``len(X) - 1`` are returned; a table of one row is its own neighbour.
+
+    Returns
+    -------
+    ndarray of int, shape (len(X), min(k, len(X) - 1)) or (1, 1)
+
+    Examples
+    --------
+    >>> X = pd.DataFrame({"a": [0.0, 1.0, 5.0, 6.0], "b": ["x", "x", "x", "y"]})
+    >>> nearest_rows(X, 2).tolist()
+    [[1, 2], [0, 2], [3, 1], [2, 1]]
+    """
+    n = len(X)
+    if n < 2:
+        return np.zeros((n, 1), dtype=np.int64)
+    numeric = [c for c in X.columns if column_kind(X[c]) == "numeric"]
+    values = X[numeric].to_numpy(np.float64)
+    known = ~np.isnan(values)
+    counts = np.maximum(known.sum(axis=0), 1)
+    centred = np.where(known, values - np.where(known, values, 0.0).sum(axis=0) / counts, 0.0)
+    scale = np.sqrt((centred ** 2).sum(axis=0) / counts)
+    scaled = centred / np.where(scale > 0, scale, 1.0)
+    codes = np.stack([pd.factorize(X[c])[0] for c in X.columns if c not in numeric] or
+                     [np.zeros(n, dtype=np.int64)], axis=1)
+    # the differences are taken cell by cell (not as |a|^2 + |b|^2 - 2ab), so that equal
+    # distances are equal and the ties break by row number; a chunk holds ~4M of them
+    step = max(1, 2 ** 22 // (n * max(scaled.shape[1], codes.shape[1])))
+    nearest = []
+    for start in range(0, n, step):
+        rows = np.arange(start, min(start + step, n))
+        distance = ((scaled[rows, None, :] - scaled[None, :, :]) ** 2).sum(axis=2)
+        distance += (codes[rows, None, :] != codes[None, :, :]).sum(axis=2)
+        distance[np.arange(len(rows)), rows] = np.inf
+        nearest.append(np.argsort(distance, axis=1, kind="stable")[:, :min(k, n - 1)])
+    return np.concatenate(nearest)
 
 
 def variant_name(sampler: str, budget: int) -> str:

@@ -9,8 +9,8 @@ import pytest
 
 import benchmarks.bench_fold_augment
 from adapters import load_dataset
-from benchmarks.bench_fold_augment import (augmented, build_parser, main, report,
-                                           synthetic_rows)
+from benchmarks.bench_fold_augment import (NEIGHBOURS, augmented, build_parser, main,
+                                           nearest_rows, report, synthetic_rows)
 from benchmarks.runner import BenchConfig, _run_config, fold_splits, run_dataset
 from explain.pipeline import binarize_target, run_pipeline
 
@@ -29,7 +29,7 @@ def test_the_module_examples_run():
     assert result.attempted >= 1 and result.failed == 0
 
 
-@pytest.mark.parametrize("sampler", ["swap", "marginal"])
+@pytest.mark.parametrize("sampler", ["swap", "marginal", "swap_one"])
 def test_every_cell_comes_from_its_own_column_and_keeps_its_type(sampler):
     X = _table()
     rows = synthetic_rows(X, 100, np.random.default_rng(1), sampler)
@@ -45,7 +45,7 @@ def test_every_cell_comes_from_its_own_column_and_keeps_its_type(sampler):
 def test_swap_keeps_part_of_a_row_and_marginal_mixes_every_column():
     X = _table(200)
     kept = {}
-    for sampler in ("swap", "marginal"):
+    for sampler in ("swap", "marginal", "swap_one"):
         rows = synthetic_rows(X, 600, np.random.default_rng(2), sampler)
         a, b = rows["a"].to_numpy(), rows["b"].to_numpy() - 1000.0
         c = rows["c"].astype(str).str[1:].astype(float).to_numpy()
@@ -54,6 +54,41 @@ def test_swap_keeps_part_of_a_row_and_marginal_mixes_every_column():
     # swap replaces 1, 2 or 3 columns: a third of its rows keep two cells of their row;
     # independent columns share a row by chance (3 pairs, 1 in 200 each)
     assert 0.25 < kept["swap"] < 0.45 and kept["marginal"] < 0.05
+    # swap_one replaces one column: two cells, or all three, stay those of the row
+    assert kept["swap_one"] == 1.0
+
+
+def test_interpolate_draws_between_a_row_and_one_of_its_nearest_rows():
+    X = _table(200)
+    rows = synthetic_rows(X, 600, np.random.default_rng(3), "interpolate")
+    assert list(rows.columns) == list(X.columns) and (rows.dtypes == X.dtypes).all()
+    pd.testing.assert_frame_equal(
+        rows, synthetic_rows(X, 600, np.random.default_rng(3), "interpolate"))
+    a, b = rows["a"].to_numpy(), rows["b"].to_numpy() - 1000.0
+    c = rows["c"].astype(str).str[1:].astype(float).to_numpy()
+    # one u per row moves a and b alike; c is the row's or its partner's, and row i's
+    # five nearest rows are i - 5 .. i + 5 at most (a and b set them; c differs for all)
+    np.testing.assert_allclose(a, b, atol=1e-9)
+    assert np.abs(a - c).max() < NEIGHBOURS
+    assert np.mean(a != np.round(a)) > 0.9 and a.min() >= 0 and a.max() <= 199
+
+
+def test_interpolate_rounds_integer_columns_and_keeps_unknown_cells_of_the_pair():
+    X = pd.DataFrame({"n": np.array([0, 10, 20, 30], dtype=np.int64),
+                      "m": [np.nan, 1.0, 2.0, 3.0]})
+    rows = synthetic_rows(X, 200, np.random.default_rng(4), "interpolate")
+    assert rows["n"].dtype == np.int64 and set(rows["n"]) - {0, 10, 20, 30}
+    # only row 0 lacks m: a row paired with it takes m from one of the two, unknown or
+    # known as is; every other m lies between two known ones
+    assert rows["m"].isna().any() and rows["m"].dropna().between(1.0, 3.0).all()
+
+
+def test_nearest_rows_weigh_scaled_numbers_and_category_mismatches():
+    # a in units of its spread: rows 0 and 1 are close, 2 and 3 too; the category splits 2, 3
+    X = pd.DataFrame({"a": [0.0, 0.1, 10.0, 10.1], "b": ["x", "x", "y", "z"]})
+    assert nearest_rows(X, 1).ravel().tolist() == [1, 0, 3, 2]
+    assert nearest_rows(X, 10).shape == (4, 3)
+    assert nearest_rows(X.iloc[:1], 5).tolist() == [[0]]
 
 
 def test_an_unknown_sampler_is_refused():
@@ -69,14 +104,14 @@ def _wine_result(tmp_path, peers=()):
                        augmented(r, s, fold, VARIANTS, 0))
 
 
-VARIANTS = [("swap", 1), ("marginal", 2)]
+VARIANTS = [("swap", 1), ("marginal", 2), ("interpolate", 1)]
 
 
 def test_variants_are_scored_on_the_folds_held_out_rows(tmp_path):
     result = _wine_result(tmp_path)
     for record in result["folds"]:
         test_rows = record["test_rows"]
-        for name in ("fold_swap1", "fold_marginal2"):
+        for name in ("fold_swap1", "fold_marginal2", "fold_interpolate1"):
             entry = record["methods"][name]
             assert len(entry["disagree_rows"]) == round(
                 (1 - entry["fidelity_test"]) * test_rows)
@@ -124,13 +159,14 @@ def test_the_report_counts_each_methods_rows_and_literals(tmp_path):
     result = _wine_result(tmp_path)
     methods = result["summary"]["methods"]
     methods["foldrpp"] = dict(methods["fold"])
-    names = ["foldrpp", "fold", "fold_swap1", "fold_marginal2"]
+    names = ["foldrpp", "fold", "fold_swap1", "fold_marginal2", "fold_interpolate1"]
     rows = [len(methods[n]["disagree_rows"]) for n in names]
     text = report([result], VARIANTS).splitlines()
-    assert text[2] == "| dataset | FOLD-R++ | FOLD (default) | swap ×1 | marginal ×2 |"
+    assert text[2] == ("| dataset | FOLD-R++ | FOLD (default) | swap ×1 | marginal ×2 "
+                       "| interpolate ×1 |")
     cells = text[4].split(" | ")
     assert cells[0] == "| wine" and [int(c.split(" / ")[0]) for c in cells[1:]] == rows
     assert [float(c.split(" / ")[1].rstrip(" *|")) for c in cells[1:]] == [
         methods[n]["rule_size"] for n in names]
     assert text[5] == "| total | " + " | ".join(map(str, rows)) + " |"
-    assert [line.split(":")[0] for line in text[-3:]] == ["- " + n for n in names[1:]]
+    assert [line.split(":")[0] for line in text[-4:]] == ["- " + n for n in names[1:]]
