@@ -33,6 +33,11 @@ from .quoting import quote_atom
 __all__ = ["PrologEngine", "Evaluation", "get_engine"]
 
 _RUNTIME = "fold_runtime"
+#: Characters of a Prolog error term an error message shows at the most.
+_SHOWN_CHARS = 500
+#: How an exception term is printed: quoted (so one line), cut off at depth 10, and
+#: without calling anything of the user's (portray/1 hooks, attribute portrayal).
+_WRITE_OPTIONS = b"[quoted(true), max_depth(10), portray(false), attributes(ignore)]"
 
 if threading.current_thread() is threading.main_thread():
     # Loading pyswip starts SWI-Prolog on the loading thread, which stays Prolog's main
@@ -84,6 +89,13 @@ def _spec(program: PrologProgram, rows: RowFacts) -> str:
     classes = ", ".join(quote_atom(p) for p in program.class_predicates)
     return (f"spec({quote_atom(program.row_predicate)}, "
             f"{quote_atom(program.label_predicate)}, [{classes}], {rows.columns})")
+
+
+def _shortened(text: str) -> str:
+    """``text`` cut to :data:`_SHOWN_CHARS` characters, saying how long it was."""
+    if len(text) <= _SHOWN_CHARS:
+        return text
+    return f"{text[:_SHOWN_CHARS]}... ({len(text)} characters)"
 
 
 class _EngineOwner:
@@ -210,8 +222,10 @@ class PrologEngine:
             ok = core.PL_call_predicate(
                 None, core.PL_Q_NODEBUG | core.PL_Q_PASS_EXCEPTION, pred, args)
             if not ok:
-                if core.PL_exception(0):
-                    raise PrologEngineError(f"{module}:{name} raised an exception")
+                exception = core.PL_exception(0)
+                if exception:
+                    raise PrologEngineError(f"{module}:{name} raised an exception: "
+                                            f"{self._exception_text(exception)}")
                 raise PrologEngineError(f"{module}:{name} failed")
             outputs = []
             for i in range(len(inputs), len(inputs) + n_outputs):
@@ -225,6 +239,22 @@ class PrologEngine:
             self._clear_exception()
             core.PL_discard_foreign_frame(frame)
 
+    def _exception_text(self, exception: int) -> str:
+        """The pending exception ``exception`` (a term reference), printed by Prolog as
+        one line (:data:`_WRITE_OPTIONS`) and cut to :data:`_SHOWN_CHARS`; clears it."""
+        core = self._core
+        args = core.PL_new_term_refs(3)
+        core.PL_put_term(args, exception)
+        self._clear_exception()  # before Prolog runs again
+        core.PL_chars_to_term(_WRITE_OPTIONS, args + 2)
+        text = c_char_p()
+        if not (core.PL_call_predicate(None, core.PL_Q_NODEBUG | core.PL_Q_CATCH_EXCEPTION,
+                                       core.PL_predicate(b"term_string", 3, b"system"), args)
+                and core.PL_get_chars(args + 1, byref(text),
+                                      core.CVT_STRING | core.REP_UTF8)):
+            return "(a term that could not be printed)"
+        return _shortened(text.value.decode("utf-8"))
+
     @staticmethod
     def _check(status: str, what: str) -> None:
         if status == "ok":
@@ -233,7 +263,7 @@ class PrologEngine:
             raise PrologTimeoutError(
                 f"SWI-Prolog ran past its time limit while {what}; "
                 "raise prolog_timeout or pass fewer rows")
-        raise PrologEngineError(f"SWI-Prolog failed while {what}: {status}")
+        raise PrologEngineError(f"SWI-Prolog failed while {what}: {_shortened(status)}")
 
     # -- public operations ------------------------------------------------
     def evaluate(self, program: PrologProgram, rows: RowFacts,

@@ -389,11 +389,37 @@ def test_an_exception_in_prolog_is_an_error_and_leaves_none_pending(capfd):
     # call's foreign predicate warned "did not clear exception" on stderr
     engine = get_engine()
     for _ in range(2):
-        with pytest.raises(PrologEngineError, match="system:atom_length raised an exception"):
+        with pytest.raises(PrologEngineError, match=r"^system:atom_length raised an exception: "
+                                                    r"error\(instantiation_error,"):
             engine._call("system", "atom_length", [], 2)  # instantiation error
         assert not engine._core._lib.PL_exception(0)
         assert engine._call("system", "atom_string", [("atom", "ok")], 1) == ["ok"]
     assert "exception" not in capfd.readouterr().err
+
+
+def test_an_exception_is_shown_as_its_term_on_one_line_cut_short():
+    # the message said only "raised an exception", not what Prolog complained of
+    hostile = "line\nbreak') :- halt. " + "x" * 5000
+    Prolog.assertz("portray(_) :- write(portrayed)")
+    try:
+        with pytest.raises(PrologEngineError) as raised:
+            get_engine()._call("system", "throw", [("string", hostile)], 0)
+    finally:
+        Prolog.retractall("portray(_)")
+    message = str(raised.value)
+    assert message.startswith("system:throw raised an exception: \"line\\nbreak') :- halt. x")
+    # printed in double quotes, the line break escaped
+    assert message.endswith(f"x... ({len(hostile) + 3} characters)")
+    assert "\n" not in message and "portrayed" not in message and len(message) < 600
+
+
+def test_an_error_status_is_cut_short(cancer):
+    clf, _ = cancer
+    rows = RowFacts(text="['$row'('" + "x" * 100_000 + "', 1)].\n", n_rows=1, first_id=0,
+                    columns="[num('mean radius')]")
+    with pytest.raises(PrologEngineError, match=r"fold_row,.*characters\)$") as raised:
+        get_engine().evaluate(clf.prolog_, rows, timeout=10)
+    assert len(str(raised.value)) < 700
 
 
 def test_a_query_open_in_another_thread_does_not_stop_a_call(cancer):
