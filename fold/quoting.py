@@ -42,7 +42,7 @@ def _escape_char(ch: str) -> str:
     return f"\\x{code:x}\\"
 
 
-_AMBIGUOUS = re.compile(r"(?i)(?:^|\s)(?:and|or|not|unless|if|then|else|otherwise)(?:\s|$)"
+_AMBIGUOUS = re.compile(r"(?i)(?:^|\s)(?:and|or|not|is|unless|if|then|else|otherwise)(?:\s|$)"
                         r"|[<>=!,{}]|^\s|\s$|^$|^['\"]|['\"]$")
 
 
@@ -57,7 +57,8 @@ def readable(text: object, name: bool = False) -> str:
     r"""A name or value from the data as rule text shows it: as is, or quoted.
 
     Text that could be misread as part of a rule (an operator, a word such as ``and`` /
-    ``or`` / ``not`` / ``unless``, a bracket without its pair, which would close or open a
+    ``or`` / ``not`` / ``unless`` or the ``is`` that joins a feature to its value in an
+    explanation, a bracket without its pair, which would close or open a
     group of exceptions (``w)`` ends ``unless (`` early; ``width (cm)`` is as is), the
     ``,``, ``{`` or ``}`` of a set of categories, spaces
     or quote marks at its ends, nothing at all) or

@@ -24,7 +24,7 @@ _NEGATED = {"<=": ">", ">": "<=", "==": "!=", "!=": "=="}
 DEFAULT_DIGITS: int | None = None
 
 
-_AMBIGUOUS = re.compile(r"(?i)(?:^|\s)(?:and|or|not|unless|if|then|else|otherwise)(?:\s|$)"
+_AMBIGUOUS = re.compile(r"(?i)(?:^|\s)(?:and|or|not|is|unless|if|then|else|otherwise)(?:\s|$)"
                         r"|[<>=!,{}]|^\s|\s$|^$|^['\"]|['\"]$")
 
 
@@ -39,7 +39,8 @@ def readable(text: object, name: bool = False) -> str:
     r"""A name or value from the data as rule text shows it: as is, or quoted.
 
     Text that could be misread as part of a rule (an operator, a word such as ``and`` /
-    ``or`` / ``not`` / ``unless``, a bracket without its pair, which would close or open a
+    ``or`` / ``not`` / ``unless`` or the ``is`` that joins a feature to its value in an
+    explanation, a bracket without its pair, which would close or open a
     clause or term early (``w)`` ends ``(a == w) or`` early; ``width (cm)`` is as is), the
     ``,``, ``{`` or ``}`` of a set of categories, spaces
     or quote marks at its ends, nothing at all) or

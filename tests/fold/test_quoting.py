@@ -90,7 +90,7 @@ def test_rules_and_explanations_quote_what_could_mislead():
     assert readable("a\nb") == "'a\\nb'" and readable("p\u202eq") == "'p\\u202eq'"
     assert readable("Zürich 😀 x") == "Zürich 😀 x" and readable("width (cm)") == "width (cm)"
     for misleading in ("b and x > 5", "<0", "or", " a", "", "x unless", "'and'", "x\"", "'q'",
-                       "a, b", "{e", "e}"):
+                       "a, b", "{e", "e}", "ok is bad", "x IS"):
         assert readable(misleading) == repr(misleading)
     rng = np.random.default_rng(0)
     c = rng.choice(["x\ny", "p\u202eq", "ok"], 120)

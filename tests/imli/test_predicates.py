@@ -98,6 +98,26 @@ def test_rule_text_quotes_what_could_mislead():
     assert "fl\\nag" in text and "c\\u202ed" in text
 
 
+def test_the_word_is_is_quoted_where_an_explanation_would_read_as_two_tests():
+    """A value ``ok is bad`` showed as ``(state is ok is bad)``: state ``ok``, and what?"""
+    import pandas as pd
+
+    from imli import IMLIClassifier
+    from imli.predicates import readable
+
+    for misleading in ("ok is bad", "is", "x IS", "Is y", "a\tis b", " a", "a ", ""):
+        assert readable(misleading) == repr(misleading)
+    for plain in ("no checking", "island", "this", "Isle of Man", "a  b", "isn't"):
+        assert readable(plain) == plain
+    rng = np.random.default_rng(0)
+    c = rng.choice(["ok is bad", "fine", "Isle of Man"], 90)
+    X = pd.DataFrame({"state": c, "x is y": rng.normal(size=90)})
+    clf = IMLIClassifier(n_clauses=1, rule_type="DNF").fit(X, np.where(c == "ok is bad", 1, 0))
+    assert str(clf.rules_) == "(state == 'ok is bad')"
+    row = int(np.flatnonzero(c == "ok is bad")[0])
+    assert "(state is 'ok is bad')" in str(clf.explain(X.iloc[[row]]))
+
+
 def test_a_bracket_without_its_pair_is_quoted_in_rule_text():
     """A name ``flag (0/1`` opened a bracket that its clause's ``)`` closed:
     ``(flag (0/1) OR …``."""
