@@ -65,6 +65,25 @@ def test_no_module_is_left_behind(cancer):
     assert _temporary_modules() == before == []
 
 
+def test_no_predicate_of_a_program_is_left_in_any_module():
+    # each call's clauses and rows go with its temporary module; what stays is only the
+    # functors of the program's predicate names, which SWI-Prolog never frees
+    # (benchmarks/bench_fold_engine_memory.py measures it)
+    x = np.tile([0.0, 1.0, 2.0, 3.0], 5)
+    k = np.where(np.arange(20) % 3 == 0, "zq9v'x\n", "zq9w")
+    X = pd.DataFrame({"zq9col ') :- halt.": x, "zq9k": k})
+    y = np.where((k == "zq9w") & (x > 0.5), "zq9yes", "zq9no")
+    clf = FOLDClassifier(min_support=1).fit(X, y)
+    assert (clf.predict(X) == y).all()
+    clf.explain(X.iloc[[0]])
+    (found,) = Prolog.query(
+        "findall(M:P, (current_module(M), current_predicate(M:P/_), sub_atom(P, _, 3, _, zq9)),"
+        " Ps), findall(P, (current_functor(P, _), atom(P), sub_atom(P, _, 3, _, zq9)), Fs)")
+    assert found["Ps"] == []
+    assert set(map(str, found["Fs"])) == {*clf.prolog_.feature_predicates.values(),
+                                          *clf.prolog_.class_predicates, "neg_zq9k"}
+
+
 def test_timeout_raises_a_clear_error(cancer):
     clf, X = cancer
     big = pd.concat([X] * 60, ignore_index=True)
