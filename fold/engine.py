@@ -15,6 +15,7 @@ string, one character per row, from one query.
 
 from __future__ import annotations
 
+import atexit
 import os
 import sys
 import threading
@@ -369,6 +370,22 @@ class PrologEngine:
 os.register_at_fork(before=PrologEngine._lock.acquire,
                     after_in_parent=PrologEngine._lock.release,
                     after_in_child=PrologEngine._lock.release)
+
+
+def _leave_prolog_to_the_parent() -> None:
+    """Drop pyswip's exit handler (``PL_cleanup``) in a forked child.
+
+    The child's SWI-Prolog is a copy of the parent's: halting it there waited a second for
+    the parent's Prolog threads, which the child does not have, then warned "Failed to stop
+    Prolog threads", and deleted the parent's Prolog temporary files. A child of
+    multiprocessing never runs it either (it leaves with ``os._exit``).
+    """
+    cleanup = getattr(sys.modules.get("pyswip.core"), "cleanupProlog", None)
+    if cleanup is not None:
+        atexit.unregister(cleanup)
+
+
+os.register_at_fork(after_in_child=_leave_prolog_to_the_parent)
 
 
 def get_engine() -> PrologEngine:

@@ -403,6 +403,36 @@ def test_first_use_on_a_thread_that_ends_leaves_no_warning_at_exit():
     assert "Prolog" not in done.stderr, done.stderr
 
 
+_FORKED = """
+import os, sys
+from concurrent.futures import ThreadPoolExecutor
+import pandas as pd
+from pyswip import Prolog
+from fold import FOLDClassifier
+X = pd.DataFrame({"a": [1, 2, 3, 4] * 5})
+clf = FOLDClassifier().fit(X, [0, 0, 1, 1] * 5)
+pool = ThreadPoolExecutor(1)  # a thread with a Prolog engine of its own, alive at the fork
+pool.submit(clf.predict, X).result()
+(made,) = Prolog.query("tmp_file_stream(text, F, S), close(S)")
+pid = os.fork()
+if pid == 0:
+    print("child", clf.predict(X)[:4].tolist(), flush=True)
+    sys.exit(0)
+_, status = os.waitpid(pid, 0)
+print("parent", os.waitstatus_to_exitcode(status), os.path.exists(str(made["F"])))
+pool.shutdown()
+"""
+
+
+def test_a_forked_child_exits_without_halting_the_parents_prolog():
+    # its exit ran pyswip's PL_cleanup on the parent's copy: "Failed to stop Prolog
+    # threads" (after waiting a second for them), and the parent's temporary files deleted
+    done = subprocess.run([sys.executable, "-c", _FORKED], capture_output=True, text=True,
+                          timeout=120, cwd=Path(fold.__file__).parents[1])
+    assert done.stdout.splitlines() == ["child [0, 0, 1, 1]", "parent 0 True"], done.stderr
+    assert done.stderr == ""
+
+
 def test_an_exception_in_prolog_is_an_error_and_leaves_none_pending(capfd):
     # PL_call_predicate passes the exception on (PL_Q_PASS_EXCEPTION): uncleared, the next
     # call's foreign predicate warned "did not clear exception" on stderr
