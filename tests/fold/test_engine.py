@@ -1,6 +1,8 @@
 """The SWI-Prolog engine and the written program: exact, clean, safe, limited."""
 
 import ctypes
+import json
+import os
 import shutil
 import subprocess
 import sys
@@ -431,6 +433,41 @@ def test_a_forked_child_exits_without_halting_the_parents_prolog():
                           timeout=120, cwd=Path(fold.__file__).parents[1])
     assert done.stdout.splitlines() == ["child [0, 0, 1, 1]", "parent 0 True"], done.stderr
     assert done.stderr == ""
+
+
+# ASCII only: a C-locale command line cannot hold the rest (escapes for "grün ☃" ...)
+_NON_ASCII = r"""
+import json
+import numpy as np, pandas as pd
+from fold import FOLDClassifier
+rng = np.random.default_rng(0)
+c = rng.choice(["gr\u00fcn \u2603", "rot", "bla\u00df \u00e9"], 60)
+X = pd.DataFrame({"farbe \u00fc": c, "n": rng.normal(size=60)})
+y = np.where(c == "gr\u00fcn \u2603", "ja \u2713", "nein \u2717")
+clf = FOLDClassifier(random_state=0).fit(X, y)
+print(json.dumps([clf.predict(X).tolist(), str(clf.rules_), str(clf.explain(X.iloc[[0]])),
+                  str(clf.explain(X.iloc[[1]])), clf.program_]))
+"""
+
+
+def test_non_ascii_labels_and_values_are_the_same_in_the_c_locale():
+    # SWI-Prolog reads and writes streams in the locale's encoding; the engine's texts
+    # cross as strings, not through streams. Python in the C locale with and without its
+    # UTF-8 mode (PEP 540)
+    def run(env):
+        done = subprocess.run([sys.executable, "-c", _NON_ASCII], capture_output=True,
+                              text=True, timeout=120, cwd=Path(fold.__file__).parents[1],
+                              env={**os.environ, **env})
+        assert done.returncode == 0, done.stderr
+        return json.loads(done.stdout)
+
+    in_utf8 = run({"LC_ALL": "C.UTF-8"})
+    for utf8_mode in ("0", "1"):
+        assert run({"LC_ALL": "C", "LANG": "C", "PYTHONUTF8": utf8_mode,
+                    "PYTHONCOERCECLOCALE": "0"}) == in_utf8
+    labels, rules, first, _, program = in_utf8
+    assert set(labels) == {"ja ✓", "nein ✗"} and "farbe ü != grün ☃" in rules
+    assert "'farbe ü'(0,'blaß é') is a fact" in first and "'grün ☃'" in program
 
 
 def test_an_exception_in_prolog_is_an_error_and_leaves_none_pending(capfd):
