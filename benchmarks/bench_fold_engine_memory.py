@@ -22,7 +22,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from benchmarks.cli import command_line
+from benchmarks.cli import command_line, one_line_errors
 from benchmarks.machine import header
 from explain.cli import OneLineParser, number_arg
 from fold import FOLDClassifier, get_engine
@@ -40,7 +40,7 @@ def fit_and_predict(i: int, same_names: bool) -> None:
     y = np.where(X[f"k{n}"] == f"w{i}", f"no{n}", f"yes{n}")
     clf = FOLDClassifier(random_state=0, min_support=1).fit(X, y)
     if not (clf.predict(X) == y).all():
-        raise AssertionError(f"fit {i} does not predict its own labels")
+        raise RuntimeError(f"fit {i} does not predict its own labels")
 
 
 def prolog_counts() -> dict:
@@ -63,6 +63,7 @@ def _rss_mb() -> float:
     return int(kb) / 1024
 
 
+@one_line_errors
 def main(argv=None) -> int:
     parser = OneLineParser(prog="python -m benchmarks.bench_fold_engine_memory",
                            description=__doc__.splitlines()[0])
