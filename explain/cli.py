@@ -127,27 +127,50 @@ class CliRun:
     drop: tuple = ()
 
 
+def _items(text: str, nothing: str) -> list[str]:
+    """The comma-separated items of ``text``, stripped; an ``argparse.ArgumentTypeError``
+    saying ``nothing`` when there is none, or naming an empty one (``,10``: a value lost
+    in editing, perhaps)."""
+    items = [part.strip() for part in text.split(",")]
+    if not any(items):
+        raise argparse.ArgumentTypeError(nothing)
+    if not all(items):
+        raise argparse.ArgumentTypeError(f"an empty item in {text!r}; give values separated "
+                                         f"by single commas")
+    return items
+
+
 def _number_list(kind, low=0, high=None, inclusive=False, up_to=False):
     """An argparse type: a comma-separated list of ``kind`` values in the range
-    :func:`number_arg` takes (positive by default; repeats dropped)."""
+    :func:`number_arg` takes (positive by default), none empty; repeats are kept for
+    :func:`_once`."""
     one = number_arg(kind, low, high, inclusive=inclusive, up_to=up_to)
 
     def parse(text: str) -> tuple:
-        values = tuple(dict.fromkeys(one(part) for part in text.split(",") if part.strip()))
-        if not values:
-            raise argparse.ArgumentTypeError(f"expected comma-separated values, got {text!r}")
-        return values
+        return tuple(one(part) for part in _items(
+            text, f"expected comma-separated values, got {text!r}"))
     return parse
 
 
 def _learner_list(text: str) -> tuple:
-    """An argparse type: comma-separated learner names, each known, at least one."""
-    names = tuple(dict.fromkeys(s.strip() for s in text.split(",") if s.strip()))
+    """An argparse type: comma-separated learner names, each known, at least one, none
+    empty; repeats are kept for :func:`_once`."""
+    names = tuple(_items(text, f"no learner given; choose from {','.join(LEARNERS)}"))
     unknown = [n for n in names if n not in LEARNERS]
-    if unknown or not names:
-        what = f"unknown learner(s) {', '.join(unknown)}" if unknown else "no learner given"
-        raise argparse.ArgumentTypeError(f"{what}; choose from {','.join(LEARNERS)}")
+    if unknown:
+        raise argparse.ArgumentTypeError(f"unknown learner(s) {', '.join(unknown)}; choose "
+                                         f"from {','.join(LEARNERS)}")
     return names
+
+
+def _once(option: str, values: tuple, warned: list[str]) -> tuple:
+    """``values`` of a comma-list ``option`` each once, in the order first given; a
+    message in ``warned`` names the repeated ones."""
+    distinct = tuple(dict.fromkeys(values))
+    if len(distinct) < len(values):
+        repeated = [v for v in distinct if values.count(v) > 1]
+        warned.append(f"{option} gives {_csv(repeated)} more than once; each is used once")
+    return distinct
 
 
 def _path(text: str) -> Path:
@@ -222,16 +245,15 @@ def _mdl_weight(text: str):
 
 def _mdl_weights(text: str) -> tuple:
     """An argparse type: comma-separated FOLD weights, each as :func:`_mdl_weight` takes it
-    (``None``: plain FOLD; repeats dropped)."""
-    weights = tuple(dict.fromkeys(None if w == "none" else w for w in (
-        _mdl_weight(part) for part in text.split(",") if part.strip())))
-    if not weights:
-        raise argparse.ArgumentTypeError(f"expected comma-separated values, got {text!r}")
-    return weights
+    (``None``: plain FOLD), none empty; repeats are kept for :func:`_once`."""
+    return tuple(None if w == "none" else w for w in (
+        _mdl_weight(part) for part in _items(
+            text, f"expected comma-separated values, got {text!r}")))
 
 
 def _csv(values) -> str:
-    return ",".join("none" if v is None else f"{v:g}" for v in values)
+    return ",".join("none" if v is None else v if isinstance(v, str) else f"{v:g}"
+                    for v in values)
 
 
 class OneLineParser(argparse.ArgumentParser):
@@ -428,7 +450,13 @@ def _cli_run(args) -> CliRun:
                          "explains no row; leave --train-view at its default")
     if args.scheduler is not None and importlib.util.find_spec("distributed") is None:
         raise ValueError(f"--scheduler needs Dask: {DASK_EXTRA_HINT}")
-    for message in _unused_options(args):
+    repeated: list[str] = []
+    for option in ("--learners", "--sweep-data-fidelity", "--sweep-clauses",
+                   "--sweep-mdl-weight"):
+        dest = option[2:].replace("-", "_")
+        if getattr(args, dest, None) is not None:
+            setattr(args, dest, _once(option, getattr(args, dest), repeated))
+    for message in repeated + _unused_options(args):
         print(f"warning: {message}", file=sys.stderr)
     imli_params = {
         key: value

@@ -1162,3 +1162,32 @@ def test_one_hot_lime_on_a_table_without_categories_to_negate_is_warned_of(tmp_p
     assert err.count(warning) == 1, err
     report = json.loads((out / "report.json").read_text())
     assert report["parameters"]["lime"]["categories"] == report["lime"]["categories"] == "value"
+
+
+@pytest.mark.parametrize("option, value", [
+    ("--sweep-data-fidelity", ",10"), ("--sweep-data-fidelity", "1,,10"),
+    ("--sweep-clauses", "1,2,"), ("--sweep-mdl-weight", "none, ,1"), ("--learners", "imli,"),
+])
+def test_an_empty_item_of_a_comma_list_is_a_usage_error(option, value, capsys):
+    # ',10' was read as '10' without a word: a value lost in editing went unseen
+    with pytest.raises(SystemExit) as stop:
+        parse_args(["compare", "--data", "t.csv", "--target", "t", "--out", "o", option, value])
+    assert stop.value.code == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and f"argument {option}: an empty item in {value!r}" in err
+
+
+def test_a_repeated_item_of_a_comma_list_is_used_once_with_a_warning(capsys):
+    run = parse_args(["compare", "--data", "t.csv", "--target", "t", "--out", "o",
+                      "--sweep-data-fidelity", "1,10,1.0", "--sweep-clauses", "2,1,2",
+                      "--sweep-mdl-weight", "0.5,none,None,1", "--learners", "fold,imli,fold"])
+    assert run.sweep.data_fidelity == (1.0, 10.0) and run.sweep.n_clauses == (2, 1)
+    assert run.sweep.mdl_weight == (0.5, None, 1.0) and run.config.learners == ("fold", "imli")
+    err = capsys.readouterr().err.splitlines()
+    assert err == ["warning: --learners gives fold more than once; each is used once",
+                   "warning: --sweep-data-fidelity gives 1 more than once; each is used once",
+                   "warning: --sweep-clauses gives 2 more than once; each is used once",
+                   "warning: --sweep-mdl-weight gives none more than once; each is used once"]
+    parse_args(["compare", "--data", "t.csv", "--target", "t", "--out", "o",
+                "--sweep-clauses", "1,2"])
+    assert capsys.readouterr().err == ""
