@@ -344,6 +344,7 @@ def _text(name: str) -> str:
 _PACKED = {
     b"\x1f\x8b": "it is gzip-compressed: decompress it, e.g. --data <(zcat FILE)",
     b"\xfd7zXZ\x00": "it is xz-compressed: decompress it, e.g. --data <(xzcat FILE)",
+    b"BZh": "it is bzip2-compressed: decompress it, e.g. --data <(bzcat FILE)",
     b"PK\x03\x04": "it is a ZIP archive, as an Excel workbook is: extract the CSV, or "
                    "save the sheet as CSV",
 }

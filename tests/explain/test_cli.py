@@ -513,18 +513,23 @@ def test_labels_and_categories_that_print_alike_in_two_unicode_forms_are_one(tmp
 @pytest.mark.parametrize("command", ["run", "compare"])
 @pytest.mark.parametrize("pack, words", [
     ("gzip", "(it is gzip-compressed: decompress it, e.g. --data <(zcat FILE))"),
+    ("bz2", "(it is bzip2-compressed: decompress it, e.g. --data <(bzcat FILE))"),
+    ("xz", "(it is xz-compressed: decompress it, e.g. --data <(xzcat FILE))"),
     ("zip", "(it is a ZIP archive, as an Excel workbook is: extract the CSV, or save the "
             "sheet as CSV)"),
 ])
 def test_a_compressed_csv_is_one_line_saying_what_it_is(tmp_path, capsys, command, pack,
                                                         words):
+    import bz2
     import gzip
+    import lzma
     import zipfile
 
     text = "x,y\n" + "".join(f"{i},{'ab'[i % 2]}\n" for i in range(40))
     path = tmp_path / "table.csv"
-    if pack == "gzip":
-        path.write_bytes(gzip.compress(text.encode()))
+    packers = {"gzip": gzip, "bz2": bz2, "xz": lzma}  # bz2 was only "holds binary data"
+    if pack in packers:
+        path.write_bytes(packers[pack].compress(text.encode()))
     else:
         with zipfile.ZipFile(path, "w") as archive:
             archive.writestr("table.csv", text)
