@@ -58,6 +58,9 @@ ID_MIN_DISTINCT = 10
 _UNNAMED = re.compile(r"(Unnamed: \d+)?\Z")
 #: 2**53: beyond it, a 64-bit float does not hold every integer.
 _EXACT = 2 ** 53
+#: From 1e16 on, ``repr`` writes a float in exponent form (``1e+16``); below, a whole
+#: float prints as its integer's digits and ``.0``.
+EXPONENT_FORM = 1e16
 _INTEGER = re.compile(r"\s*[+-]?\d+\s*\Z")
 _THOUSANDS = re.compile(r"[+-]?\d{1,3}(\.\d{3})+\Z")
 _LEADING_ZERO = re.compile(r"\s*0\d+\s*\Z")
@@ -72,6 +75,24 @@ _DATE = re.compile(
     rf"(\d{{4}}-\d{{1,2}}-\d{{1,2}}|\d{{4}}-(0?[1-9]|1[0-2])|\d{{1,2}}[/.]\d{{1,2}}[/.]\d{{2,4}}"
     rf"|{_MONTH}\s+\d{{1,2}}(st|nd|rd|th)?,?\s+\d{{4}}|\d{{1,2}}[\s-]{_MONTH}[\s,-]+(\d{{4}}|\d{{2}}))"
     rf"(,?[ T]{_TIME})?\Z|{_TIME}\Z")
+
+
+def number_label(value):
+    """``"1"`` for 1.0, ``"0.5"`` for 0.5; a float32 or float16 by its own shortest
+    decimal (``"0.1"``, not ``"0.10000000149011612"``); an integer exactly. A whole float
+    is its integer's digits up to :data:`EXPONENT_FORM` (``"9007199254740994"``, also
+    beyond 2**53: the float is exactly that integer), from there on its shortest decimal
+    as ``repr`` writes it: ``"1e+308"``, not the 309 digits of the float nearest 10**308.
+
+    >>> number_label(2.0), number_label(2.0**53 + 2), number_label(1e308)
+    ('2', '9007199254740994', '1e+308')
+    """
+    if isinstance(value, (int, np.integer)):
+        return str(int(value))
+    if isinstance(value, np.floating) and value.itemsize < 8:
+        value = str(value)
+    value = float(value)
+    return str(int(value)) if value.is_integer() and abs(value) < EXPONENT_FORM else repr(value)
 
 
 def objects(series):
@@ -618,9 +639,7 @@ def _reason_to_drop(name, kind, values, seen=None):
         return "no values (all missing)"
     distinct = pd.unique(present)
     if len(distinct) == 1 and len(present) == len(values):
-        shown = distinct[0]
-        if kind == "numeric" and float(shown).is_integer():
-            shown = int(shown)
+        shown = number_label(distinct[0]) if kind == "numeric" else distinct[0]
         return f"a single value ({quoted(shown)})"
     if kind == "categorical":
         if len(distinct) > MAX_CATEGORIES:

@@ -17,10 +17,10 @@ import numpy as np
 import pandas as pd
 
 from .columns import (MISSING_TOKENS, NUMERIC_SHARE, clean_features, composed,
-                      leading_zeros, spaced_alike, spaced_note, zero_padded)
+                      leading_zeros, number_label, spaced_alike, spaced_note, zero_padded)
 from .dataset import Dataset
 from .errors import InputError, counted, listing, quoted
-from .target import encode_target, number_label
+from .target import encode_target
 
 BUNDLED = ("breast_cancer", "wine", "iris")
 """Names :func:`load_dataset` knows without a file (scikit-learn's copies)."""

@@ -8,7 +8,8 @@ import numpy as np
 import pandas as pd
 
 from .columns import (as_strings, composed, composed_note, exact_number, merge_composed,
-                      numbers_spelled_apart, spaced_alike, spaced_note, zero_padded)
+                      number_label, numbers_spelled_apart, spaced_alike, spaced_note,
+                      zero_padded)
 from .errors import InputError, counted, listing, quoted
 
 MAX_CLASSES = 50
@@ -292,23 +293,6 @@ def _conventional_positive(classes):
 def _codes(classes, chosen):
     """``(label, y label)`` pairs: 1 for ``chosen``, 0 for the others."""
     return tuple((c, int(c == chosen)) for c in classes)
-
-
-def number_label(value):
-    """``"1"`` for 1.0, ``"0.5"`` for 0.5; a float32 or float16 by its own shortest
-    decimal (``"0.1"``, not ``"0.10000000149011612"``); an integer exactly. A whole float
-    beyond 2**53, where floats are no longer every integer, by its shortest decimal too:
-    ``"1e+308"``, not the 309 digits of the float nearest 10**308.
-
-    >>> number_label(2.0), number_label(1e308)
-    ('2', '1e+308')
-    """
-    if isinstance(value, (int, np.integer)):
-        return str(int(value))
-    if isinstance(value, np.floating) and value.itemsize < 8:
-        value = str(value)
-    value = float(value)
-    return str(int(value)) if value.is_integer() and abs(value) <= 2**53 else repr(value)
 
 
 def _sorted_labels(labels):

@@ -14,6 +14,7 @@ import xgboost as xgb
 
 from .blackbox import (EncodedBlackBox, missing_words_note, output_path, spaced_names,
                        write_atomically)
+from .columns import number_label
 from .encoding import check_encoder
 from .errors import InputError, listing, quoted
 
@@ -640,7 +641,7 @@ def _numbers_as_the_models_categories(dataset, booster, by_name):
             continue
         known = (stored.get(j) or (0, None))[1]
         values = dataset.X[column].to_numpy(dtype=np.float64)
-        text = pd.Series([None if np.isnan(v) else _number_category(v) for v in values],
+        text = pd.Series([None if np.isnan(v) else number_label(v) for v in values],
                          index=dataset.X.index, dtype=object)
         if known is not None and not set(text.dropna()) & set(known):
             continue  # no number is one of its categories: load_xgboost refuses the types
@@ -825,13 +826,6 @@ def _match_cut_categories(cut, ours):
     return None if None in codes else codes
 
 
-def _number_category(value) -> str:
-    """A numeric category as text, as the model's stored categories are compared:
-    ``501``, ``2.5``."""
-    value = float(value)
-    return str(int(value)) if value.is_integer() else repr(value)
-
-
 def _stored_categories(booster):
     """``{model column: (count, category strings in code order or None)}`` from the model.
 
@@ -845,7 +839,7 @@ def _stored_categories(booster):
         if not values:
             continue
         if "offsets" not in entry:
-            stored[j] = (len(values), [_number_category(v) for v in values])
+            stored[j] = (len(values), [number_label(v) for v in values])
             continue
         offsets = entry["offsets"]
         raw = bytes(v & 0xFF for v in values)

@@ -14,6 +14,7 @@ import math
 import numpy as np
 import pandas as pd
 
+from adapters.columns import EXPONENT_FORM
 from explain.pipeline import PipelineResult, one_table
 from explain.rule_stats import feature_usage, rule_stats
 
@@ -143,11 +144,11 @@ def shown_features(usage: dict[str, dict[str, int]], columns) -> list[str]:
 
 def whole_number_columns(result: PipelineResult) -> list[str]:
     """The numeric columns whose every value (train and test rows) is a whole number of
-    at most 2**53.
+    below :data:`~adapters.columns.EXPONENT_FORM` (1e16).
 
     These are the table's integer columns, which the reader made float like every numeric
-    column. Beyond 2**53 a float is shown as read (``1e+308``, not the 309 digits of the
-    float nearest 10**308).
+    column. From 1e16 on a float is shown as read (``1e+308``, not the 309 digits of the
+    float nearest 10**308), as :func:`~adapters.columns.number_label` shows a label.
 
     Parameters
     ----------
@@ -161,7 +162,7 @@ def whole_number_columns(result: PipelineResult) -> list[str]:
     """
     views = result.views["fold"]
     numeric = pd.concat([views["train_raw"], views["test"]]).select_dtypes("number")
-    whole = numeric.isna() | ((numeric % 1 == 0) & (numeric.abs() <= 2**53))
+    whole = numeric.isna() | ((numeric % 1 == 0) & (numeric.abs() < EXPONENT_FORM))
     return [c for c in numeric.columns if whole[c].all()]
 
 

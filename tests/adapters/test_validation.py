@@ -151,6 +151,7 @@ def test_inf_is_missing_and_noted():
     ([np.nan] * 4, "no values (all missing)"),
     (["", None, "?", "NA"], "no values (all missing)"),
     ([3.0, 3.0, 3.0, 3.0], "a single value ('3')"),
+    ([1e30] * 4, "a single value ('1e+30')"),  # not the 31 digits of the float's int
     (["k", "k", "k", "k"], "a single value ('k')"),
 ])
 def test_constant_and_all_missing_columns_dropped(values, reason):
@@ -394,3 +395,17 @@ def test_a_dropped_column_of_codes_and_some_numbers_names_no_note_above():
     reason = next(n for n in ds.notes if n.startswith("dropped column 'ticket'"))
     above = any(n.startswith("column 'ticket'") for n in ds.notes)
     assert above or "see above" not in reason, reason
+
+
+@pytest.mark.parametrize("number, text", [
+    (2.0**53, "9007199254740992"), (2.0**53 + 2, "9007199254740994"),
+    (9999999999999998.0, "9999999999999998"), (-(2.0**53 + 2), "-9007199254740994"),
+    (1e16, "1e+16"), (2.5, "2.5"),
+])
+def test_a_whole_float_label_is_its_integer_up_to_where_repr_takes_exponent_form(number,
+                                                                                  text):
+    # between 2**53 and 1e16 a label printed as '9007199254740994.0' where smaller ones
+    # print without '.0'
+    labels = [number, 0.0] * 10 + [np.nan]
+    ds = from_frame(pd.DataFrame({"x": range(21), "t": labels}), "t")
+    assert text in ds.class_names
