@@ -219,13 +219,51 @@ def composed_note(name, merged: list[str], target: bool = False) -> str:
 def spaced_alike(series) -> str | None:
     """The first values of ``series`` that read as one once stripped (``'a '``, ``'a'``),
     quoted; ``None`` when no two do."""
-    raw = pd.unique(series.dropna().to_numpy(dtype=object))
-    seen: dict = {}
-    for value in raw:
-        if isinstance(value, str):
-            seen.setdefault(value.strip(), []).append(value)
-    alike = next((group for group in seen.values() if len(group) > 1), None)
+    alike, _ = _spacing(series)
     return None if alike is None else ", ".join(quoted(v) for v in alike[:3])
+
+
+def _spacing(series) -> tuple[list | None, str | None]:
+    """The first values of ``series`` that read as one once stripped, and the first value
+    with spaces around it that is not a missing-value word (``None`` for none)."""
+    seen: dict = {}
+    spaced = None
+    for value in pd.unique(series.dropna().to_numpy(dtype=object)):
+        if isinstance(value, str):
+            stripped = value.strip()
+            seen.setdefault(stripped, []).append(value)
+            if spaced is None and stripped != value and stripped.lower() not in MISSING_TOKENS:
+                spaced = value
+    return next((group for group in seen.values() if len(group) > 1), None), spaced
+
+
+def spaces_notes(name, series, target: bool = False) -> list[str]:
+    """The note on the values of column ``name`` (``series``, as given) that the reading
+    strips of the spaces around them: :func:`spaced_note` when that makes two values one,
+    else one naming such a value.
+
+    Parameters
+    ----------
+    name : str
+        The column.
+    series : pandas.Series
+        Its values as given.
+    target : bool, default=False
+        Whether it is the target (labels, classes) rather than a feature (categories).
+
+    Returns
+    -------
+    list of str
+        At most one note.
+    """
+    alike, spaced = _spacing(series)
+    if alike is not None:
+        return [spaced_note(name, ", ".join(quoted(v) for v in alike[:3]), target)]
+    if spaced is None:
+        return []
+    return [f"{'target' if target else 'column'} {quoted(name)}: "
+            f"{'labels' if target else 'values'} written with spaces around them are read "
+            f"without them (e.g. {quoted(spaced)} as {quoted(spaced.strip())})"]
 
 
 def spaced_note(name, alike: str, target: bool = False) -> str:
@@ -326,8 +364,7 @@ def _typed(name, series):
     if pd.api.types.is_bool_dtype(dtype) or isinstance(dtype, pd.CategoricalDtype):
         text = as_strings(series)
         notes = _missing_words(name, series, text)
-        if (alike := spaced_alike(series)) is not None:
-            notes.append(spaced_note(name, alike))
+        notes += spaces_notes(name, series)
         return "categorical", _one_form(name, text, notes), notes, None
     if pd.api.types.is_timedelta64_dtype(dtype):
         seconds = series.dt.total_seconds().to_numpy(dtype="float64", na_value=np.nan)
@@ -348,8 +385,7 @@ def _typed(name, series):
     parsed = _numbers(text[present])
     parses = ~np.isnan(parsed)
     if not present.any() or parses.mean() < NUMERIC_SHARE:
-        if (alike := spaced_alike(series)) is not None:
-            notes.append(spaced_note(name, alike))
+        notes += spaces_notes(name, series)
         text = _one_form(name, text, notes)
         numbers = (_mostly_numbers(name, text[present], parses)
                    + numbers_spelled_apart(name, text[present][parses])

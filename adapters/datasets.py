@@ -20,7 +20,7 @@ from .columns import (MISSING_TOKENS, NUMERIC_SHARE, clean_features, composed,
                       leading_zeros, number_label, spaced_alike, spaced_note, zero_padded)
 from .dataset import Dataset
 from .errors import InputError, counted, listing, quoted
-from .target import encode_target
+from .target import encode_target, label_strings
 
 BUNDLED = ("breast_cancer", "wine", "iris")
 """Names :func:`load_dataset` knows without a file (scikit-learn's copies)."""
@@ -663,7 +663,7 @@ def _exact_target(text, delimiter, frame, target) -> list[str]:
     padded = next((labels for labels in spellings.values()
                    if len(labels) > 1 and zero_padded(labels) is not None), None)
     if merged is None and padded is None:
-        return []
+        return _respelled_labels(name, written, frame[name])
     frame[name] = written
     if merged is None:
         return [f"target {quoted(name)}: {listing(padded, 2)} are one number written with "
@@ -671,6 +671,21 @@ def _exact_target(text, delimiter, frame, target) -> list[str]:
     return [f"target {quoted(name)}: labels a 64-bit float cannot tell apart (e.g. "
             f"{', '.join(quoted(merged[v]) for v in sorted(merged)[:2])}) are read as "
             "written"]
+
+
+def _respelled_labels(name, written, read) -> list[str]:
+    """A note when target labels read as numbers are shown otherwise than ``written``
+    (``1e3`` as ``1000``, ``1.0`` as ``1``), as :func:`adapters.target.label_strings`
+    shows them."""
+    pairs = pd.DataFrame({"written": written.str.strip(), "read": read}).dropna()
+    pairs = pairs.drop_duplicates("written")
+    shown = label_strings(pairs["read"])
+    changed = [f"{quoted(w)} as {quoted(s)}" for w, s in zip(pairs["written"], shown)
+               if w != s]
+    if not changed:
+        return []
+    return [f"target {quoted(name)}: labels are numbers, shown in their plain form "
+            f"({', '.join(changed[:3])}{', ...' if len(changed) > 3 else ''})"]
 
 
 def _decode(raw, name):

@@ -8,7 +8,7 @@ import numpy as np
 import pandas as pd
 
 from .columns import (as_strings, composed, composed_note, exact_number, merge_composed,
-                      number_label, numbers_spelled_apart, spaced_alike, spaced_note,
+                      number_label, numbers_spelled_apart, spaced_alike, spaces_notes,
                       zero_padded)
 from .errors import InputError, counted, listing, quoted
 
@@ -101,9 +101,7 @@ def encode_target(series, target, positive=None, binary=False):
     labels = label_strings(series)
     keep = ~pd.isna(labels)
     notes = []
-    alike = spaced_alike(series)
-    if alike is not None:
-        notes.append(spaced_note(target, alike, target=True))
+    notes += spaces_notes(target, series, target=True)
     if not keep.all():
         worded = _words_read_as_missing(series, keep)
         words = list(dict.fromkeys(worded))
@@ -135,7 +133,7 @@ def encode_target(series, target, positive=None, binary=False):
     notes += _same_but_case(classes, counts, target)
     if len(classes) == 1:
         words = _missing_words(series, keep, empty=True)
-        if alike is not None:
+        if (alike := spaced_alike(series)) is not None:
             words += f" (labels that differ only in the spaces around them are one: {alike})"
         if merged:
             words += f" (labels written differently for the same number are one: {merged[0]})"

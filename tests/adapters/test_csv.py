@@ -495,3 +495,28 @@ def test_a_comment_line_taken_for_the_header_is_named(tmp_path):
         load_dataset(_write(tmp_path, "# exported by X\nx,c,t\n1,a,y\n2,b,n\n"), target="t")
     named = load_dataset(_write(tmp_path, "#id,t\n1,y\n2,n\n3,y\n"), target="t")
     assert list(named.X.columns) == ["#id"]  # a header may start with '#'
+
+
+def test_target_labels_respelled_as_numbers_are_noted_once(tmp_path):
+    # '1e3' became the class '1000', and '1.0' beside '1' one class '1', without a word
+    ds = load_dataset(_write(tmp_path, "x,t\n1,1e3\n2,0\n3,1e3\n4,0.0\n5,1E3\n"), "t")
+    assert sorted(ds.class_names) == ["0", "1000"]
+    said = [n for n in ds.notes if "plain form" in n]
+    assert said == ["target 't': labels are numbers, shown in their plain form ('1e3' as "
+                    "'1000', '0.0' as '0', '1E3' as '1000')"]
+    plain = load_dataset(_write(tmp_path, "x,t\n1,1\n2,0\n3,1\n4,\n5,2.5\n"), "t")
+    assert not any("plain form" in n for n in plain.notes)  # as written, missing or not
+
+
+def test_values_written_with_spaces_around_them_are_noted(tmp_path):
+    # 'red ' and ' blue' (in quotes) became 'red' and 'blue' without a word
+    text = 'x,c,t\n' + '1,red ,no \n2," blue",yes\n' * 3
+    ds = load_dataset(_write(tmp_path, text), "t")
+    assert sorted(set(ds.X["c"])) == ["blue", "red"] and ds.class_names == ("no", "yes")
+    assert ("column 'c': values written with spaces around them are read without them "
+            "(e.g. 'red ' as 'red')") in ds.notes
+    assert ("target 't': labels written with spaces around them are read without them "
+            "(e.g. 'no ' as 'no')") in ds.notes
+    # spaces after the delimiter ('a, b' files) separate fields: nothing to say
+    plain = load_dataset(_write(tmp_path, "x, c, t\n" + "1, red, no\n2, blue, yes\n" * 3), "t")
+    assert not any("written with spaces" in n for n in plain.notes)

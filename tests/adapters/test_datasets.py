@@ -519,3 +519,13 @@ def test_a_column_named_but_for_case_is_hinted_in_either_unicode_form(given):
     df = pd.DataFrame({"\u00e9tat": np.arange(4.0), "t": [0, 1] * 2})
     with pytest.raises(InputError, match=r"not found \(did you mean '\u00e9tat'\?\)"):
         from_frame(df, given)
+
+
+def test_values_stripped_of_spaces_are_noted_when_none_merge():
+    df = pd.DataFrame({"x": np.arange(8.0), "v": pd.Series(["a ", "b"] * 4, dtype="category"),
+                       "t": ["yes", "no", " no", "yes"] * 2})
+    notes = from_frame(df, "t").notes
+    assert ("column 'v': values written with spaces around them are read without them "
+            "(e.g. 'a ' as 'a')") in notes
+    assert not any("target 't': labels written with spaces" in n for n in notes)  # merged:
+    assert any(n.startswith("target 't': labels that differ only") for n in notes)  # said so
