@@ -129,6 +129,7 @@ def encode_target(series, target, positive=None, binary=False):
                          f"{_missing_words(series, keep)}; choose a column that "
                          f"holds the class labels")
     classes = _sorted_labels(pd.unique(labels))
+    _refuse_mixed_truth(classes, target)
     counts = {c: int(np.sum(labels == c)) for c in classes}
     notes += _same_but_case(classes, counts, target)
     if len(classes) == 1:
@@ -198,6 +199,19 @@ def encode_target(series, target, positive=None, binary=False):
                      f"each read as a class of its own, with no order; if it is a quantity, "
                      f"give a class column made from it as the target")
     return y, tuple(classes), keep, notes, tuple(index.items())
+
+
+def _refuse_mixed_truth(classes, target):
+    """Raise :class:`InputError` when the labels write truth values both as words and as
+    numbers (``True`` and ``1``, ``False`` and ``0``): read as text they would be
+    different classes, and which of them are one is the table's to say."""
+    words = [c for c in classes if c.casefold() in ("true", "false")]
+    numbers = [c for c in classes if _as_number(c) in (0.0, 1.0)]
+    if words and numbers:
+        raise InputError(f"target column {quoted(target)} writes truth values both as words "
+                         f"({listing(words)}) and as numbers ({listing(numbers)}), which "
+                         f"would be {len(classes)} different classes; write the column one "
+                         f"way (True/False or 1/0)")
 
 
 def _same_but_case(classes, counts, target):

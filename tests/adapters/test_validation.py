@@ -409,3 +409,20 @@ def test_a_whole_float_label_is_its_integer_up_to_where_repr_takes_exponent_form
     labels = [number, 0.0] * 10 + [np.nan]
     ds = from_frame(pd.DataFrame({"x": range(21), "t": labels}), "t")
     assert text in ds.class_names
+
+
+@pytest.mark.parametrize("labels, words, numbers, n", [
+    ([True, False, 1, 0, 1.0, True], "'False', 'True'", "'0', '1', '1.0'", 5),
+    (["true", "0", "true", "0"], "'true'", "'0'", 2),
+])
+def test_truth_values_written_as_words_and_as_numbers_are_refused(labels, words, numbers,
+                                                                  n):
+    # True and 1 were different classes (4 or 5 of them) without a word
+    frame = pd.DataFrame({"x": range(len(labels)), "t": pd.Series(labels, dtype=object)})
+    with pytest.raises(InputError, match=re.escape(
+            f"target column 't' writes truth values both as words ({words}) and as numbers "
+            f"({numbers}), which would be {n} different classes; write the column one way "
+            f"(True/False or 1/0)")):
+        from_frame(frame, "t")
+    assert from_frame(frame.assign(t=["1", "0"] * (len(labels) // 2)), "t").class_names \
+        == ("0", "1")
