@@ -206,6 +206,38 @@ def merge_composed(values):
             [" = ".join(ascii(t) for t in texts) for texts in merged.values()])
 
 
+def codes_by_form(values, categories) -> np.ndarray:
+    """The position in ``categories`` of each of ``values`` (texts not found as written)
+    that is the same text in Unicode's composed form (NFC) as exactly one category; -1
+    for the others. Free when the texts are all ASCII or NFC (:func:`merge_composed`'s
+    fast path): then no two differ in form alone.
+
+    Parameters
+    ----------
+    values : array-like of str
+        Texts not among ``categories`` as written.
+    categories : sequence of str
+        The known categories.
+
+    Returns
+    -------
+    numpy.ndarray of intp
+
+    Examples
+    --------
+    >>> codes_by_form(["cafe\u0301", "tea"], ["caf\u00e9", "milk"]).tolist()
+    [0, -1]
+    """
+    values = np.asarray(values, dtype=object)
+    forms, merged = merge_composed(np.array([*categories, *values], dtype=object))
+    if not merged:
+        return np.full(len(values), -1, dtype=np.intp)
+    known = pd.Index(forms[:len(categories)], dtype=object)
+    unique = ~known.duplicated(keep=False)  # a form two categories share names neither
+    codes = pd.Index(known[unique], dtype=object).get_indexer(forms[len(categories):])
+    return np.where(codes < 0, -1, np.flatnonzero(unique)[codes]).astype(np.intp)
+
+
 def composed_note(name, merged: list[str], target: bool = False) -> str:
     """The note that values of column ``name`` that are the same text in two Unicode
     forms (``merged``, from :func:`merge_composed`) were read as one."""

@@ -4,7 +4,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from .columns import objects
+from .columns import codes_by_form, objects
 from .errors import InputError, listing, quoted
 
 
@@ -13,7 +13,9 @@ class TableEncoder:
 
     Numeric columns pass through as ``float64`` (±inf becomes NaN). A categorical column
     becomes the integer code of its value in ``categories_[column]`` (the sorted distinct
-    strings seen by :meth:`fit`); missing values and values not seen by ``fit`` become NaN.
+    strings seen by :meth:`fit`), a value matching the same text in another Unicode form
+    (``é`` as one character or as ``e`` and an accent); missing values and values not seen
+    by ``fit`` become NaN.
     Column order is the order seen by :meth:`fit`.
 
     Attributes
@@ -96,7 +98,7 @@ class TableEncoder:
         numpy.ndarray of float64, shape (n_rows, n_features)
             The columns in fitted order: a numeric column's values, a categorical
             column's category codes (NaN for a missing value or a category not seen in
-            :meth:`fit`).
+            :meth:`fit` in any Unicode form).
 
         Raises
         ------
@@ -111,7 +113,11 @@ class TableEncoder:
             column = X.iloc[:, i]
             if i in categorical:
                 categories = pd.Index(self.categories_[name], dtype=object)
-                codes = categories.get_indexer(_strings(column))
+                values = _strings(column)
+                codes = categories.get_indexer(values)
+                unmatched = (codes < 0) & ~pd.isna(values)
+                if unmatched.any():  # 'café' written with 'é' or with 'e' and an accent
+                    codes[unmatched] = codes_by_form(values[unmatched], categories)
                 Z[:, i] = np.where(codes < 0, np.nan, codes)
             else:
                 Z[:, i] = _numbers(name, column)

@@ -5,6 +5,7 @@ import json
 import os
 import re
 import threading
+import unicodedata
 from dataclasses import replace
 from pathlib import Path
 
@@ -14,7 +15,7 @@ import xgboost as xgb
 
 from .blackbox import (EncodedBlackBox, missing_words_note, output_path, spaced_names,
                        write_atomically)
-from .columns import number_label
+from .columns import composed, number_label
 from .encoding import check_encoder
 from .errors import InputError, listing, quoted
 
@@ -709,7 +710,8 @@ def _recode(booster, encoder, order):
     matched to the one it stores with spaces around it (``" Private"``: the table's reading
     strips them). Non-ASCII category strings are not stored faithfully by XGBoost 3.1-3.2
     (the byte array is cut at the character count): such a column's categories are
-    matched by their length and the start that is stored; when that does not pair them,
+    matched by their length and the start that is stored, in either Unicode form (``é`` as
+    one character or as ``e`` and an accent); when that does not pair them,
     the data's sorted order is assumed if the stored starts agree with it, else refused.
     Data lacking some of the model's categories is read only when each of its own pairs
     with one of the model's.
@@ -740,7 +742,7 @@ def _recode(booster, encoder, order):
                 notes += _unseen_notes(name, unseen, ours, "non-ASCII ones")
             if codes is not None and codes != list(range(len(ours))):
                 recode[j] = np.array(codes, dtype=np.float64)
-            elif codes is None and not all(len(c) == length and c.startswith(start)
+            elif codes is None and not all(_fits(c, start, length)
                                            for c, (start, length) in zip(ours, cut)):
                 raise InputError(f"column {quoted(name)}: the model's non-ASCII categories "
                                  f"are stored cut short (XGBoost 3.1-3.2) and are not the "
@@ -798,13 +800,22 @@ def _cut_categories(booster, j):
     return [(text[a:b], b - a) for a, b in zip(offsets, offsets[1:])]
 
 
+def _fits(category, start, length) -> bool:
+    """Whether ``category`` may be the model's category stored cut short as ``start`` of
+    ``length`` characters, in either Unicode form (the model may have been trained on
+    ``é`` written as ``e`` and an accent, or the other way round)."""
+    forms = {category} if category.isascii() else {
+        category, composed(category), unicodedata.normalize("NFD", category)}
+    return any(len(form) == length and form.startswith(start) for form in forms)
+
+
 def _match_cut_categories(cut, ours):
     """The model's code of each of ``ours`` given the model's ``cut`` categories (see
     :func:`_cut_categories`), or None when their starts and lengths do not pair them one
     to one. With another count of ``ours`` than the model has, each must fit exactly one
     of the model's (an absent category of the same start and length could be the one
     written), or none (NaN: a category the model never saw)."""
-    candidates = [{i for i, c in enumerate(ours) if len(c) == length and c.startswith(start)}
+    candidates = [{i for i, c in enumerate(ours) if _fits(c, start, length)}
                   for start, length in cut]
     if len(ours) != len(cut):
         fits = [[k for k, found in enumerate(candidates) if i in found]

@@ -152,3 +152,21 @@ def test_other_categorical_columns_and_categories_are_told_by_what_differs():
         "other categorical columns (with 'f5', without 'f6')")
     assert ours.difference(_encoder(SIX, categorical=["f6"], values="abd")) == (
         "other categories of column 'f6' (with 'd', without 'c')")
+
+
+NFC, NFD = "caf\u00e9", "cafe\u0301"  # 'café' with 'é', and with 'e' and an accent
+
+
+@pytest.mark.parametrize("fitted, later", [(NFC, NFD), (NFD, NFC)])
+def test_a_later_table_matches_a_category_in_another_unicode_form(fitted, later):
+    # a later table (a held-out file) holding only the other form saw it as unseen (NaN)
+    enc = TableEncoder().fit(pd.DataFrame({"c": [fitted, "tea", "milk"]}), ["c"])
+    Z = enc.transform(pd.DataFrame({"c": [later, "tea", None, "juice", fitted]}))
+    assert enc.categories_["c"][0] == fitted  # the fitted form is kept
+    np.testing.assert_array_equal(Z.ravel(), [0, 2, np.nan, np.nan, 0])
+
+
+def test_categories_fitted_in_both_unicode_forms_keep_their_codes():
+    enc = TableEncoder().fit(pd.DataFrame({"c": [NFD, NFC, "tea"]}), ["c"])
+    assert enc.transform(pd.DataFrame({"c": [NFC, NFD]})).ravel().tolist() == [
+        enc.categories_["c"].index(NFC), enc.categories_["c"].index(NFD)]

@@ -680,3 +680,31 @@ def test_model_trained_on_a_csv_whose_header_has_spaces_reads_its_columns(tmp_pa
                                clf.predict_proba(raw[[" age", "income "]]), atol=1e-6)
     assert ("the model names columns ' age', 'income ' with the spaces around them that "
             "reading the table removed: read as the same columns") in box.info["notes"]
+
+
+def test_a_model_predicts_a_category_given_in_another_unicode_form_as_its_own():
+    # trained on 'café' (one character 'é'); a table writing 'e' and an accent got the
+    # prediction of a category the model never saw
+    rng = np.random.default_rng(0)
+    nfc, nfd = "caf\u00e9", "cafe\u0301"
+    drink = rng.choice([nfc, "tea"], 200)
+    frame = pd.DataFrame({"drink": drink, "x": rng.normal(size=200)})
+    ds = from_frame(frame.assign(t=np.where(drink == nfc, "yes", "no")), "t")
+    encoder = TableEncoder().fit(ds.X, ds.categorical)
+    box = train_xgboost(ds.X, ds.y, encoder, ds.categorical, n_estimators=10)
+    later = ds.X.head(20).assign(drink=ds.X["drink"].head(20).replace(nfc, nfd))
+    assert (later["drink"] == nfd).any()
+    np.testing.assert_array_equal(box.predict_proba(later), box.predict_proba(ds.X.head(20)))
+
+
+@pytest.mark.parametrize("trained, read", [("NFD", "NFC"), ("NFC", "NFD")])
+def test_a_model_s_non_ascii_categories_match_the_data_s_in_another_unicode_form(
+        tmp_path, trained, read):
+    # a model trained elsewhere on 'zu' + an umlaut mark, the data writing 'ü': refused as
+    # "not the data's ... in sorted order"
+    import unicodedata
+    expected, ds, path = _user_model(
+        tmp_path, [unicodedata.normalize(trained, c) for c in ["zürich", "bern", "genève"]])
+    X = ds.X.assign(c=[unicodedata.normalize(read, v) for v in ds.X["c"]])
+    box = load_xgboost(path, TableEncoder().fit(X, ds.categorical))
+    np.testing.assert_array_equal(box.predict(X), expected)
