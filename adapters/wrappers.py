@@ -10,7 +10,7 @@ import pandas as pd
 
 from .blackbox import (EncodedBlackBox, missing_words_note, output_path, relabel_classes,
                        spaced_names, write_atomically)
-from .columns import exact_number
+from .columns import codes_by_form, exact_number
 from .encoding import check_encoder
 from .errors import InputError, listing
 from .target import label_strings
@@ -41,6 +41,9 @@ class SklearnBlackBox(EncodedBlackBox):
     fitted_names : list of str, optional
         The names the estimator was fitted on for ``column_names``, when some differ (the
         spaces around a CSV header's names, which reading the table removes).
+    spellings : dict of str to dict of str to str, optional
+        Per categorical column, the dataset's categories the estimator knows written in
+        another Unicode form, and that form (see :func:`_check_category_types`).
 
     Use :func:`wrap_sklearn` rather than this constructor.
 
@@ -53,12 +56,14 @@ class SklearnBlackBox(EncodedBlackBox):
 
     kind = "sklearn"
 
-    def __init__(self, estimator, encoder, n_classes, order, column_names, fitted_names=None):
+    def __init__(self, estimator, encoder, n_classes, order, column_names, fitted_names=None,
+                 spellings=None):
         super().__init__(encoder, n_classes)
         self.estimator = estimator
         self._order = order
         self._column_names = column_names
         self._fitted_names = fitted_names
+        self._spellings = spellings or {}
 
     def predict(self, X):
         """Labels for the rows of ``X``: the estimator's own ``predict``.
@@ -109,6 +114,9 @@ class SklearnBlackBox(EncodedBlackBox):
         return self._checked(P, len(X))[:, self._order]
 
     def _run(self, method, X):
+        if self._spellings:  # a copy: the caller's rows stay as they are
+            X = X.assign(**{name: X[name].replace(spelled)
+                            for name, spelled in self._spellings.items()})
         if self._column_names == ():
             X = X.to_numpy(dtype=object if self.encoder.categorical_indices_ else np.float64)
         elif self._column_names is not None:
@@ -284,8 +292,9 @@ def wrap_sklearn(estimator, encoder, *, class_names=None, source_labels=None):
         return relabel_classes(box, codes, "source_labels")
     n_classes, order = _class_order(np.asarray(classes), class_names)
     column_names, fitted_names = _fitted_columns(estimator, encoder)
-    _check_category_types(estimator, encoder)
-    return SklearnBlackBox(estimator, encoder, n_classes, order, column_names, fitted_names)
+    spellings = _check_category_types(estimator, encoder)
+    return SklearnBlackBox(estimator, encoder, n_classes, order, column_names, fitted_names,
+                           spellings)
 
 
 def _category_encoders(estimator):
@@ -332,9 +341,11 @@ def _fitted_parts(estimator, kinds):
     yield from parts(estimator, 0)
 
 
-def _check_category_types(estimator, encoder):
+def _check_category_types(estimator, encoder) -> dict[str, dict[str, str]]:
     """Refuse an estimator whose category encoder learned a categorical column's values
-    otherwise than the dataset gives them, and warn of categories it never saw.
+    otherwise than the dataset gives them, and warn of categories it never saw; return,
+    per column, the dataset's categories it knows only in another Unicode form (``é``
+    as one character or as ``e`` and an accent), each with that form.
 
     Given the dataset's ``"True"``/``"1"``, an encoder that learned bool ``True`` or int
     ``1`` sees unknown categories; so does one fitted on values that reading the table
@@ -344,6 +355,7 @@ def _check_category_types(estimator, encoder):
     categorical = {encoder.feature_names_[i] for i in encoder.categorical_indices_}
     fix = ("fit the estimator on Dataset.X, the columns from_frame gives, or give "
            "wrap_callable a function that converts them")
+    spellings: dict[str, dict[str, str]] = {}
     for fitted, names in _category_encoders(estimator):
         names = _as_table_names(names, encoder)
         for name, known in zip(names, fitted.categories_):
@@ -362,6 +374,10 @@ def _check_category_types(estimator, encoder):
             for note in missing_words_note(name, known, given):
                 warnings.warn(note, UserWarning, stacklevel=3)
             unseen = [v for v in given if v not in set(known)]
+            codes = codes_by_form(unseen, known) if unseen else []
+            spellings.setdefault(name, {}).update(
+                (v, known[k]) for v, k in zip(unseen, codes) if k >= 0)
+            unseen = [v for v, k in zip(unseen, codes) if k < 0]
             if not unseen:
                 continue
             spaced = [v for v in known if v.strip() != v and v.strip() in set(given)]
@@ -375,6 +391,7 @@ def _check_category_types(estimator, encoder):
                           f"{listing(unseen, 5)} of column {name!r} (it knows "
                           f"{listing(known, 5)}); unless a step before it recodes them, it "
                           f"reads them as its handle_unknown says", UserWarning, stacklevel=3)
+    return {name: spelled for name, spelled in spellings.items() if spelled}
 
 
 def _numbers_read_as_categories(estimator, encoder, X) -> str | None:

@@ -740,3 +740,31 @@ def test_sklearn_model_trained_on_a_csv_whose_header_has_spaces(tmp_path):
     with pytest.warns(UserWarning, match=r"never saw the categories 'c' of column 'job'"):
         wrap_sklearn(model, TableEncoder().fit(unseen, ds.categorical),
                      class_names=ds.class_names)
+
+
+@pytest.mark.parametrize("trained, read", [("NFD", "NFC"), ("NFC", "NFD")])
+def test_an_estimator_s_categories_match_the_data_s_in_another_unicode_form(trained, read):
+    # fitted on 'cafe' + an accent, given the table's 'café': "never saw the categories
+    # 'café'", and its handle_unknown answered for every such row
+    import unicodedata
+    import warnings
+
+    rng = np.random.default_rng(0)
+    theirs = unicodedata.normalize(trained, "café")
+    drink = rng.choice([theirs, "tea", "milk"], 120)
+    frame = pd.DataFrame({"drink": drink, "x": rng.normal(size=120)})
+    y = (drink == theirs).astype(int)
+    estimator = make_pipeline(
+        ColumnTransformer([("cat", OneHotEncoder(handle_unknown="ignore"), ["drink"])],
+                          remainder="passthrough"), LogisticRegression()).fit(frame, y)
+    ours = frame.assign(drink=[unicodedata.normalize(read, v) for v in drink])
+    ds = from_frame(ours.assign(t=y), "t")
+    assert unicodedata.normalize(read, "café") in set(ds.X["drink"])
+    given = ds.X.copy()
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # no warning of categories it never saw
+        box = wrap_sklearn(estimator, TableEncoder().fit(ds.X, ds.categorical))
+        predicted = box.predict(ds.X)
+    np.testing.assert_array_equal(predicted, estimator.predict(frame))
+    np.testing.assert_allclose(box.predict_proba(ds.X), estimator.predict_proba(frame))
+    pd.testing.assert_frame_equal(ds.X, given)  # the caller's rows are left as they are
