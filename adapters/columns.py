@@ -182,6 +182,18 @@ def composed(text: str) -> str:
     return unicodedata.normalize("NFC", text)
 
 
+def unicode_forms(text: str) -> set[str]:
+    """``text`` in each way Unicode writes it: as given, composed (NFC: ``é`` one
+    character) and decomposed (NFD: ``e`` and a combining accent); ``{text}`` for ASCII.
+
+    >>> len(unicode_forms("caf\u00e9")), unicode_forms("tea")
+    (2, {'tea'})
+    """
+    if text.isascii():
+        return {text}
+    return {text, composed(text), unicodedata.normalize("NFD", text)}
+
+
 def merge_composed(values):
     r"""``values`` with the texts that are the same in Unicode's composed form (NFC) made
     that form, and each merged group (``'cafe\u0301' = 'caf\xe9'``: escaped, as they

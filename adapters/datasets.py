@@ -17,7 +17,8 @@ import numpy as np
 import pandas as pd
 
 from .columns import (MISSING_TOKENS, NUMERIC_SHARE, clean_features, composed,
-                      leading_zeros, number_label, spaced_alike, spaced_note, zero_padded)
+                      leading_zeros, number_label, spaced_alike, spaced_note, unicode_forms,
+                      zero_padded)
 from .dataset import Dataset
 from .errors import InputError, counted, listing, quoted
 from .target import encode_target, label_strings
@@ -55,7 +56,8 @@ def from_frame(df, target, positive=None, name="frame", *, binary=False, missing
         Refuse a multi-class target when no ``positive`` is given.
     missing : sequence of str or float, default=()
         Feature values that mean "missing" (a sentinel such as ``-999``), matched as text
-        and, when they are numbers, as numbers (``-999`` matches ``-999.0``).
+        in either Unicode form (``é`` as one character or as ``e`` and an accent) and, when
+        they are numbers, as numbers (``-999`` matches ``-999.0``).
     drop : str or sequence of str, default=()
         Columns to leave out (an ID, a leak of the target), each noted.
     keep : str or sequence of str, default=()
@@ -233,8 +235,8 @@ def _mark_missing(features, missing):
             is_number = not np.isnan(number)
             if numeric and not is_number:
                 continue  # a word cannot be a number column's value
-            these = column.eq(number) if numeric else (
-                text.eq(given) | (parsed.eq(number) if is_number else False))
+            these = column.eq(number) if numeric else (  # as written in either Unicode form
+                text.isin(unicode_forms(given)) | (parsed.eq(number) if is_number else False))
             these = these.fillna(False).to_numpy(dtype=bool)
             if these.any():
                 found.add(given)

@@ -5,7 +5,6 @@ import json
 import os
 import re
 import threading
-import unicodedata
 from dataclasses import replace
 from pathlib import Path
 
@@ -15,7 +14,7 @@ import xgboost as xgb
 
 from .blackbox import (EncodedBlackBox, missing_words_note, output_path, spaced_names,
                        write_atomically)
-from .columns import composed, number_label
+from .columns import number_label, unicode_forms
 from .encoding import check_encoder
 from .errors import InputError, listing, quoted
 
@@ -804,9 +803,8 @@ def _fits(category, start, length) -> bool:
     """Whether ``category`` may be the model's category stored cut short as ``start`` of
     ``length`` characters, in either Unicode form (the model may have been trained on
     ``é`` written as ``e`` and an accent, or the other way round)."""
-    forms = {category} if category.isascii() else {
-        category, composed(category), unicodedata.normalize("NFD", category)}
-    return any(len(form) == length and form.startswith(start) for form in forms)
+    return any(len(form) == length and form.startswith(start)
+               for form in unicode_forms(category))
 
 
 def _match_cut_categories(cut, ours):

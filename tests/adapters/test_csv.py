@@ -449,6 +449,15 @@ def test_values_given_as_missing_become_missing_in_every_kind_of_column():
         frame, "t", missing=["-99", "unknown"]).notes
 
 
+def test_a_value_given_as_missing_matches_it_written_in_another_unicode_form():
+    # 'não' typed with 'a' and a tilde (as a Mac may) was "no feature value is 'não'"
+    frame = pd.DataFrame({"s": ["n\u00e3o", "sim", "sim", "n\u00e3o"], "x": [1.0, 2, 3, 4],
+                          "t": [0, 1, 0, 1]})
+    ds = from_frame(frame, "t", missing=["na\u0303o"])
+    assert ds.X["s"].isna().tolist() == [True, False, False, True]
+    assert not any(n.startswith("no feature value is") for n in ds.notes)
+
+
 def test_spaces_around_column_names_are_noted_and_collisions_named(tmp_path):
     # "score " and "score" became two columns named 'score': "duplicate column names"
     with pytest.raises(InputError, match="column names 'score ', 'score' are the same once "
