@@ -7,9 +7,9 @@ from decimal import Decimal
 import numpy as np
 import pandas as pd
 
-from .columns import (as_strings, composed, composed_note, exact_number, merge_composed,
-                      number_label, numbers_spelled_apart, spaced_alike, spaces_notes,
-                      zero_padded)
+from .columns import (as_strings, codes_by_form, composed, composed_note, exact_number,
+                      merge_composed, number_label, numbers_spelled_apart, spaced_alike,
+                      spaces_notes, zero_padded)
 from .errors import InputError, counted, listing, quoted
 
 MAX_CLASSES = 50
@@ -249,6 +249,37 @@ def rest_name(chosen, classes):
     while name in classes:
         name += " (rest)"
     return name
+
+
+def labels_as_written(labels, source_labels):
+    """A model's class ``labels``, each as the table writes it when it is the same text in
+    another Unicode form (``é`` as one character or as ``e`` and an accent): a table read
+    later may write them otherwise than the one the model was trained on.
+
+    Parameters
+    ----------
+    labels : sequence of str or None
+        The names a model file gives its classes.
+    source_labels : sequence of (str, int)
+        ``Dataset.source_labels``; the name of all classes but one (:func:`rest_name`)
+        counts as written too.
+
+    Returns
+    -------
+    list of str or None
+        ``labels``, respelled; None when ``labels`` is None.
+
+    Examples
+    --------
+    >>> labels_as_written(["cafe\u0301", "not tea"], [("caf\u00e9", 0), ("tea", 1)])
+    ['café', 'not tea']
+    """
+    if labels is None:
+        return None
+    source = [label for label, _ in source_labels]
+    known = list(dict.fromkeys([*source, *(rest_name(s, source) for s in source)]))
+    codes = codes_by_form(labels, known)
+    return [label if label in known or k < 0 else known[k] for label, k in zip(labels, codes)]
 
 
 def _merge_equal_numbers(labels):

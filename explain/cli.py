@@ -32,7 +32,7 @@ from rich.table import Table
 from adapters import (BUNDLED, InputError, TableEncoder, dropped_columns_read, load_dataset,
                       load_xgboost, relabel_classes, rest_name, restrict_to_model)
 from adapters.errors import listing, quoted
-from adapters.target import match_label
+from adapters.target import labels_as_written, match_label
 from adapters.xgboost_box import STOP_TRAINING, TrainingStopped
 from explain.compare import SweepConfig, run_compare, view_comparison
 from explain.learners import IMLI_DEFAULTS, LEARNERS, MAX_MDL_WEIGHT
@@ -780,11 +780,12 @@ def _load_model(run: CliRun, dataset):
     dataset = restrict_to_model(dataset, run.model)
     # The pipeline encodes with an encoder fitted the same way on the whole table.
     box = load_xgboost(run.model, TableEncoder().fit(dataset.X, dataset.categorical))
-    names = box.class_names
+    names = labels_as_written(box.class_names, dataset.source_labels)
     if run.model_classes and names is not None:
         raise InputError("--model-class is for a model trained elsewhere: this model file "
                          f"names its classes ({listing(names)})")
-    recorded = None if names is not None else _recorded_reading(box)
+    recorded = None if names is not None else labels_as_written(_recorded_reading(box),
+                                                                 dataset.source_labels)
     if recorded is not None and not run.model_classes and (
             positive := _positive_of_reading(recorded, dataset)) is not None:
         # the saved copy of a model of one class against the rest, as a run read it: that

@@ -23,6 +23,7 @@ from adapters import (BlackBox, Dataset, InputError, TableEncoder, relabel_class
                       rest_name, train_xgboost)
 from adapters.blackbox import check_encoded_reading, unwrapped
 from adapters.errors import counted, listing, quoted
+from adapters.target import labels_as_written
 from explain.learners import (LEARNERS, FittedLearner, check_feature_names, check_params,
                               fit_learner, plain_value)
 from explain.lime_input import LimeInput
@@ -696,7 +697,7 @@ def run_pipeline(
 def _read_by_name(black_box, dataset: Dataset):
     """``black_box`` with its classes read as ``dataset``'s labels by the names its file
     gives them (a model a run trained and saved), when it names them."""
-    names = getattr(black_box, "class_names", None)
+    names = labels_as_written(getattr(black_box, "class_names", None), dataset.source_labels)
     if names is None:
         return black_box
     if sorted(names) != sorted(dataset.class_names):

@@ -1196,3 +1196,25 @@ def test_a_repeated_item_of_a_comma_list_is_used_once_with_a_warning(capsys):
     parse_args(["compare", "--data", "t.csv", "--target", "t", "--out", "o",
                 "--sweep-clauses", "1,2"])
     assert capsys.readouterr().err == ""
+
+
+def test_a_model_s_classes_match_a_later_table_s_labels_in_another_unicode_form(tmp_path):
+    # trained on 'café' (one character 'é'), run on a table writing 'e' and an accent:
+    # "the model's classes 'café', 'tea' are not the target's 'café', 'tea'"
+    rng = np.random.default_rng(0)
+    x = rng.normal(size=120)
+    for form, label in (("nfc", "caf\u00e9"), ("nfd", "cafe\u0301")):
+        pd.DataFrame({"x": x, "z": rng.normal(size=120),
+                      "t": np.where(x > 0, label, "tea")}).to_csv(tmp_path / f"{form}.csv",
+                                                                 index=False)
+    fast = ("--target", "t", "--train-view", "raw", "--learners", "fold", *FAST)
+    trained = run_cli("run", "--data", str(tmp_path / "nfc.csv"), "--out",
+                      str(tmp_path / "trained"), *fast)
+    assert trained.returncode == 0, trained.stderr
+    later = run_cli("run", "--data", str(tmp_path / "nfd.csv"), "--model",
+                    str(tmp_path / "trained" / "black_box.ubj"), "--out",
+                    str(tmp_path / "later"), *fast)
+    assert later.returncode == 0, later.stderr
+    report = json.loads((tmp_path / "later" / "report.json").read_text())
+    assert set(report["dataset"]["class_names"]) == {"cafe\u0301", "tea"}  # as it writes them
+    assert report["black_box"]["accuracy_test"] > 0.9
