@@ -240,14 +240,14 @@ def codes_by_form(values, categories) -> np.ndarray:
     >>> codes_by_form(["cafe\u0301", "tea"], ["caf\u00e9", "milk"]).tolist()
     [0, -1]
     """
-    values = np.asarray(values, dtype=object)
-    forms, merged = merge_composed(np.array([*categories, *values], dtype=object))
+    which, distinct = pd.factorize(np.asarray(values, dtype=object))
+    forms, merged = merge_composed(np.array([*categories, *distinct], dtype=object))
     if not merged:
-        return np.full(len(values), -1, dtype=np.intp)
+        return np.full(len(which), -1, dtype=np.intp)
     known = pd.Index(forms[:len(categories)], dtype=object)
     unique = ~known.duplicated(keep=False)  # a form two categories share names neither
     codes = pd.Index(known[unique], dtype=object).get_indexer(forms[len(categories):])
-    return np.where(codes < 0, -1, np.flatnonzero(unique)[codes]).astype(np.intp)
+    return np.where(codes < 0, -1, np.flatnonzero(unique)[codes])[which].astype(np.intp)
 
 
 def composed_note(name, merged: list[str], target: bool = False) -> str:

@@ -115,8 +115,8 @@ class TableEncoder:
                 categories = pd.Index(self.categories_[name], dtype=object)
                 values = _strings(column)
                 codes = categories.get_indexer(values)
-                unmatched = (codes < 0) & ~pd.isna(values)
-                if unmatched.any():  # 'café' written with 'é' or with 'e' and an accent
+                if (codes < 0).any():  # 'café' written with 'é' or with 'e' and an accent
+                    unmatched = (codes < 0) & ~pd.isna(values)
                     codes[unmatched] = codes_by_form(values[unmatched], categories)
                 Z[:, i] = np.where(codes < 0, np.nan, codes)
             else:
