@@ -264,7 +264,11 @@ def spaced_alike(series) -> str | None:
     """The first values of ``series`` that read as one once stripped (``'a '``, ``'a'``),
     quoted; ``None`` when no two do."""
     alike, _ = _spacing(series)
-    return None if alike is None else ", ".join(quoted(v) for v in alike[:3])
+    return None if alike is None else _first_three(alike)
+
+
+def _first_three(values) -> str:
+    return ", ".join(quoted(v) for v in values[:3])
 
 
 def _spacing(series) -> tuple[list | None, str | None]:
@@ -302,7 +306,7 @@ def spaces_notes(name, series, target: bool = False) -> list[str]:
     """
     alike, spaced = _spacing(series)
     if alike is not None:
-        return [spaced_note(name, ", ".join(quoted(v) for v in alike[:3]), target)]
+        return [spaced_note(name, _first_three(alike), target)]
     if spaced is None:
         return []
     return [f"{'target' if target else 'column'} {quoted(name)}: "

@@ -252,7 +252,7 @@ def _mdl_weights(text: str) -> tuple:
 
 
 def _csv(values) -> str:
-    return ",".join("none" if v is None else v if isinstance(v, str) else f"{v:g}"
+    return ",".join("none" if v is None else str(v) if isinstance(v, str | int) else f"{v:g}"
                     for v in values)
 
 
