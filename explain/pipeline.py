@@ -51,7 +51,8 @@ class RunConfig:
     test_size : float, default=0.25
         Fraction of rows held out for fidelity, stratified on the target as the run
         learns it (for a multi-class target: the positive class vs the rest), by
-        ``train_test_split(..., stratify=y, random_state=random_state)``;
+        ``train_test_split(..., stratify=y, random_state=random_state)``; a class that
+        stratifying rounds down to no test row gets one, for a test row of the other class.
         predictions.csv names each row's part.
     random_state : int, default=0
         From 0 to 2**32 - 1: seeds the split, the black box and both learners (LIME has
@@ -360,13 +361,26 @@ def _split(dataset: Dataset, test_size: float, random_state: int):
     if len(train) < 10 or smallest < 2:
         raise InputError(f"test_size {test_size:.10g} leaves {len(train)} training rows "
                          f"(smallest class {smallest}); {fix}")
-    held = np.bincount(dataset.y[test], minlength=dataset.n_classes)
-    if held.min() == 0:  # stratifying rounds a class of a few rows down to none
-        absent = int(np.argmin(held))
-        raise InputError(f"test_size {test_size:.10g} holds out none of the "
-                         f"{int(np.sum(dataset.y == absent))} rows of class "
-                         f"{dataset.class_names[absent]!r}, so the test figures could not "
-                         f"measure it: raise test_size (--test-size)")
+    return _hold_out_both_classes(dataset.y, train, test)
+
+
+def _hold_out_both_classes(y: np.ndarray, train: np.ndarray, test: np.ndarray):
+    """Stratifying rounds a class of a few rows down to no test row (3 of 12 rows with 2
+    held out: half a row each way, and the tie fell to the other class); swap one of its
+    training rows for a test row of the other class, so that the test figures measure both
+    classes and the sizes stay those asked for.
+
+    ``y`` has two classes; the caller has checked that each has 2 training rows, so the
+    absent class (every row of it in training, at least 3) keeps 2, and the test rows (at
+    least 2, one per class, for ``train_test_split`` to stratify) keep one of the other.
+    """
+    held = np.bincount(y[test], minlength=2)
+    if held.min():
+        return train, test
+    absent = int(np.argmin(held))
+    train, test = train.copy(), test.copy()
+    i, j = np.flatnonzero(y[train] == absent)[0], np.flatnonzero(y[test] != absent)[0]
+    train[i], test[j] = test[j], train[i]
     return train, test
 
 

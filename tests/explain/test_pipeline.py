@@ -383,16 +383,32 @@ def test_a_test_set_leaving_too_few_training_rows_is_refused(test_size, words):
         run_pipeline(from_frame(df, "t"), RunConfig(lime=FAST_LIME, test_size=test_size))
 
 
-def test_a_test_set_without_a_row_of_a_class_is_refused():
-    # it ran: fidelity 1.000 on held-out rows of one class, and a note that the black box
-    # had "learned little of the target"
+def test_a_class_rounded_down_to_no_test_row_gets_one():
+    from explain.pipeline import _split
+
+    # 80 held out of 2,000 rows gives 0.4 of a row of the 10 'yes' ones: it ran with
+    # fidelity 1.000 on test rows of one class, then was refused ("raise test_size")
     rng = np.random.default_rng(1)
     df = pd.DataFrame({"x": rng.normal(size=2000)})
-    df.loc[:9, "x"] = 9.0  # a class the black box learns
     df["t"] = np.where(df.index < 10, "yes", "no")
-    with pytest.raises(InputError, match="test_size 0.04 holds out none of the 10 rows of "
-                                         "class 'yes'.*--test-size"):
-        run_pipeline(from_frame(df, "t"), RunConfig(lime=FAST_LIME, test_size=0.04))
+    dataset = from_frame(df, "t")
+    train, test = _split(dataset, 0.04, 0)
+    assert (len(train), len(test)) == (1920, 80)
+    assert np.bincount(dataset.y[test]).tolist() == [79, 1]
+    assert sorted(np.r_[train, test].tolist()) == list(range(2000))
+    # 3 of 12 rows, 2 held out: refused for holding out no row of the 3 ("raise test_size")
+    # at 0.1, and for leaving 9 training rows ("lower test_size") at 0.17
+    df = pd.DataFrame({"x": np.arange(12.0), "t": ["a"] * 3 + ["b"] * 9})
+    dataset = from_frame(df, "t")
+    train, test = _split(dataset, 0.1, 0)
+    assert np.bincount(dataset.y[test]).tolist() == [1, 1]
+    assert np.bincount(dataset.y[train]).tolist() == [8, 2]  # b, a (the positive class)
+
+
+def test_a_table_too_small_to_split_is_refused():
+    rng = np.random.default_rng(1)
+    df = pd.DataFrame({"x": rng.normal(size=2000)})
+    df["t"] = np.where(df.index < 10, "yes", "no")
     # with two rows, no test_size holds one out and leaves two to learn from
     with pytest.raises(InputError, match=r"smallest class 'yes' with 2\): need at least 12 "
                                          r"rows \(10 to learn from, 1 of each class to test "
