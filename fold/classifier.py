@@ -369,7 +369,7 @@ class FOLDClassifier(ClassifierMixin, BaseEstimator):
             # check of a mixed frame casts categories to float (a category and an Int64
             # column fail there)
             if not X.size:
-                check_array(np.zeros((min(len(X), 1), X.shape[1])), ensure_min_samples=1)
+                check_array(np.zeros(X.shape), ensure_min_samples=1)
         else:
             array = _cells(X)
             check_array(array, dtype=None, ensure_all_finite="allow-nan",

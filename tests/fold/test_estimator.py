@@ -500,3 +500,12 @@ def test_a_prolog_timeout_set_after_fit_is_checked_where_it_is_used(timeout):
         with pytest.raises(ValueError, match="'prolog_timeout' parameter"):
             method(X.iloc[[0]])
     assert clf.set_params(prolog_timeout=30).explain(X.iloc[[1]]).label == 1
+
+
+@pytest.mark.parametrize("shape", [(60, 0), (0, 3)])
+def test_an_empty_table_is_refused_with_its_own_shape(shape):
+    # a frame of 60 rows and no columns was said to be of shape (1, 0)
+    X = pd.DataFrame(np.zeros(shape), columns=[f"c{i}" for i in range(shape[1])])
+    with pytest.raises(ValueError, match=rf"shape=\({shape[0]}, {shape[1]}\)\) while a "
+                                         r"minimum of 1 is required"):
+        FOLDClassifier().fit(X, np.arange(shape[0]) % 2)
