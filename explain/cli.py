@@ -727,6 +727,13 @@ def _notes_after_the_run(report: dict, said) -> list[str]:
 PROGRESS_SECONDS = 30.0
 
 
+def _per_second(count: float, seconds: float) -> str:
+    """A rate as a person reads it: whole numbers from 10 up, two digits below (a sweep's
+    fits of several seconds each read "0 fits/s")."""
+    rate = count / seconds
+    return f"{rate:.0f}" if rate >= 10 else f"{rate:.2g}"
+
+
 @contextmanager
 def _progress_reporter(console: Console):
     """A ``progress(stage, done, total)`` callback: a live bar on a terminal; elsewhere (a
@@ -750,7 +757,7 @@ def _progress_reporter(console: Console):
             shown[stage] = (quarter, now, done)
             elapsed = now - began
             # the rate of the work seen since the first report (which may come after a fit)
-            rate = (f", {(done - done0) / elapsed:.0f} {unit_of(stage)}/s"
+            rate = (f", {_per_second(done - done0, elapsed)} {unit_of(stage)}/s"
                     if done > done0 and elapsed > 0 and total > 1 else "")
             print(f"{stage}: {done}/{total} {unit_of(stage)}{rate}", file=sys.stderr,
                   flush=True)
@@ -768,7 +775,8 @@ def _progress_reporter(console: Console):
             if stage not in tasks:
                 tasks[stage] = bar.add_task(stage, total=total, rate="", unit=unit)
             task = bar.tasks[tasks[stage]]
-            rate = f"{done / task.elapsed:.0f} {unit}/s" if task.elapsed and unit == "rows" else ""
+            rate = (f"{_per_second(done, task.elapsed)} {unit}/s"
+                    if task.elapsed and unit == "rows" else "")
             bar.update(tasks[stage], completed=done, total=total, rate=rate)
 
         yield update

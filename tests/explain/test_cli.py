@@ -1221,3 +1221,22 @@ def test_a_model_s_classes_match_a_later_table_s_labels_in_another_unicode_form(
     report = json.loads((tmp_path / "later" / "report.json").read_text())
     assert set(report["dataset"]["class_names"]) == {"cafe\u0301", "tea"}  # as it writes them
     assert report["black_box"]["accuracy_test"] > 0.9
+
+
+def test_progress_rates_below_one_per_second_are_not_zero(capsys, monkeypatch):
+    # a sweep over 100,000 rows fitted one model every few seconds: "0 fits/s"
+    import io
+
+    from rich.console import Console
+
+    from explain import cli
+
+    clock = iter([0.0, 5.0, 10.0, 15.0, 20.0])
+    monkeypatch.setattr(cli.time, "monotonic", lambda: next(clock))
+    with cli._progress_reporter(Console(file=io.StringIO())) as progress:
+        for done in range(5):
+            progress("sweep fold", done, 4)
+    lines = capsys.readouterr().err.splitlines()
+    assert lines[1:] == [f"sweep fold: {k}/4 fits, 0.2 fits/s" for k in range(1, 5)]
+    assert [cli._per_second(n, 1.0) for n in (0.0314, 3.14, 9.96, 10.4, 1234.5)] == [
+        "0.031", "3.1", "10", "10", "1234"]
