@@ -1,7 +1,8 @@
 """Turn a raw table into boolean threshold columns and their :class:`Predicate` specs.
 
 Numeric feature ``f`` → ``f <= t`` and ``f > t`` for each quantile threshold ``t`` (both
-directions, as the IMLI papers binarize); categorical ``c`` → ``c == v`` per category
+directions, as the IMLI papers binarize; a feature of one value ``v`` beside missing cells
+→ ``f <= v``, whether it is known); categorical ``c`` → ``c == v`` per category
 (equal numbers are one category: ``1``, ``1.0`` and ``"1"``, see
 :func:`~imli.predicates.category_texts`); a column that already holds only 0/1 (or
 booleans) is kept as one binary column. Missing values (NaN, None, ``pd.NA``) satisfy no
@@ -404,6 +405,11 @@ class Binarizer(TransformerMixin, BaseEstimator):
                     specs.append(Predicate(name, "<=", float(t)))
                     specs.append(Predicate(name, ">", float(t)))
                     sources.extend([i, i])
+                known = ~np.isnan(values)
+                if not len(cuts) and known.any() and not known.all():
+                    # one value beside missing cells: whether it is there is all it tells
+                    specs.append(Predicate(name, "<=", float(values[known].max())))
+                    sources.append(i)
         order = sorted(range(len(specs)), key=lambda j: (sources[j], _sort_key(specs[j])))
         self.column_specs_ = [specs[j] for j in order]
         self._sources = [sources[j] for j in order]

@@ -105,6 +105,20 @@ def test_missing_values_satisfy_no_column(kind):
     assert out["code == 1"].tolist() == [False, True, False]
 
 
+@pytest.mark.parametrize("thresholds", ["quantile", "entropy"])
+def test_one_number_beside_missing_cells_tests_whether_it_is_there(thresholds):
+    # a flag stored as 1 or empty gave no column: the rule was empty, accuracy 0.51
+    rng = np.random.default_rng(0)
+    flag = rng.random(200) < 0.4
+    df = pd.DataFrame({"flag": np.where(flag, 1.0, np.nan), "age": np.full(200, 30.0)})
+    y = flag.astype(int)
+    b = Binarizer(thresholds=thresholds).fit(df, y)
+    assert [str(p) for p in b.column_specs_] == ["flag <= 1.0"]
+    assert b.transform(df)["flag <= 1.0"].tolist() == flag.tolist()
+    clf = IMLIClassifier(thresholds=thresholds, random_state=0).fit(df, y)
+    assert (clf.predict(df) == y).all() and clf.rule_size_ == 1
+
+
 @pytest.mark.parametrize("missing", [
     pd.Series([None], dtype=object), pd.Series([np.nan], dtype="category"),
     pd.Series([pd.NA], dtype="string"), pd.Series([pd.NA], dtype=object),
