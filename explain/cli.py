@@ -31,6 +31,7 @@ from rich.table import Table
 
 from adapters import (BUNDLED, InputError, TableEncoder, dropped_columns_read, load_dataset,
                       load_xgboost, relabel_classes, rest_name, restrict_to_model)
+from adapters.columns import number_label
 from adapters.errors import listing, quoted
 from adapters.target import labels_as_written, match_label
 from adapters.xgboost_box import STOP_TRAINING, TrainingStopped
@@ -252,7 +253,7 @@ def _mdl_weights(text: str) -> tuple:
 
 
 def _csv(values) -> str:
-    return ",".join("none" if v is None else str(v) if isinstance(v, str | int) else f"{v:g}"
+    return ",".join("none" if v is None else v if isinstance(v, str) else number_label(v)
                     for v in values)
 
 

@@ -1199,6 +1199,11 @@ def test_a_repeated_item_of_a_comma_list_is_used_once_with_a_warning(capsys):
     parse_args(["compare", "--data", "t.csv", "--target", "t", "--out", "o",
                 "--sweep-clauses", "1000000,1000000"])  # an integer in full, not 1e+06
     assert "--sweep-clauses gives 1000000 more than once" in capsys.readouterr().err
+    parse_args(["compare", "--data", "t.csv", "--target", "t", "--out", "o",
+                "--sweep-data-fidelity", "1234567,1234568,1234567,1234568"])
+    # as given, not '1.23457e+06,1.23457e+06' (two values printed alike)
+    assert "--sweep-data-fidelity gives 1234567,1234568 more than once" in (
+        capsys.readouterr().err)
 
 
 def test_a_model_s_classes_match_a_later_table_s_labels_in_another_unicode_form(tmp_path):
