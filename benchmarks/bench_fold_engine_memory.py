@@ -8,11 +8,12 @@ Each fit is a FOLD program learned on 20 rows of a numeric and a categorical col
 run by SWI-Prolog on them (``predict``). By default every fit has names of its own: the
 numeric column's name (with a quote, ``:-`` and an accented letter), the category
 values and the class labels all hold the fit's number; with ``--same-names`` only the
-category values do. At five points (and at the end) it prints the process's resident memory
-(VmRSS), SWI-Prolog's atoms (SWI-Prolog collects them by itself every 10,000 new
-atoms, its ``agc_margin``), its atoms after ``garbage_collect_atoms/0`` (an atom no
-clause, term or functor refers to any more is freed), its functors and the temporary
-modules left behind (the engine loads each call into one).
+category values do. After the first fit and at five evenly spaced points, the last at the
+end, it prints the process's resident memory (VmRSS), SWI-Prolog's atoms (SWI-Prolog
+collects them by itself every 10,000 new atoms, its ``agc_margin``), its atoms after
+``garbage_collect_atoms/0`` (an atom no clause, term or functor refers to any more is
+freed), its functors and the temporary modules left behind (the engine loads each call
+into one).
 SWI-Prolog never frees a functor, nor the atom that names it: each distinct predicate
 name stays for the life of the process.
 """
