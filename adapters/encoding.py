@@ -4,7 +4,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from .columns import codes_by_form, objects
+from .columns import codes_by_form, composed, objects
 from .errors import InputError, listing, quoted
 
 
@@ -115,8 +115,8 @@ class TableEncoder:
                 categories = pd.Index(self.categories_[name], dtype=object)
                 values = _strings(column)
                 codes = categories.get_indexer(values)
-                if (codes < 0).any():  # 'café' written with 'é' or with 'e' and an accent
-                    unmatched = (codes < 0) & ~pd.isna(values)
+                unmatched = (codes < 0) & ~pd.isna(values)
+                if unmatched.any():  # 'café' written with 'é' or with 'e' and an accent
                     codes[unmatched] = codes_by_form(values[unmatched], categories)
                 Z[:, i] = np.where(codes < 0, np.nan, codes)
             else:
@@ -275,8 +275,14 @@ def _how_listed(theirs, ours, item="column") -> str:
     extra = [v for v in theirs if v not in ours]
     lacking = [v for v in ours if v not in theirs]
     if extra or lacking:
-        return ", ".join(f"{word} {listing(values, 10)}" for word, values
-                         in (("with", extra), ("without", lacking)) if values)
+        how = ", ".join(f"{word} {listing(values, 10)}" for word, values
+                        in (("with", extra), ("without", lacking)) if values)
+        forms = {composed(str(v)): v for v in lacking}
+        alike = [(v, forms[composed(str(v))]) for v in extra if composed(str(v)) in forms]
+        if alike:  # they print alike: show the code points
+            how += (f"; {ascii(alike[0][0])} and {ascii(alike[0][1])} are the same text in "
+                    f"two Unicode forms")
+        return how
     moved = [i for i, (a, b) in enumerate(zip(theirs, ours)) if a != b]
     first = moved[0]
     return (f"its {item} {first + 1} is {quoted(theirs[first])}, not {quoted(ours[first])}; "

@@ -157,6 +157,14 @@ def test_other_categorical_columns_and_categories_are_told_by_what_differs():
 NFC, NFD = "caf\u00e9", "cafe\u0301"  # 'café' with 'é', and with 'e' and an accent
 
 
+def test_categories_in_two_unicode_forms_are_told_by_their_code_points():
+    # the two print alike, so 'with café, without café' alone would read as no difference
+    ours = _encoder(SIX, categorical=["f6"], values=["a", "b", NFC])
+    words = ours.difference(_encoder(SIX, categorical=["f6"], values=["a", "b", NFD]))
+    assert words == (f"other categories of column 'f6' (with {NFD!r}, without {NFC!r}; "
+                     f"'cafe\\u0301' and 'caf\\xe9' are the same text in two Unicode forms)")
+
+
 @pytest.mark.parametrize("fitted, later", [(NFC, NFD), (NFD, NFC)])
 def test_a_later_table_matches_a_category_in_another_unicode_form(fitted, later):
     # a later table (a held-out file) holding only the other form saw it as unseen (NaN)
