@@ -58,8 +58,16 @@ def _shown_cell(cell: object) -> str:
     selected) is ``unknown``; a frozenset of categories the value is known not to be is
     ``known not a, b``."""
     if isinstance(cell, frozenset):
-        return "known not " + ", ".join(sorted(format_value(v) for v in cell))
-    return "unknown" if _is_missing(cell) else format_value(cell)
+        return "known not " + ", ".join(sorted(_shown_value(v) for v in cell))
+    return "unknown" if _is_missing(cell) else _shown_value(cell)
+
+
+def _shown_value(value: object) -> str:
+    """A value as :func:`format_value` shows it, quoted where it reads as the word for an
+    empty cell: a category ``unknown`` (as in the bank marketing table's ``job``) is
+    ``'unknown'``."""
+    text = format_value(value)
+    return repr(text) if text.casefold() == "unknown" else text
 
 
 def _test_holds(predicate, cell: np.ndarray) -> bool:

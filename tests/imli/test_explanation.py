@@ -231,6 +231,21 @@ def test_a_frozenset_cell_is_a_value_known_to_be_none_of_its_categories():
             clf.explain(row, values=pd.DataFrame({"city": [cell]}))
 
 
+def test_a_category_named_unknown_is_quoted_where_an_empty_cell_reads_unknown():
+    # the bank marketing table's job has a category 'unknown': unquoted, "(job is unknown)"
+    # would read as a missing value
+    X = pd.DataFrame({"is admin": [1, 0, 0, 1] * 10})
+    clf = IMLIClassifier(n_clauses=1, batch_size=None, random_state=0).fit(
+        X, X["is admin"], column_specs=[Predicate("job", "==", "admin")])
+    assert str(clf.rules_) == "(job == admin)"
+    row = pd.DataFrame({"is admin": [0]})
+    shown = {cell: clf.explain(row, values=pd.DataFrame({"job": pd.array([cell], dtype=object)}))
+             .summary for cell in ("Unknown", np.nan, frozenset({"admin", "unknown"}))}
+    assert "(job is 'Unknown')" in shown["Unknown"]
+    assert "(job is unknown)" in shown[np.nan]
+    assert "(job is known not 'unknown', admin)" in shown[frozenset({"admin", "unknown"})]
+
+
 def test_values_with_two_columns_of_one_name_are_refused():
     clf, X, age = _binarized_age()
     values = pd.DataFrame([[age[3], 1.0]], columns=["age", "age"])
