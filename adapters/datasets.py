@@ -655,8 +655,8 @@ def _exact_target(text, delimiter, frame, target) -> list[str]:
                 f"for the same value)"]
     numbers, spellings = {}, {}
     for label in pd.unique(written.dropna().str.strip()):
-        try:
-            number = Decimal(label)
+        try:  # a semicolon file's decimal comma (1,0) reads as a point, as pandas read it
+            number = Decimal(label.replace(",", ".") if delimiter == ";" else label)
         except InvalidOperation:
             return []  # a word pandas reads as a number ("inf"): nothing exact to keep
         numbers.setdefault(float(number), {}).setdefault(number, label)
@@ -665,7 +665,7 @@ def _exact_target(text, delimiter, frame, target) -> list[str]:
     padded = next((labels for labels in spellings.values()
                    if len(labels) > 1 and zero_padded(labels) is not None), None)
     if merged is None and padded is None:
-        return _respelled_labels(name, written, frame[name])
+        return _respelled_labels(name, written, frame[name], comma=delimiter == ";")
     frame[name] = written
     if merged is None:
         return [f"target {quoted(name)}: {listing(padded, 2)} are one number written with "
@@ -675,15 +675,16 @@ def _exact_target(text, delimiter, frame, target) -> list[str]:
             "written"]
 
 
-def _respelled_labels(name, written, read) -> list[str]:
+def _respelled_labels(name, written, read, comma=False) -> list[str]:
     """A note when target labels read as numbers are shown otherwise than ``written``
-    (``1e3`` as ``1000``, ``1.0`` as ``1``), as :func:`adapters.target.label_strings`
-    shows them."""
+    (``1e3`` as ``1000``, ``1.0`` as ``1``; with a decimal ``comma``, ``1,0`` as ``1`` but
+    not ``0,5`` as ``0.5``, told by the file's note), as
+    :func:`adapters.target.label_strings` shows them."""
     pairs = pd.DataFrame({"written": written.str.strip(), "read": read}).dropna()
     pairs = pairs.drop_duplicates("written")
     shown = label_strings(pairs["read"])
     changed = [f"{quoted(w)} as {quoted(s)}" for w, s in zip(pairs["written"], shown)
-               if w != s]
+               if (w.replace(",", ".") if comma else w) != s]
     if not changed:
         return []
     return [f"target {quoted(name)}: labels are numbers, shown in their plain form "

@@ -517,6 +517,16 @@ def test_target_labels_respelled_as_numbers_are_noted_once(tmp_path):
     assert not any("plain form" in n for n in plain.notes)  # as written, missing or not
 
 
+def test_target_labels_with_a_decimal_comma_respelled_are_noted(tmp_path):
+    ds = load_dataset(_write(tmp_path, "x;t\n1;1,0\n2;0,0\n3;1,0\n4;0,0\n"), "t")
+    assert sorted(ds.class_names) == ["0", "1"]
+    said = [n for n in ds.notes if "plain form" in n]
+    assert said == ["target 't': labels are numbers, shown in their plain form ('1,0' as "
+                    "'1', '0,0' as '0')"]
+    plain = load_dataset(_write(tmp_path, "x;t\n1;1\n2;0,5\n3;1\n"), "t")
+    assert not any("plain form" in n for n in plain.notes)  # '0,5' shows as 0.5
+
+
 def test_values_written_with_spaces_around_them_are_noted(tmp_path):
     # 'red ' and ' blue' (in quotes) became 'red' and 'blue' without a word
     text = 'x,c,t\n' + '1,red ,no \n2," blue",yes\n' * 3
