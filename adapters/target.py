@@ -210,8 +210,8 @@ def _refuse_mixed_truth(classes, target):
     if words and numbers:
         raise InputError(f"target column {quoted(target)} writes truth values both as words "
                          f"({listing(words)}) and as numbers ({listing(numbers)}), which "
-                         f"would be {len(classes)} different classes; write the column one "
-                         f"way (True/False or 1/0)")
+                         f"would be {len(classes)} different classes; write each truth value "
+                         f"one way (True or 1, False or 0)")
 
 
 def _same_but_case(classes, counts, target):

@@ -414,6 +414,7 @@ def test_a_whole_float_label_is_its_integer_up_to_where_repr_takes_exponent_form
 @pytest.mark.parametrize("labels, words, numbers, n", [
     ([True, False, 1, 0, 1.0, True], "'False', 'True'", "'0', '1', '1.0'", 5),
     (["true", "0", "true", "0"], "'true'", "'0'", 2),
+    (["cat", "True", "1", "dog"], "'True'", "'1'", 4),  # more classes than truth values
 ])
 def test_truth_values_written_as_words_and_as_numbers_are_refused(labels, words, numbers,
                                                                   n):
@@ -421,8 +422,8 @@ def test_truth_values_written_as_words_and_as_numbers_are_refused(labels, words,
     frame = pd.DataFrame({"x": range(len(labels)), "t": pd.Series(labels, dtype=object)})
     with pytest.raises(InputError, match=re.escape(
             f"target column 't' writes truth values both as words ({words}) and as numbers "
-            f"({numbers}), which would be {n} different classes; write the column one way "
-            f"(True/False or 1/0)")):
+            f"({numbers}), which would be {n} different classes; write each truth value one "
+            f"way (True or 1, False or 0)")):
         from_frame(frame, "t")
     assert from_frame(frame.assign(t=["1", "0"] * (len(labels) // 2)), "t").class_names \
         == ("0", "1")
