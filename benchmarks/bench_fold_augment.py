@@ -51,10 +51,10 @@ from benchmarks.machine import header
 from benchmarks.runner import (LIME_CACHE_DIR, RESULTS_DIR, BenchConfig, check_peers,
                                disagreeing, run_dataset, save)
 from benchmarks.tables import verdicts
-from fold.table import column_kind
 from explain.cli import OneLineParser, number_arg
 from explain.learners import fit_learner
 from explain.pipeline import learner_report, training_labels, view_predictions
+from fold.table import column_kind
 
 #: Issue 4's ten small datasets.
 DEFAULT = ("breast_cancer", "heart", "ionosphere", "sonar", "pima", "breast-w", "credit-g",
@@ -139,7 +139,8 @@ def _interpolated(X: pd.DataFrame, n_rows: int, rng: np.random.Generator) -> pd.
             if pd.api.types.is_integer_dtype(X[column].dtype):
                 between = np.rint(between)
             both = ~(np.isnan(x) | np.isnan(z))
-            out.loc[both, column] = between[both].astype(X[column].dtype)
+            # pd.array: numpy's astype knows no nullable dtype (Int64, Float64)
+            out.loc[both, column] = pd.array(between[both]).astype(X[column].dtype)
     return out
 
 
@@ -170,7 +171,7 @@ def nearest_rows(X: pd.DataFrame, k: int) -> np.ndarray:
     if n < 2:
         return np.zeros((n, 1), dtype=np.int64)
     numeric = [c for c in X.columns if column_kind(X[c]) == "numeric"]
-    values = X[numeric].to_numpy(np.float64)
+    values = X[numeric].to_numpy(np.float64, na_value=np.nan)  # Int64's <NA> too
     known = ~np.isnan(values)
     counts = np.maximum(known.sum(axis=0), 1)
     centred = np.where(known, values - np.where(known, values, 0.0).sum(axis=0) / counts, 0.0)

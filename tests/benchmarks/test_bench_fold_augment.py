@@ -83,6 +83,19 @@ def test_interpolate_rounds_integer_columns_and_keeps_unknown_cells_of_the_pair(
     assert rows["m"].isna().any() and rows["m"].dropna().between(1.0, 3.0).all()
 
 
+def test_interpolate_takes_nullable_number_columns_and_keeps_their_dtypes():
+    X = pd.DataFrame({"n": pd.array([0, 10, None, 30, 40], dtype="Int64"),
+                      "m": pd.array([0.5, None, 2.0, 3.0, 4.0], dtype="Float64")})
+    plain = X.astype(np.float64)  # <NA> as NaN
+    assert plain["n"].isna().sum() == 1
+    np.testing.assert_array_equal(nearest_rows(X, 2), nearest_rows(plain, 2))
+    rows = synthetic_rows(X, 200, np.random.default_rng(4), "interpolate")
+    assert rows.dtypes.tolist() == X.dtypes.tolist()
+    n = rows["n"].dropna()
+    assert n.between(0, 40).all() and set(n) - {0, 10, 30, 40}
+    assert rows["m"].dropna().between(0.5, 4.0).all() and rows["m"].isna().any()
+
+
 def test_nearest_rows_weigh_scaled_numbers_and_category_mismatches():
     # a in units of its spread: rows 0 and 1 are close, 2 and 3 too; the category splits 2, 3
     X = pd.DataFrame({"a": [0.0, 0.1, 10.0, 10.1], "b": ["x", "x", "y", "z"]})
