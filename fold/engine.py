@@ -36,9 +36,6 @@ __all__ = ["PrologEngine", "Evaluation", "get_engine"]
 _RUNTIME = "fold_runtime"
 #: Characters of a Prolog error term an error message shows at the most.
 _SHOWN_CHARS = 500
-#: How an exception term is printed: quoted (so one line), cut off at depth 10, and
-#: without calling anything of the user's (portray/1 hooks, attribute portrayal).
-_WRITE_OPTIONS = b"[quoted(true), max_depth(10), portray(false), attributes(ignore)]"
 
 if threading.current_thread() is threading.main_thread():
     # Loading pyswip starts SWI-Prolog on the loading thread, which stays Prolog's main
@@ -242,15 +239,16 @@ class PrologEngine:
 
     def _exception_text(self, exception: int) -> str:
         """The pending exception ``exception`` (a term reference), printed by Prolog as
-        one line (:data:`_WRITE_OPTIONS`) and cut to :data:`_SHOWN_CHARS`; clears it."""
+        one line, as an error status is (``fold_error_text/2`` of ``runtime.pl``), and
+        cut to :data:`_SHOWN_CHARS`; clears it."""
         core = self._core
-        args = core.PL_new_term_refs(3)
+        args = core.PL_new_term_refs(2)
         core.PL_put_term(args, exception)
         self._clear_exception()  # before Prolog runs again
-        core.PL_chars_to_term(_WRITE_OPTIONS, args + 2)
         text = c_char_p()
+        printer = core.PL_predicate(b"fold_error_text", 2, _RUNTIME.encode())
         if not (core.PL_call_predicate(None, core.PL_Q_NODEBUG | core.PL_Q_CATCH_EXCEPTION,
-                                       core.PL_predicate(b"term_string", 3, b"system"), args)
+                                       printer, args)
                 and core.PL_get_chars(args + 1, byref(text),
                                       core.CVT_STRING | core.REP_UTF8)):
             return "(a term that could not be printed)"

@@ -34,7 +34,8 @@
 :- module(fold_runtime,
           [ fold_evaluate/7,        % +Program, +Rows, +Spec, +LimitMs, -Status, -Codes, -Times
             fold_justify/8,         % +Program, +Rows, +Spec, +Nth, +Id, +LimitMs, -Status, -Text
-            fold_reserved/1         % -Text
+            fold_reserved/1,        % -Text
+            fold_error_text/2       % +Error, -Text
           ]).
 
 :- use_module(library(modules)).
@@ -355,7 +356,18 @@ guarded(LimitMs, Goal, Status) :-
 status_of(time_limit_exceeded, "timeout") :- !.
 status_of(time_limit_exceeded(_), "timeout") :- !.
 status_of(Error, Status) :-
-    format(string(Status), "error: ~W", [Error, [quoted(true), max_depth(12)]]).
+    fold_error_text(Error, Text),
+    string_concat("error: ", Text, Status).
+
+%!  fold_error_text(+Error, -Text) is det.
+%
+%   An error term as every message shows it (an error status here, an exception in
+%   fold/engine.py): quoted, so on one line, cut off at depth 10, and calling nothing
+%   of the user's (portray/1 hooks, attribute portrayal).
+
+fold_error_text(Error, Text) :-
+    term_string(Error, Text,
+                [quoted(true), max_depth(10), portray(false), attributes(ignore)]).
 
 %   Justification (a small meta-interpreter) ------------------------------
 

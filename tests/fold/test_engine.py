@@ -499,6 +499,26 @@ def test_an_exception_is_shown_as_its_term_on_one_line_cut_short():
     assert "\n" not in message and "portrayed" not in message and len(message) < 600
 
 
+def test_an_error_status_and_an_exception_print_their_term_alike():
+    # the status printed to depth 12 with portray/1 hooks called, the exception to 10
+    deep = "f('line\\nbreak', " + "g(" * 20 + "x" + ")" * 20 + ")"
+    Prolog.assertz(f"fold_test_thrower :- throw({deep})")
+    Prolog.assertz("portray(_) :- write(portrayed)")
+    try:
+        engine = get_engine()
+        (status,) = engine._call("fold_runtime", "guarded",
+                                 [("int", 10_000), ("atom", "fold_test_thrower")], 1)
+        with pytest.raises(PrologEngineError) as raised:
+            engine._call("user", "fold_test_thrower", [], 0)
+    finally:
+        Prolog.retractall("portray(_)")
+        Prolog.retractall("fold_test_thrower")
+    shown = str(raised.value).removeprefix("user:fold_test_thrower raised an exception: ")
+    assert status == f"error: {shown}"
+    assert shown.startswith("f('line\\nbreak',g(g(") and "\n" not in shown
+    assert shown.count("g(") == 9 and "..." in shown and "portrayed" not in shown
+
+
 def test_an_error_status_is_cut_short(cancer):
     clf, _ = cancer
     rows = RowFacts(text="['$row'('" + "x" * 100_000 + "', 1)].\n", n_rows=1, first_id=0,
