@@ -272,6 +272,9 @@ def binarize_target(dataset: Dataset) -> Dataset:
 #: Share of held-out rows from which a run says that they are copies of training rows, or
 #: that they hold categories no training row has.
 HELD_OUT_NOTE_SHARE = 0.05
+#: Share of training rows from which the class a black box never predicts is not rare:
+#: more rows of it are then no likely cure.
+RARE_CLASS_SHARE = 0.2
 
 
 def _merged_in_float32(X: pd.DataFrame, numeric) -> list[str]:
@@ -549,9 +552,14 @@ def run_pipeline(
     if len(np.unique(bb_train)) < 2:
         only = int(bb_train[0])
         other = dataset.class_names[1 - only]
-        # with more than two classes, another one against the rest may be learned
-        fix = ("a larger class with --positive, or more rows, may give one"
-               if len(dataset.source_labels) > 2 else "more rows of it may give one")
+        n_other = int((y_train != only).sum())
+        if n_other >= RARE_CLASS_SHARE * len(y_train):
+            fix = ("the features may not predict the target: check the target column"
+                   + (" and the model" if user_box else ", or give a model with --model"))
+        elif len(dataset.source_labels) > 2:  # another class against the rest may be learned
+            fix = "a larger class with --positive, or more rows, may give one"
+        else:
+            fix = "more rows of it may give one"
         if merged := _merged_in_float32(X_train, dataset.numeric):
             fix = (f"the black box reads column{'s' * (len(merged) > 1)} "
                    f"{listing(merged, 3)} in 32-bit floats, where "
@@ -560,7 +568,7 @@ def run_pipeline(
         raise InputError(
             f"the black box predicts class {dataset.class_names[only]!r} for every training "
             f"row: there is no decision to explain ({other!r} has "
-            f"{int((y_train != only).sum())} of {len(y_train)} training rows; {fix})"
+            f"{n_other} of {len(y_train)} training rows; {fix})"
         )
 
     if user_box and np.mean(bb_train == y_train) < 0.5:

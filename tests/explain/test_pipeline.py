@@ -276,6 +276,24 @@ def test_a_black_box_with_one_answer_says_how_large_the_other_class_is():
         run_pipeline(ds, RunConfig(lime=FAST_LIME, learners=("fold",)), black_box=box)
 
 
+def test_a_black_box_with_one_answer_on_a_class_that_is_not_rare_blames_the_features():
+    from adapters import TableEncoder, wrap_callable
+
+    # pure noise: XGBoost predicts '0' for every row, and more rows of '1' (70 of 150)
+    # were no cure
+    rng = np.random.default_rng(3)
+    df = pd.DataFrame(rng.normal(size=(200, 3)), columns=["a", "b", "c"])
+    df["t"] = rng.integers(2, size=200)
+    ds = from_frame(df, "t")
+    with pytest.raises(InputError, match=r"\('1' has 70 of 150 training rows; the features "
+                                         r"may not predict the target: check the target "
+                                         r"column, or give a model with --model\)$"):
+        run_pipeline(ds, RunConfig(lime=FAST_LIME, learners=("fold",)))
+    box = wrap_callable(lambda X: np.full(len(X), 0.1), TableEncoder().fit(ds.X, ()))
+    with pytest.raises(InputError, match=r"check the target column and the model\)$"):
+        run_pipeline(ds, RunConfig(lime=FAST_LIME, learners=("fold",)), black_box=box)
+
+
 def test_a_black_box_that_sees_a_column_merged_in_32_bit_floats_says_so():
     # the decision is on values 1e-3 apart around 1e6, one value in float32: XGBoost
     # predicts one class, and the error used to blame the smaller class's size
