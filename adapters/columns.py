@@ -39,6 +39,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections import Counter
 from collections.abc import Collection
 from decimal import Decimal, InvalidOperation
 
@@ -182,16 +183,41 @@ def composed(text: str) -> str:
     return unicodedata.normalize("NFC", text)
 
 
-def unicode_forms(text: str) -> set[str]:
-    """``text`` in each way Unicode writes it: as given, composed (NFC: ``é`` one
-    character) and decomposed (NFD: ``e`` and a combining accent); ``{text}`` for ASCII.
+def written_alike(text: str, start: str, length: int) -> bool:
+    """Whether ``text``, in some Unicode form (composed, decomposed or mixed: ``ệ`` as one
+    character, or as ``ê`` and a dot below), may be ``length`` characters that begin with
+    ``start``, as XGBoost stores a category cut short (the first ``length`` bytes of its
+    UTF-8). Texts are the same when their composed forms are (:func:`composed`); the
+    last letter of ``start`` may lack accents that come after the cut.
 
-    >>> len(unicode_forms("caf\u00e9")), unicode_forms("tea")
-    (2, {'tea'})
+    >>> written_alike("\u1ec7t", "\u00ea", 3), written_alike("\u1ec7t", "e", 2)
+    (True, False)
     """
-    if text.isascii():
-        return {text}
-    return {text, composed(text), unicodedata.normalize("NFD", text)}
+    if text.isascii() and start.isascii():
+        return len(text) == length and text.startswith(start)
+    cut = len(start)
+    while cut and unicodedata.combining(start[cut - 1]):
+        cut -= 1
+    cut = max(cut - 1, 0)  # the last letter: more of its accents may follow the cut
+    head = unicodedata.normalize("NFD", start[:cut])
+    rest = unicodedata.normalize("NFD", text)
+    if not rest.startswith(head):
+        return False
+    rest, last = rest[len(head):], unicodedata.normalize("NFD", start[cut:])
+    letters = 0  # its characters that are no accent (a Hangul syllable has 2 or 3)
+    while letters < len(last) and not unicodedata.combining(last[letters]):
+        letters += 1
+    end = letters
+    while end < len(rest) and unicodedata.combining(rest[end]):
+        end += 1
+    # the accents of the last letter that come after the cut: the letter's in text but
+    # not in start (one character each: none is composed with another)
+    accents = Counter(rest[letters:end])
+    accents.subtract(last[letters:])
+    if rest[:letters] != last[:letters] or min(accents.values(), default=0) < 0:
+        return False
+    after, left = rest[end:] if last else rest, accents.total() if last else 0
+    return left + len(composed(after)) <= length - len(start) <= left + len(after)
 
 
 def merge_composed(values):

@@ -17,7 +17,7 @@ import numpy as np
 import pandas as pd
 
 from .columns import (MISSING_TOKENS, NUMERIC_SHARE, clean_features, composed,
-                      leading_zeros, number_label, spaced_alike, spaced_note, unicode_forms,
+                      leading_zeros, number_label, spaced_alike, spaced_note,
                       zero_padded)
 from .dataset import Dataset
 from .errors import InputError, counted, listing, quoted
@@ -230,13 +230,14 @@ def _mark_missing(features, missing):
             text = column.astype(object).where(column.notna()).map(
                 lambda v: str(v).strip(), na_action="ignore")
             parsed = pd.to_numeric(text, errors="coerce")
+            forms = text.map(composed, na_action="ignore")
         hit = np.zeros(len(column), dtype=bool)
         for given, number in zip(texts, numbers):
             is_number = not np.isnan(number)
             if numeric and not is_number:
                 continue  # a word cannot be a number column's value
-            these = column.eq(number) if numeric else (  # as written in either Unicode form
-                text.isin(unicode_forms(given)) | (parsed.eq(number) if is_number else False))
+            these = column.eq(number) if numeric else (  # as written in any Unicode form
+                forms.eq(composed(given)) | (parsed.eq(number) if is_number else False))
             these = these.fillna(False).to_numpy(dtype=bool)
             if these.any():
                 found.add(given)

@@ -14,7 +14,7 @@ import xgboost as xgb
 
 from .blackbox import (EncodedBlackBox, missing_words_note, output_path, spaced_names,
                        write_atomically)
-from .columns import number_label, unicode_forms
+from .columns import number_label, written_alike
 from .encoding import check_encoder
 from .errors import InputError, listing, quoted
 
@@ -801,10 +801,9 @@ def _cut_categories(booster, j):
 
 def _fits(category, start, length) -> bool:
     """Whether ``category`` may be the model's category stored cut short as ``start`` of
-    ``length`` characters, in either Unicode form (the model may have been trained on
-    ``é`` written as ``e`` and an accent, or the other way round)."""
-    return any(len(form) == length and form.startswith(start)
-               for form in unicode_forms(category))
+    ``length`` characters, in any Unicode form (the model may have been trained on ``é``
+    written as ``e`` and an accent, or the other way round)."""
+    return written_alike(category, start, length)
 
 
 def _match_cut_categories(cut, ours):

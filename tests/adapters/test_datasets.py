@@ -507,6 +507,17 @@ def test_categories_in_two_unicode_forms_are_one_in_any_column_dtype(kind):
     assert any("'caf\\xe9' = 'cafe\\u0301'" in note for note in ds.notes)
 
 
+@pytest.mark.parametrize("given", ["vi\u1ec7t", "vie\u0323\u0302t", "vi\u00ea\u0323t"])
+def test_missing_matches_a_value_in_any_unicode_form(given):
+    # 'ê' and a dot below (a mixed form) was neither the composed 'ệ' nor the decomposed
+    # 'e', dot below, circumflex: the cell was kept, though the encoder reads it as 'ệ'
+    cells = ["vi\u1ec7t", "vie\u0323\u0302t", "vi\u00ea\u0323t", "tea"]
+    df = pd.DataFrame({"c": cells * 3, "t": [0, 1] * 6})
+    ds = from_frame(df, "t", missing=[given])
+    assert ds.X["c"].isna().sum() == 9 and set(ds.X["c"].dropna()) == {"tea"}
+    assert not any("given as missing" in note for note in ds.notes)
+
+
 @pytest.mark.parametrize("given", ["CAF\u00c9", "CAFE\u0301", "cafe\u0301"])
 def test_positive_matches_a_label_but_for_case_in_either_unicode_form(given):
     # 'CAFE' and an accent matched nothing, while 'CAFÉ', printed the same, matched 'café'

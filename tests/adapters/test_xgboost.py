@@ -3,6 +3,7 @@ import json
 import os
 import pickle
 import sys
+import unicodedata
 from pathlib import Path
 
 import numpy as np
@@ -12,6 +13,7 @@ import xgboost as xgb
 
 from adapters import (InputError, TableEncoder, dropped_columns_read, from_frame,
                       load_dataset, load_xgboost, restrict_to_model, train_xgboost)
+from adapters.columns import written_alike
 from adapters.xgboost_box import (MODEL_FILE, XGBoostBlackBox, _stored_categories,
                                   xgboost_names)
 
@@ -556,6 +558,35 @@ def test_non_ascii_categories_in_the_model_s_own_order_are_matched(tmp_path):
     with pytest.raises(InputError, match="stored cut short .* not the data's 'ä', 'ö', 'ü' "
                                          "in sorted order"):
         load_xgboost(path, TableEncoder().fit(ds.X, ds.categorical))
+
+
+def test_categories_the_model_stores_in_a_mixed_unicode_form_are_matched(tmp_path):
+    # trained on 'ê' and a dot below: the data's composed 'ệ' (one character) and its
+    # decomposed form are both another length than the model's, and fitted neither
+    mixed = ["vi\u00ea\u0323t", "bern", "gen\u00e8ve", "h\u00e0 n\u00f4i"]
+    expected, ds, path = _user_model(tmp_path, mixed)
+    for form in ("NFC", "NFD"):
+        X = ds.X.assign(c=ds.X["c"].map(lambda v: unicodedata.normalize(form, v)))
+        assert "vi\u00ea\u0323t" not in set(X["c"])
+        box = load_xgboost(path, TableEncoder().fit(X, ds.categorical))
+        np.testing.assert_array_equal(box.predict(X), expected)
+
+
+def test_written_alike_finds_a_text_cut_short_in_each_of_its_unicode_forms():
+    texts = ["vi\u1ec7t", "\u1ec7", "gen\u00e8ve", "\ud55c\uad6d\uc5b4", "bern", "\u00f6"]
+    for text in texts:
+        nfc = unicodedata.normalize("NFC", text)
+        stored_forms = {nfc, unicodedata.normalize("NFD", text),
+                        nfc.replace("\u1ec7", "\u00ea\u0323")}
+        for stored in stored_forms:  # as XGBoost keeps it: len(stored) bytes of its UTF-8
+            start = stored.encode()[:len(stored)].decode("utf-8", errors="ignore")
+            for other in texts:
+                forms = {unicodedata.normalize(f, other) for f in ("NFC", "NFD")}
+                fits = {written_alike(form, start, len(stored)) for form in forms}
+                if unicodedata.normalize("NFC", other) == nfc:
+                    assert fits == {True}
+                elif len(start) > 1:  # a stored start of a letter or none tells little
+                    assert fits == {False}
 
 
 def test_non_ascii_categories_the_data_lacks_some_of_are_matched(tmp_path):
