@@ -6,7 +6,7 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from .quoting import readable
+from .quoting import number_text, readable
 from .rules import Literal, Rule, Theory
 from .table import NUMERIC, ColumnView
 
@@ -64,10 +64,8 @@ def _label(label: object) -> str:
 def _cell(view: ColumnView, literal: Literal, row: int) -> str:
     if literal.kind == NUMERIC:
         value = view.numeric(literal.feature)[row]
-        if np.isnan(value):
-            return "unknown"
-        short = f"{value:.6g}"  # exact when short: 0.3000001 must not read as 0.3
-        return short if float(short) == value else repr(float(value))
+        # as the Prolog justification shows it (a whole number without .0), exactly
+        return "unknown" if np.isnan(value) else number_text(value)
     cells = view.categorical(literal.feature)
     if cells.known[row] is not None:
         return repr(cells.known[row])

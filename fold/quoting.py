@@ -13,7 +13,8 @@ import re
 
 import numpy as np
 
-__all__ = ["quote_atom", "format_number", "format_numbers", "format_term", "readable"]
+__all__ = ["quote_atom", "format_number", "format_numbers", "format_term", "number_text",
+           "readable"]
 
 _ESCAPES = {
     "\\": "\\\\",
@@ -132,11 +133,25 @@ def quote_atom(text: str) -> str:
     return "'" + "".join(_escape_char(ch) for ch in text) + "'"
 
 
+def number_text(value: float) -> str:
+    """A number as rules, explanations and Prolog facts show it, exactly: a whole number
+    below 1e16 as an integer (``30``, not ``30.0``), any other in the fewest digits that
+    read back as it (:func:`repr`).
+
+    >>> number_text(30.0), number_text(7073.5), number_text(0.30000001), number_text(1e16)
+    ('30', '7073.5', '0.30000001', '1e+16')
+    """
+    value = float(value)
+    return str(int(value)) if value.is_integer() and abs(value) < 1e16 else repr(value)
+
+
 def format_number(value: numbers.Real) -> str:
     """Write a finite number as a Prolog number literal, at full precision.
 
-    Integers are written as integers; floats with :func:`repr`, the shortest
-    text that reads back as the same double.
+    Integers, and whole floats below 1e16, are written as integers (``0``, as an
+    explanation's words show the value, not ``0.0``: Prolog compares ``0 =< 1.5`` as
+    ``0.0 =< 1.5``); other floats with :func:`repr`, the shortest text that reads back as
+    the same double (:func:`number_text`).
 
     Parameters
     ----------
@@ -169,7 +184,7 @@ def format_number(value: numbers.Real) -> str:
     value = float(value)
     if not math.isfinite(value):
         raise ValueError(f"cannot write the non-finite number {value!r} to Prolog")
-    return _with_mantissa_dot(repr(value))
+    return _with_mantissa_dot(number_text(value))
 
 
 def _with_mantissa_dot(text: str) -> str:
@@ -202,14 +217,14 @@ def format_numbers(values: np.ndarray) -> list:
     Examples
     --------
     >>> format_numbers([0.1, 1e-05, -2.0])
-    ['0.1', '1.0e-05', '-2.0']
+    ['0.1', '1.0e-05', '-2']
     """
     values = np.asarray(values, dtype=np.float64)
     if not np.isfinite(values).all():
         bad = values[~np.isfinite(values)][0]
         raise ValueError(f"cannot write the non-finite number {bad!r} to Prolog")
     return [text if "e" not in text else _with_mantissa_dot(text)
-            for text in map(repr, values.tolist())]
+            for text in map(number_text, values.tolist())]
 
 
 def format_term(value: object) -> str:

@@ -19,7 +19,7 @@ import numpy as np
 import pandas as pd
 
 from .errors import FoldInputError
-from .quoting import readable
+from .quoting import number_text, readable
 from .table import CATEGORICAL, NUMERIC, ColumnView, as_view
 
 __all__ = ["Literal", "Rule", "ClassRules", "Theory", "RELATIONS"]
@@ -125,18 +125,10 @@ class Literal:
         return (known & ~equal) | cells.negated_mask(self.value)
 
     def __str__(self) -> str:
-        value = _threshold_text(self.value) if self.kind == NUMERIC else readable(self.value)
+        # exact: a learned threshold is a short decimal (fold.search.short_between), so
+        # the rule a person reads decides every row as the program does
+        value = number_text(self.value) if self.kind == NUMERIC else readable(self.value)
         return f"{readable(self.feature, name=True)} {self.relation} {value}"
-
-
-def _threshold_text(value: float) -> str:
-    """A threshold exactly, in the fewest digits that read back as it (``7073.5``, ``30``).
-
-    Learned thresholds are short decimals (:func:`fold.search.short_between`), so the rule
-    a person reads decides every row as the program does.
-    """
-    value = float(value)
-    return str(int(value)) if value.is_integer() and abs(value) < 1e16 else repr(value)
 
 
 @dataclass(frozen=True)

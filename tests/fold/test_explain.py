@@ -5,6 +5,7 @@ import re
 import numpy as np
 import pandas as pd
 import pytest
+from sklearn.datasets import load_digits
 
 from fold import Explanation, FOLDClassifier
 
@@ -117,7 +118,7 @@ def test_a_row_given_as_a_list_or_array_is_explained_as_row_0():
 
 
 @pytest.mark.parametrize("value, shown", [(0.3000001, "0.3000001"), (0.25, "0.25"),
-                                          (123456789.0, "123456789.0")])
+                                          (123456789.0, "123456789")])  # whole: no .0
 def test_a_cell_value_prints_exactly_when_six_digits_would_round_it(value, shown):
     X = pd.DataFrame({"x": [0.1, 0.2, 0.25, 0.35, 0.4, 0.5]})
     clf = FOLDClassifier(min_support=1, class_order=["lo", "hi"]).fit(
@@ -172,7 +173,7 @@ def test_a_failed_comparison_in_the_proof_names_the_fact_it_tests():
     clf = FOLDClassifier(min_support=1, mdl_weight=None, class_order=["p", "q"]).fit(X, y)
     assert str(clf.rules_) == "p if a <= 3 and b > 1.5\nq otherwise"
     proof = clf.explain(pd.DataFrame({"a": [1.0], "b": [1.0]})).prolog
-    assert "a clause of p(0) fails at 1.0>1.5 (after the fact b(0,1.0))\n" in proof, proof
+    assert "a clause of p(0) fails at 1>1.5 (after the fact b(0,1))\n" in proof, proof
     # a failed data goal or exception is shown as before
     proof = clf.explain(pd.DataFrame({"a": [NAN], "b": [1.0]})).prolog
     assert "a clause of p(0) fails at a(0,_)\n" in proof, proof
@@ -240,3 +241,25 @@ def test_a_default_summary_names_the_exception_that_holds_without_its_own():
     # the text keeps the whole reason
     assert ("its exception [penguin == yes unless (super == yes)] holds (penguin is 'yes'; "
             "not [super == yes]: super == yes fails (super is unknown))") in why.text
+
+
+def test_the_words_and_the_justification_show_a_cell_alike():
+    # digits' pixels are whole floats: the words read 'pixel_3_6 is 0', the proof
+    # 'pixel_3_6(2,0.0)' beside the row id 2, which read as 2.0
+    digits = load_digits(as_frame=True)
+    keep = digits.target.isin([3, 8]).to_numpy()
+    X, y = digits.data[keep].reset_index(drop=True), digits.target[keep].to_numpy()
+    clf = FOLDClassifier(random_state=0).fit(X, y)
+    compared = 0
+    for i in range(30):
+        why = clf.explain(X.iloc[[i]])
+        facts = dict(re.findall(rf"(\w+)\({i},([^,()]+)\) is a fact", why.prolog))
+        facts.update(re.findall(rf"after the fact (\w+)\({i},([^,()]+)\)", why.prolog))
+        for feature, shown in re.findall(r"(\w+) is ([-\d.e+]+)", why.text):
+            value = X.at[i, feature]
+            assert float(shown) == value
+            assert ".0" not in shown or not value.is_integer()
+            if feature in facts:
+                assert facts[feature] == shown, (feature, why)
+                compared += 1
+    assert compared >= 30

@@ -53,8 +53,8 @@ def test_row_facts_and_cell_facts_agree_on_a_small_table(tmp_path):
     assert _same_facts(clf, X, tmp_path)
     rows = write_rows(clf.prolog_, ColumnView(X, clf.schema_), clf.schema_)
     assert rows.text == (
-        "['$row'(1,neg([]),1.0),'$row'(1,neg(['x\\'y','yes']),neg([])),"
-        "'$row'(neg([]),neg(['no']),-0.0),'$row'(1,1,1.0e-05)].\n")
+        "['$row'(1,neg([]),1),'$row'(1,neg(['x\\'y','yes']),neg([])),"
+        "'$row'(neg([]),neg(['no']),0),'$row'(1,1,1.0e-05)].\n")  # whole: as words show them
     assert rows.columns == ("[cat('bird', 'neg_bird', ['yes']), "
                             "cat('penguin', 'neg_penguin', ['yes']), num('w')]")
 
@@ -75,8 +75,8 @@ def test_rows_come_in_chunks_in_row_order():
     rows = write_rows(clf.prolog_, ColumnView(X, clf.schema_), clf.schema_, first_id=7)
     chunks = rows.text.splitlines()
     assert len(chunks) == 2 and all(c.startswith("[") and c.endswith("].") for c in chunks)
-    assert chunks[0].startswith("['$row'(0.0),'$row'(1.0),")
-    assert chunks[1].endswith(f"'$row'({CHUNK_ROWS + 4.0})].")
+    assert chunks[0].startswith("['$row'(0),'$row'(1),")
+    assert chunks[1].endswith(f"'$row'({CHUNK_ROWS + 4})].")
     assert rows.n_rows == CHUNK_ROWS + 5 and rows.first_id == 7
 
 
