@@ -191,7 +191,10 @@ class FOLDClassifier(ClassifierMixin, BaseEstimator):
     (NaN) satisfy no literal; :class:`~fold.Negated` cells state classical
     negations. With ``mdl_weight`` set, rule learning stops, and each class's
     rules are pruned, by description length, which keeps the program small
-    on noisy data.
+    on noisy data. Categories are read as text in Unicode's composed form (NFC)
+    at fit and at predict and explain, so ``"café"`` with ``"é"`` precomposed or
+    as ``"e"`` and a combining accent is one category (also when the training
+    data holds both), shown in its NFC form in the rules and the program.
 
     Parameters
     ----------

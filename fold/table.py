@@ -6,8 +6,10 @@ Prolog facts):
 * numeric column (any numeric dtype except bool): a finite number, or NaN
   for *unknown*;
 * categorical column (every other dtype): a category, compared as its text
-  (:func:`category`: ``str(value)``, but a number by value, so ``1``, ``1.0``
-  and ``np.int64(1)`` are all the category ``"1"``); NaN/None for *unknown*;
+  (:func:`category`: ``str(value)`` in Unicode's composed form NFC, but a number
+  by value, so ``1``, ``1.0`` and ``np.int64(1)`` are all the category ``"1"``,
+  and ``"café"`` with ``"é"`` precomposed or as ``"e"`` and a combining accent
+  is one category); NaN/None for *unknown*;
   or a :class:`Negated` marker for a value known *not* to be some categories
   (LIME's negative one-hot weights, written ``-thal(A,3)`` in the LIME-FOLD
   paper).
@@ -20,6 +22,7 @@ from __future__ import annotations
 import math
 import numbers
 import reprlib
+import unicodedata
 import warnings
 from dataclasses import dataclass, field
 from decimal import Decimal
@@ -42,8 +45,10 @@ def category(value: object) -> str:
     Numbers equal in value are one category: ``1``, ``1.0`` and
     ``np.int64(1)`` are all ``"1"`` (pandas turns a column of integers with a
     NaN into floats). Booleans stay ``"True"`` / ``"False"``; other values,
-    ``1.5`` and strings included, are ``str(value)``. A string is never read
-    as a number: ``"1.0"`` is not the category ``"1"``.
+    ``1.5`` and strings included, are ``str(value)`` in Unicode's composed form
+    (NFC), so a text written with ``"é"`` or with ``"e"`` and a combining accent
+    is one category. A string is never read as a number: ``"1.0"`` is not the
+    category ``"1"``.
 
     Parameters
     ----------
@@ -58,12 +63,19 @@ def category(value: object) -> str:
     --------
     >>> category(1.0), category(2.5), category(True), category("01")
     ('1', '2.5', 'True', '01')
+    >>> category("cafe\u0301") == "caf\u00e9"
+    True
     """
     if isinstance(value, bool | np.bool_) or not isinstance(value, numbers.Real):
-        return str(value)
+        return _composed(str(value))
     if isinstance(value, numbers.Integral) or float(value).is_integer():
         return str(int(value))
     return str(value)
+
+
+def _composed(text: str) -> str:
+    """``text`` in Unicode's composed form (NFC); ASCII text as it is, at no cost."""
+    return text if text.isascii() else unicodedata.normalize("NFC", text)
 
 
 @dataclass(frozen=True, init=False)
@@ -271,6 +283,10 @@ def _read_distinct(cells: np.ndarray, unknown: np.ndarray) -> CategoricalCells |
     if not all(k is str or k is Negated for k in kinds) or not np.array_equal(codes < 0,
                                                                                unknown):
         return None
+    texts = [_composed(u) if kind is str else u for u, kind in zip(uniques, kinds)]
+    if any(t != u for t, u in zip(texts, uniques)):  # another form: read as NFC
+        cells = np.append(np.asarray(texts, dtype=object), None)[codes]
+        return _read_distinct(cells, unknown)
     n = len(cells)
     is_negated = np.zeros(n, dtype=bool)
     negated: dict[str, np.ndarray] = {}
@@ -306,7 +322,7 @@ def _read_cells(series: pd.Series, cells: np.ndarray, unknown: np.ndarray) -> Ca
     known_rows = ~unknown & ~is_negated
     known = np.full(n, None, dtype=object)
     values = cells[known_rows]
-    if not all(type(v) is str for v in values):
+    if not all(type(v) is str and v.isascii() for v in values):
         values = np.array([category(v) for v in values], dtype=object)
     known[known_rows] = values
     return CategoricalCells(known=known, negated=negated)

@@ -3,6 +3,7 @@
 import pickle
 import subprocess
 import sys
+import unicodedata
 import warnings
 from decimal import Decimal
 from fractions import Fraction
@@ -509,3 +510,38 @@ def test_an_empty_table_is_refused_with_its_own_shape(shape):
     with pytest.raises(ValueError, match=rf"shape=\({shape[0]}, {shape[1]}\)\) while a "
                                          r"minimum of 1 is required"):
         FOLDClassifier().fit(X, np.arange(shape[0]) % 2)
+
+
+CAFE, ZURICH = "caf\u00e9", "z\u00fcrich"  # NFC; NFD: "cafe\u0301", "zu\u0308rich"
+
+
+def _cities(form: str) -> pd.DataFrame:
+    """A table of cities, their text in Unicode ``form``, with a column of negations
+    (``Negated``) of them."""
+    city = np.array([CAFE, ZURICH, "rome", "oslo"], dtype=object)[np.arange(48) % 4]
+    seen = [Negated(unicodedata.normalize(form, c)) if i % 3 == 0 else c
+            for i, c in enumerate(city)]
+    return pd.DataFrame({"city": [unicodedata.normalize(form, c) for c in city],
+                         "seen": pd.Series(seen, dtype=object),
+                         "x": np.tile([0.5, 1.5, 2.5], 16)})
+
+
+def test_text_in_either_unicode_form_is_one_category(tmp_path):
+    # fitted on precomposed "é" (NFC), a table writing "e" and a combining accent (NFD)
+    # matched no city == 'café': a third of the predictions were silently wrong
+    nfc, nfd = _cities("NFC"), _cities("NFD")
+    y = (nfc["city"] == CAFE).to_numpy(dtype=int)
+    clf = FOLDClassifier(random_state=0).fit(nfc, y)
+    for table in (nfd, nfd.astype({"city": "category"})):
+        assert clf.predict(table).tolist() == clf.predict(nfc).tolist() == y.tolist()
+        assert np.array_equal(python_decisions(clf, table), clf.evaluate_prolog(table).decisions)
+        assert [str(clf.explain(table.iloc[[i]])) for i in range(4)] == [
+            str(clf.explain(nfc.iloc[[i]])) for i in range(4)]
+    assert clf.facts(nfd) == clf.facts(nfc)
+    assert np.array_equal(run_swipl(clf, nfd, tmp_path), python_decisions(clf, nfc))
+    # fitted on NFD, or on a table holding both forms: the same program, in NFC
+    mixed = pd.concat([nfc.iloc[::2], nfd.iloc[1::2]]).sort_index()
+    for other in (nfd, mixed):
+        assert FOLDClassifier(random_state=0).fit(other, y).program_ == clf.program_
+    assert CAFE in clf.program_ and "cafe\u0301" not in clf.program_
+    assert Negated("cafe\u0301") == Negated(CAFE)

@@ -10,8 +10,9 @@ from fold import Negated
 from fold.table import _read_cells, _read_distinct, category, read_categorical
 
 CELLS = st.one_of(
-    st.sampled_from(["a", "b", "x'y", "", "1", "True", "ünï", "a\x00"]),
-    st.sampled_from(["a", "b", "1"]).map(Negated),
+    st.sampled_from(["a", "b", "x'y", "", "1", "True", "ünï", "a\x00", "caf\u00e9",
+                     "cafe\u0301"]),
+    st.sampled_from(["a", "b", "1", "caf\u00e9", "cafe\u0301"]).map(Negated),
     st.tuples(st.sampled_from(["a", "1"]), st.sampled_from(["b", "True"])).map(
         lambda t: Negated(*t)),
     st.sampled_from([None, np.nan, pd.NA]),
@@ -85,3 +86,13 @@ def test_cells_that_do_not_hash_are_read_as_their_text():
     series = pd.Series([[1], [2], None, [1]], dtype=object)
     cells = read_categorical(series)
     assert list(cells.known) == ["[1]", "[2]", None, "[1]"] and cells.negated == {}
+
+
+def test_text_is_read_in_its_composed_form():
+    nfc, nfd = "caf\u00e9", "cafe\u0301"
+    for cells in ([nfd, "a", nfc, Negated(nfd)], [nfd, 1, nfc, Negated(nfd)]):
+        found = read_categorical(pd.Series(cells, dtype=object))
+        codes, uniques = found.factorized()
+        assert found.known[0] == found.known[2] == nfc and found.negated.keys() == {nfc}
+        assert codes[0] == codes[2] and nfd not in list(uniques)
+    assert category(nfd) == nfc and Negated(nfd) == Negated(nfc)
