@@ -54,6 +54,10 @@ class IMLIClassifier(ClassifierMixin, BaseEstimator):
     errors no later clause can undo, like the negative rows it accepts, which a later
     clause could reject; on y = (a AND b) OR c, two clauses learn ``(c)`` with an eighth of
     the rows wrong, where ``(a OR c) AND (b OR c)`` makes no error.
+    Categories are read as text in Unicode's composed form (NFC) at fit and at predict
+    and explain, so ``"café"`` with ``"é"`` precomposed or as ``"e"`` and a combining
+    accent is one category (also when the training data holds both), shown in its NFC
+    form in the rules.
 
     Parameters
     ----------

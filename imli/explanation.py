@@ -14,7 +14,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from .decisions import DecisionList, DecisionSet, _shown
-from .predicates import _category_text, _is_missing, format_value, readable, to_numbers
+from .predicates import (_category_text, _is_missing, composed, format_value, readable,
+                         to_numbers)
 from .rules import CNF, Clause, Literal
 
 __all__ = ["Explanation", "check_values", "explain_row"]
@@ -65,8 +66,8 @@ def _shown_cell(cell: object) -> str:
 def _shown_value(value: object) -> str:
     """A value as :func:`format_value` shows it, quoted where it reads as the word for an
     empty cell: a category ``unknown`` (as in the bank marketing table's ``job``) is
-    ``'unknown'``."""
-    text = format_value(value)
+    ``'unknown'``; text in its composed form (NFC), as the rules compare it."""
+    text = format_value(composed(value) if isinstance(value, str) else value)
     return repr(text) if text.casefold() == "unknown" else text
 
 

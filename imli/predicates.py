@@ -8,6 +8,7 @@ Alg. 1). Values are kept exact; they are rounded only when printed.
 from __future__ import annotations
 
 import re
+import unicodedata
 from dataclasses import dataclass
 from numbers import Integral, Real
 
@@ -168,9 +169,14 @@ def _is_missing(value: object) -> bool:
     return isinstance(missing, bool | np.bool_) and bool(missing)
 
 
+def composed(text: str) -> str:
+    """``text`` in Unicode's composed form (NFC); ASCII text as it is, at no cost."""
+    return text if text.isascii() else unicodedata.normalize("NFC", text)
+
+
 def _category_text(value: object) -> str:
     if isinstance(value, bool) or not isinstance(value, Real):
-        return str(value)
+        return composed(str(value))
     if isinstance(value, Integral):
         return str(int(value))  # exactly: float(10**400) overflows
     return str(int(value)) if float(value).is_integer() else str(value)
@@ -181,7 +187,9 @@ def category_texts(values: object) -> np.ndarray:
 
     Equal numbers get the same text (``1``, ``1.0`` and ``np.int64(1)`` are all ``"1"``),
     so integer categories match the same numbers given as floats, and the text ``"1"``.
-    Other values are their ``str`` (booleans stay ``"True"`` and ``"False"``).
+    Other values are their ``str`` (booleans stay ``"True"`` and ``"False"``) in Unicode's
+    composed form (NFC): ``"café"`` with ``"é"`` precomposed or as ``"e"`` and a combining
+    accent is one category.
 
     Parameters
     ----------

@@ -511,3 +511,18 @@ def test_class_names_give_each_class_a_name_of_its_own(iris):
     for bad in (["a", "b"], ["a", "a", "c"]):
         with pytest.raises(ValueError, match="^class_names must give each of the 3 classes"):
             clf.explain(X.iloc[[60]], class_names=bad)
+
+
+def test_a_cell_in_either_unicode_form_is_one_category():
+    # a value or frozenset of categories written "e" and a combining accent (NFD) was
+    # not the rule's café (NFC): "values do not match X", or the accent shown apart
+    nfc, nfd = "caf\u00e9", "cafe\u0301"
+    X = pd.DataFrame({"not cafe": [1, 0] * 20})
+    clf = IMLIClassifier(n_clauses=1, batch_size=None, random_state=0).fit(
+        X, X["not cafe"], column_specs=[Predicate("city", "!=", nfc)])
+    assert str(clf.rules_) == f"(city != {nfc})"
+    for row, cells in (([1], (frozenset({nfc, "b"}), frozenset({nfd, "b"}))),
+                       ([0], (nfc, nfd))):
+        shown = {str(clf.explain(pd.DataFrame({"not cafe": row}),
+                                 values=pd.DataFrame({"city": [cell]}))) for cell in cells}
+        assert len(shown) == 1 and nfd not in shown.pop()
