@@ -150,8 +150,10 @@ class PrologEngine:
         self._current_query = core._lib.PL_current_query
         self._current_query.restype = c_void_p
         self._current_query.argtypes = []
+        self._printer = None  # fold_error_text/2, once runtime.pl is loaded
         with resources.as_file(resources.files("fold") / "runtime.pl") as path:
             self._call("system", "use_module", [("atom", str(path))], 0)
+        self._printer = core.PL_predicate(b"fold_error_text", 2, _RUNTIME.encode())
         # Read at start-up, so that what the process loads later cannot change it.
         (text,) = self._call(_RUNTIME, "fold_reserved", [], 1)
         self._reserved = frozenset((name, int(arity)) for arity, _, name in
@@ -239,18 +241,23 @@ class PrologEngine:
 
     def _exception_text(self, exception: int) -> str:
         """The pending exception ``exception`` (a term reference), printed by Prolog as
-        one line, as an error status is (``fold_error_text/2`` of ``runtime.pl``), and
-        cut to :data:`_SHOWN_CHARS`; clears it."""
+        one line, as an error status is (``fold_error_text/2`` of ``runtime.pl``; by
+        ``writeq`` while runtime.pl is not loaded, as when its loading fails), and cut
+        to :data:`_SHOWN_CHARS`; clears it."""
         core = self._core
         args = core.PL_new_term_refs(2)
         core.PL_put_term(args, exception)
         self._clear_exception()  # before Prolog runs again
         text = c_char_p()
-        printer = core.PL_predicate(b"fold_error_text", 2, _RUNTIME.encode())
-        if not (core.PL_call_predicate(None, core.PL_Q_NODEBUG | core.PL_Q_CATCH_EXCEPTION,
-                                       printer, args)
-                and core.PL_get_chars(args + 1, byref(text),
-                                      core.CVT_STRING | core.REP_UTF8)):
+        if self._printer is None:
+            printed = core.PL_get_chars(args, byref(text), core.CVT_WRITEQ | core.REP_UTF8)
+        else:
+            printed = (core.PL_call_predicate(None,
+                                              core.PL_Q_NODEBUG | core.PL_Q_CATCH_EXCEPTION,
+                                              self._printer, args)
+                       and core.PL_get_chars(args + 1, byref(text),
+                                             core.CVT_STRING | core.REP_UTF8))
+        if not printed:
             return "(a term that could not be printed)"
         return _shortened(text.value.decode("utf-8"))
 

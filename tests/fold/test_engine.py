@@ -519,6 +519,31 @@ def test_an_error_status_and_an_exception_print_their_term_alike():
     assert shown.count("g(") == 9 and "..." in shown and "portrayed" not in shown
 
 
+_NO_RUNTIME = """
+import importlib.resources, pathlib, sys, types
+from fold import engine
+engine.resources = types.SimpleNamespace(files=lambda package: pathlib.Path(sys.argv[1]),
+                                         as_file=importlib.resources.as_file)
+try:
+    engine.get_engine()
+except engine.PrologEngineError as err:
+    print(err)
+"""
+
+
+def test_an_exception_while_the_runtime_loads_is_shown_as_its_term(tmp_path):
+    # fold_error_text/2 is runtime.pl's own: its failing load printed only
+    # '(a term that could not be printed)'
+    done = subprocess.run([sys.executable, "-c", _NO_RUNTIME, str(tmp_path)],
+                          capture_output=True, text=True, timeout=120,
+                          cwd=Path(fold.__file__).parents[1])
+    assert done.returncode == 0, done.stderr
+    message = done.stdout.strip()
+    assert message.startswith("system:use_module raised an exception: "
+                              "error(existence_error(source_sink,"), message
+    assert str(tmp_path / "runtime.pl") in message and "\n" not in message
+
+
 def test_an_error_status_is_cut_short(cancer):
     clf, _ = cancer
     rows = RowFacts(text="['$row'('" + "x" * 100_000 + "', 1)].\n", n_rows=1, first_id=0,
