@@ -57,7 +57,7 @@ class IMLIClassifier(ClassifierMixin, BaseEstimator):
     Categories are read as text in Unicode's composed form (NFC) at fit and at predict
     and explain, so ``"café"`` with ``"é"`` precomposed or as ``"e"`` and a combining
     accent is one category (also when the training data holds both), shown in its NFC
-    form in the rules.
+    form in the rules (a category of ``column_specs`` is shown as its spec writes it).
 
     Parameters
     ----------
