@@ -5,8 +5,9 @@ exactly the learned model. Its data are facts, one per known cell:
 
 * ``'row'(Id).`` for every row (``Id`` = 0, 1, ... in table order);
 * ``'feature'(Id, Value).`` for every known cell — numbers for numeric
-  columns (written with :func:`repr`, full precision), quoted atoms for
-  categories; an unknown cell has no fact;
+  columns (at full precision, a whole number below 1e16 as an integer:
+  :func:`~fold.quoting.number_text`), quoted atoms for categories; an
+  unknown cell has no fact;
 * ``'neg_feature'(Id, Value).`` for a :class:`~fold.Negated` cell: classical
   negation, a separate predicate, never negation as failure.
 
