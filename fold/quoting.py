@@ -230,7 +230,9 @@ def format_numbers(values: np.ndarray) -> list:
 def format_term(value: object) -> str:
     """Write a class label (or category) as a Prolog constant.
 
-    Integers and finite floats become numbers; everything else (``str``,
+    Integers and finite floats become numbers, a float with its point (``1.0``, not
+    ``1`` as :func:`format_number` writes it: a label is unified, not compared, and
+    ``label(Id, 1.0)`` must hold for the class ``1.0``); everything else (``str``,
     ``bool``, other objects) becomes the quoted atom of ``str(value)``.
 
     Parameters
@@ -242,6 +244,8 @@ def format_term(value: object) -> str:
     str
     """
     if isinstance(value, numbers.Real) and not isinstance(value, bool):
-        if isinstance(value, numbers.Integral) or math.isfinite(float(value)):
+        if isinstance(value, numbers.Integral):
             return format_number(value)
+        if math.isfinite(float(value)):
+            return _with_mantissa_dot(repr(float(value)))
     return quote_atom(str(value))

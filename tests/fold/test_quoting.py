@@ -80,6 +80,22 @@ def test_format_term_numbers_and_atoms():
     assert format_term("x y") == "'x y'"
 
 
+def test_a_float_label_is_written_as_a_float(tmp_path):
+    # whole floats go to Prolog as integers, but a label is unified: label(Id, 1.0) failed
+    # in a plain swipl for the class 1.0 once it was written 1
+    assert format_term(1.0) == "1.0" and format_term(np.float64(-0.0)) == "-0.0"
+    assert format_term(1e16) == "1.0e+16" and format_term(np.int64(3)) == "3"
+    X = pd.DataFrame({"x": np.arange(20.0)})
+    clf = FOLDClassifier(random_state=0).fit(X, (X["x"] > 9).to_numpy(dtype=float))
+    (tmp_path / "fold.pl").write_text(clf.program_, encoding="utf-8")
+    (tmp_path / "facts.pl").write_text(clf.facts(X), encoding="utf-8")
+    done = subprocess.run([shutil.which("swipl"), "-q", "-g", "forall(label(I, 1.0), writeln(I))",
+                           "-t", "halt", str(tmp_path / "fold.pl"), str(tmp_path / "facts.pl")],
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0 and done.stderr == "", done.stderr
+    assert sorted(map(int, done.stdout.split())) == list(range(10, 20))
+
+
 def test_rules_and_explanations_quote_what_could_mislead():
     import numpy as np
     import pandas as pd
