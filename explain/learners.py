@@ -17,6 +17,7 @@ import numpy as np
 import pandas as pd
 
 from adapters import InputError
+from adapters.columns import composed
 from explain.transform import BinaryColumn, column_name
 from fold import FOLDClassifier, Negated
 from imli import IMLIClassifier, Predicate
@@ -240,8 +241,11 @@ def check_feature_names(params: dict, columns: list[BinaryColumn]) -> None:
 
 
 def _specs(columns: list[BinaryColumn]) -> tuple[Predicate, ...]:
-    """IMLI's column specs of the binary view's ``columns``."""
-    return tuple(Predicate(c.feature, c.relation, c.value) for c in columns)
+    """IMLI's column specs of the binary view's ``columns``, a category in Unicode's
+    composed form (NFC), as FOLD writes it: the table keeps a text in one form as given."""
+    return tuple(Predicate(c.feature, c.relation,
+                           composed(c.value) if isinstance(c.value, str) else c.value)
+                 for c in columns)
 
 
 def _params_for_view(params: dict, columns: list[BinaryColumn]) -> dict:

@@ -294,6 +294,18 @@ def test_a_black_box_with_one_answer_on_a_class_that_is_not_rare_blames_the_feat
         run_pipeline(ds, RunConfig(lime=FAST_LIME, learners=("fold",)), black_box=box)
 
 
+def test_both_learners_write_a_category_given_in_one_unicode_form_alike():
+    # 'café' written only as 'e' and a combining accent stays so in the table: FOLD's
+    # rules wrote it composed (NFC), IMLI's as given, so one report held two 'café's
+    rng = np.random.default_rng(1)
+    city = rng.choice(["cafe\u0301", "rome", "oslo", "bern", "nice"], 200)
+    df = pd.DataFrame({"city": city, "x": rng.normal(size=200),
+                       "t": (city != "cafe\u0301").astype(int)})
+    result = run_pipeline(from_frame(df, "t"), RunConfig(lime=FAST_LIME, imli_params=FAST_IMLI))
+    rules = [result.report["learners"][name]["rules"] for name in ("imli", "fold")]
+    assert all("caf\u00e9" in r and "cafe\u0301" not in r for r in rules), rules
+
+
 def test_a_black_box_that_sees_a_column_merged_in_32_bit_floats_says_so():
     # the decision is on values 1e-3 apart around 1e6, one value in float32: XGBoost
     # predicts one class, and the error used to blame the smaller class's size
