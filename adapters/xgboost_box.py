@@ -741,7 +741,7 @@ def _recode(booster, encoder, order):
                 notes += _unseen_notes(name, unseen, ours, "non-ASCII ones")
             if codes is not None and codes != list(range(len(ours))):
                 recode[j] = np.array(codes, dtype=np.float64)
-            elif codes is None and not all(_fits(c, start, length)
+            elif codes is None and not all(written_alike(c, start, length)
                                            for c, (start, length) in zip(ours, cut)):
                 raise InputError(f"column {quoted(name)}: the model's non-ASCII categories "
                                  f"are stored cut short (XGBoost 3.1-3.2) and are not the "
@@ -799,20 +799,13 @@ def _cut_categories(booster, j):
     return [(text[a:b], b - a) for a, b in zip(offsets, offsets[1:])]
 
 
-def _fits(category, start, length) -> bool:
-    """Whether ``category`` may be the model's category stored cut short as ``start`` of
-    ``length`` characters, in any Unicode form (the model may have been trained on ``é``
-    written as ``e`` and an accent, or the other way round)."""
-    return written_alike(category, start, length)
-
-
 def _match_cut_categories(cut, ours):
     """The model's code of each of ``ours`` given the model's ``cut`` categories (see
     :func:`_cut_categories`), or None when their starts and lengths do not pair them one
     to one. With another count of ``ours`` than the model has, each must fit exactly one
     of the model's (an absent category of the same start and length could be the one
     written), or none (NaN: a category the model never saw)."""
-    candidates = [{i for i, c in enumerate(ours) if _fits(c, start, length)}
+    candidates = [{i for i, c in enumerate(ours) if written_alike(c, start, length)}
                   for start, length in cut]
     if len(ours) != len(cut):
         fits = [[k for k, found in enumerate(candidates) if i in found]
