@@ -168,7 +168,8 @@ def _trees_used(booster: xgb.Booster, iteration_range) -> xgb.Booster:
     return part
 
 
-def train_xgboost(X, y, encoder, categorical, random_state=0, class_names=None, **params):
+def train_xgboost(X, y, encoder, categorical, random_state=0, class_names=None,
+                  class_weight=None, **params):
     """Train an XGBoost classifier as the black box.
 
     Uses ``tree_method="hist"``; categorical columns are given to XGBoost natively (pandas
@@ -192,6 +193,13 @@ def train_xgboost(X, y, encoder, categorical, random_state=0, class_names=None, 
     class_names : sequence of str, optional
         The names of labels ``0 .. k-1`` (``Dataset.class_names``), kept in the model and
         in its saved file (:attr:`XGBoostBlackBox.class_names`).
+    class_weight : {None, "balanced"}, default=None
+        ``"balanced"`` weighs each row by how many times rarer its class is than the most
+        frequent one (XGBoost's ``scale_pos_weight = negatives / positives``, for any
+        number of classes), in training and in early stopping's validation loss alike, so
+        that a rare class is not outvoted: unweighted, a class of a few percent of the rows
+        is often predicted for none of them. The model then answers as if the classes were
+        equally frequent.
     **params
         XGBClassifier parameters overriding :data:`DEFAULT_PARAMS`, and
         ``validation_fraction`` (default 0.2) and ``early_stopping_rounds`` (default 20;
@@ -202,13 +210,15 @@ def train_xgboost(X, y, encoder, categorical, random_state=0, class_names=None, 
     Returns
     -------
     XGBoostBlackBox
-        ``info`` records the trees used, the best iteration, validation rows and the
-        training threads (None: every core).
+        ``info`` records the trees used, the best iteration, validation rows, the
+        training threads (None: every core) and, with ``class_weight``, each class's
+        weight (``class_weights``).
 
     Raises
     ------
     InputError
-        Labels that are not ``0 .. k-1``, or columns that do not match the encoder.
+        Labels that are not ``0 .. k-1``, columns that do not match the encoder, or an
+        unknown ``class_weight``.
 
     Examples
     --------
@@ -221,6 +231,7 @@ def train_xgboost(X, y, encoder, categorical, random_state=0, class_names=None, 
     """
     from sklearn.model_selection import train_test_split
 
+    check_class_weight(class_weight)
     categorical = tuple(str(c) for c in categorical)
     if not hasattr(encoder, "feature_names_"):
         encoder.fit(X, categorical)
@@ -245,19 +256,24 @@ def train_xgboost(X, y, encoder, categorical, random_state=0, class_names=None, 
 
     info = {"n_estimators": int(model.n_estimators), "rows": len(y),
             "training_threads": params.get("n_jobs", params.get("nthread"))}
+    weights = None
+    if class_weight == "balanced":
+        per_class = counts.max() / counts
+        weights = per_class[y]
+        info["class_weights"] = [float(w) for w in per_class]
     frame = category_frame(Z, encoder)
     if rounds and counts.min() >= 2 and n_classes <= n_validation <= len(y) - n_classes:
         train, valid = train_test_split(np.arange(len(y)), test_size=n_validation,
                                         stratify=y, random_state=random_state)
         model.set_params(early_stopping_rounds=int(rounds))
-        _fit(model, frame.iloc[train], y[train],
-             eval_set=[(frame.iloc[valid], y[valid])], verbose=False)
+        _fit(model, frame.iloc[train], y[train], eval_set=[(frame.iloc[valid], y[valid])],
+             verbose=False, **_weighted(weights, train, valid))
         best = int(model.best_iteration)
         info.update(early_stopping=True, validation_rows=len(valid), best_iteration=best,
                     n_trees=best + 1, validation_score=float(model.best_score))
         iteration_range = (0, best + 1)
     else:
-        _fit(model, frame, y, verbose=False)
+        _fit(model, frame, y, verbose=False, sample_weight=weights)
         iteration_range = (0, 0)
         info.update(early_stopping=False, n_trees=model.get_booster().num_boosted_rounds())
         if rounds:
@@ -282,6 +298,26 @@ def training_threads(n_rows: int, n_columns: int) -> int | None:
     (1, None)
     """
     return 1 if n_rows * n_columns < ONE_THREAD_CELLS else None
+
+
+def check_class_weight(class_weight):
+    """``class_weight`` if :func:`train_xgboost` takes it (None or ``"balanced"``).
+
+    Raises
+    ------
+    InputError
+        For any other value.
+    """
+    if class_weight is None or isinstance(class_weight, str) and class_weight == "balanced":
+        return class_weight
+    raise InputError(f"class_weight must be None or 'balanced', got {class_weight!r}")
+
+
+def _weighted(weights, train, valid) -> dict:
+    """``fit``'s row weights of the training and validation parts; none without weights."""
+    if weights is None:
+        return {}
+    return {"sample_weight": weights[train], "sample_weight_eval_set": [weights[valid]]}
 
 
 def _fit(model, *args, **kwargs) -> None:

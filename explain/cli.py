@@ -352,6 +352,11 @@ def _parser() -> argparse.ArgumentParser:
                        "target label of the model's class 0, then of class 1, ... (repeat "
                        "once per class; default: the labels in sorted order, as "
                        "scikit-learn's LabelEncoder numbers them)")
+        p.add_argument("--class-weight", choices=("none", "balanced"), default=None,
+                       help="how the black box trained here weighs the classes: balanced "
+                       "weighs each row of the rarer class by how many times rarer it is, so "
+                       "that a class of a few percent of the rows is predicted at all "
+                       "(default none; not for --model)")
         p.add_argument("--seed", type=number_arg(int, 0, 2**32), default=0,
                        help="seeds everything (default 0)")
         p.add_argument("--test-size", type=number_arg(float, 0, 1, inclusive=False), default=0.25,
@@ -491,6 +496,8 @@ def _cli_run(args) -> CliRun:
         lime=lime,
         learners=args.learners,
         train_view=args.train_view,
+        class_weight=(args.class_weight if args.class_weight != "none" and args.model is None
+                      else None),
         imli_params=imli_params,
         fold_params=({} if args.fold_mdl_weight is None else
                      {"mdl_weight": None if args.fold_mdl_weight == "none"
@@ -541,6 +548,9 @@ def _unused_options(args) -> list[str]:
     if args.model_classes and args.model is None:
         messages.append("--model-class names the classes of a --model, and none is given: "
                         "ignored")
+    if args.class_weight is not None and args.model is not None:
+        messages.append("--class-weight sets the black box trained here, and --model "
+                        "explains yours as it is: ignored")
     return messages
 
 

@@ -22,6 +22,7 @@ from sklearn.model_selection import train_test_split
 from adapters import (BlackBox, Dataset, InputError, TableEncoder, relabel_classes,
                       rest_name, train_xgboost)
 from adapters.blackbox import check_encoded_reading, unwrapped
+from adapters.xgboost_box import check_class_weight
 from adapters.errors import counted, listing, quoted
 from adapters.target import labels_as_written
 from explain.learners import (LEARNERS, FittedLearner, check_feature_names, check_params,
@@ -72,6 +73,12 @@ class RunConfig:
         *and* on full rows, so they stay faithful both as a global model and in the LIME
         protocol (BENCHMARKS.md measures the three). ``"raw"``: every feature of every row,
         no LIME at all (the ablation).
+    class_weight : {None, "balanced"}, default=None
+        How the black box trained here weighs its two classes (a given model is explained
+        as it is). ``"balanced"`` weighs each row of the rarer class by how many times
+        rarer it is (XGBoost's ``scale_pos_weight``; :func:`adapters.train_xgboost`): on a
+        table where the positive class is a few percent of the rows, the unweighted black
+        box often predicts it for no row, and there is no decision to explain.
 
     Raises
     ------
@@ -87,6 +94,7 @@ class RunConfig:
     fold_params: dict = field(default_factory=dict)
     explain_test: bool = True
     train_view: str = "lime+raw"
+    class_weight: str | None = None
 
     def __post_init__(self):
         set_ = object.__setattr__  # frozen: the checked values replace the given ones
@@ -121,6 +129,7 @@ class RunConfig:
         if self.train_view not in TRAIN_VIEWS:
             raise InputError(f"unknown train_view {self.train_view!r}; choose from "
                              f"{TRAIN_VIEWS}")
+        check_class_weight(self.class_weight)
 
     @property
     def uses_lime(self) -> bool:
@@ -168,6 +177,7 @@ class RunConfig:
             "fold_params": _plain_params(self.fold_params) if "fold" in self.learners else {},
             "explain_test": self.explain_test,
             "train_view": self.train_view,
+            "class_weight": self.class_weight,
         }
 
 
@@ -287,6 +297,12 @@ def _merged_in_float32(X: pd.DataFrame, numeric) -> list[str]:
         if 2 * len(np.unique(values.astype(np.float32))) <= len(np.unique(values)):
             merged.append(name)
     return merged
+
+
+def _class_weights(black_box, dataset: Dataset) -> dict | None:
+    """Each class's weight in training the black box, by class name; None unweighted."""
+    weights = black_box.info.get("class_weights")
+    return None if weights is None else dict(zip(dataset.class_names, weights))
 
 
 def _copies_note(X_train: pd.DataFrame, X_test: pd.DataFrame) -> list[str]:
@@ -498,6 +514,10 @@ def run_pipeline(
                          f"it None to explain class 1")
     if cache_dir is not None and config.uses_lime:
         check_cache_dir(cache_dir)  # before the slow stages
+    if black_box is not None and config.class_weight is not None:
+        raise InputError(f"class_weight={config.class_weight!r} weighs the classes of the "
+                         f"black box trained here; a given model is explained as it is: "
+                         f"leave class_weight None")
     binary = binarize_target(dataset)
     if black_box is not None:
         black_box = _read_by_name(black_box, dataset)
@@ -531,7 +551,7 @@ def run_pipeline(
         _step(progress, "training the black box", 0)
         black_box = train_xgboost(
             X_train, y_train, encoder, dataset.categorical, random_state=config.random_state,
-            class_names=dataset.class_names,
+            class_names=dataset.class_names, class_weight=config.class_weight,
         )
         _step(progress, "training the black box", 1)
     bb_seconds = time.perf_counter() - started
@@ -556,10 +576,14 @@ def run_pipeline(
         if n_other >= RARE_CLASS_SHARE * len(y_train):
             fix = ("the features may not predict the target: check the target column"
                    + (" and the model" if user_box else ", or give a model with --model"))
-        elif len(dataset.source_labels) > 2:  # another class against the rest may be learned
-            fix = "a larger class with --positive, or more rows, may give one"
         else:
-            fix = "more rows of it may give one"
+            ways = ["more rows of it"]
+            if len(dataset.source_labels) > 2:  # another class against the rest may be learned
+                ways.insert(0, "a larger class with --positive")
+            if config.class_weight is None and not user_box:
+                ways.insert(0, "weighing the classes (--class-weight balanced)")
+            fix = ", or ".join([", ".join(ways[:-1]), ways[-1]] if len(ways) > 1 else ways)
+            fix += " may give one"
         if merged := _merged_in_float32(X_train, dataset.numeric):
             fix = (f"the black box reads column{'s' * (len(merged) > 1)} "
                    f"{listing(merged, 3)} in 32-bit floats, where "
@@ -696,6 +720,9 @@ def run_pipeline(
             "majority_label": dataset.class_names[majority],
             "majority_fidelity_test": float(np.mean(bb_test == majority)),
             "fit_seconds": bb_seconds,
+            "class_weight": config.class_weight,
+            # each class's weight in training (None: unweighted, or a given model)
+            "class_weights": (None if user_box else _class_weights(black_box, dataset)),
         },
         "lime": {
             "train_view": config.train_view,

@@ -16,7 +16,8 @@ from html import escape
 from adapters.errors import counted
 from explain.report_md import (FEATURES_SHOWN, FIDELITY_NOTE, LEARNER_COLUMNS,
                                REASONS_CAPTION, VIEW_KEYS, VIEW_LABELS, VS_RUN_NOTE,
-                               baseline_note, cached, complement_legend, empty_rules_note,
+                               baseline_note, cached, class_weights_text,
+                               complement_legend, empty_rules_note,
                                example_table, examples_caption, features_caption, fmt,
                                learner_order, learner_rows, missing_selections_note,
                                optimal_cell, paired_note, reasons_table, setting_text,
@@ -135,6 +136,8 @@ def _summary(report: dict) -> str:
         ("black box", bb["kind"]),
         ("accuracy (test)", fmt(bb["accuracy_test"])),
         ("accuracy (train)", fmt(bb.get("accuracy_train"))),
+        *([("class weights (balanced)", weights)] if (weights := class_weights_text(bb))
+          else []),
         (f"predicts {visible(ds['class_names'][1])} (test)",
          fmt(bb.get("positive_rate_test"))),
         ("LIME", lime_text),

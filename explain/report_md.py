@@ -160,6 +160,15 @@ def cached(lime: dict) -> str:
     return f" ({n} of them read from the cache)" if n else ""
 
 
+def class_weights_text(black_box: dict) -> str:
+    """How the black box weighed its classes in training (``'bad' ×2.33, 'good' ×1``), or
+    ``""`` when it did not (unweighted, or a given model)."""
+    weights = black_box.get("class_weights")
+    if not weights:
+        return ""
+    return ", ".join(f"{visible(repr(name))} ×{w:.3g}" for name, w in weights.items())
+
+
 def complement_legend(name: str, rules: str) -> str | None:
     """How a learner's negated tests read on a missing value, when its rules have one; else
     ``None``. IMLI's complement of a column, ``not (…)``, holds on it; ``!=`` (either
@@ -428,6 +437,8 @@ def render_markdown(report: dict) -> str:
         f"- Black box: {text(bb['kind'])}, accuracy {fmt(bb['accuracy_test'])} (test), "
         f"{fmt(bb.get('accuracy_train'))} (train)",
     ]
+    if weights := class_weights_text(bb):
+        out.append(f"- Black box trained with class weights (balanced): {md_text(weights)}")
     if lime.get("rows_explained"):
         out.append(
             f"- LIME: {lime['rows_explained']} rows explained in {fmt(lime['seconds'])} s"

@@ -739,3 +739,44 @@ def test_a_model_s_non_ascii_categories_match_the_data_s_in_another_unicode_form
     X = ds.X.assign(c=[unicodedata.normalize(read, v) for v in ds.X["c"]])
     box = load_xgboost(path, TableEncoder().fit(X, ds.categorical))
     np.testing.assert_array_equal(box.predict(X), expected)
+
+
+def _rare_class_table(n=300, rate=0.03, seed=0):
+    """A table whose positive class is ``rate`` of the rows, told by one noisy feature."""
+    rng = np.random.default_rng(seed)
+    X = pd.DataFrame(rng.normal(size=(n, 4)), columns=list("abcd"))
+    score = X.a + 0.5 * rng.normal(size=n)
+    y = (score > np.quantile(score, 1 - rate)).astype(np.int64).to_numpy()
+    return X, y
+
+
+def test_balanced_class_weight_lets_a_rare_class_be_predicted():
+    X, y = _rare_class_table()
+    plain = train_xgboost(X, y, TableEncoder(), [], random_state=0)
+    assert plain.predict(X).sum() == 0  # outvoted: no row of the 9 positives
+    assert "class_weights" not in plain.info
+    box = train_xgboost(X, y, TableEncoder(), [], random_state=0, class_weight="balanced")
+    predicted = box.predict(X)
+    assert predicted[y == 1].mean() > 0.5  # most positives found
+    assert box.info["class_weights"] == [1.0, (y == 0).sum() / (y == 1).sum()]
+    assert box.info["early_stopping"]
+
+
+def test_balanced_class_weight_without_early_stopping_and_with_more_classes():
+    X, y = _rare_class_table()
+    y = np.where(y == 1, 1, 2 * (X.b.to_numpy() > 1.0))  # 249, 9 and 42 rows
+    counts = np.bincount(y)
+    settings = {"random_state": 0, "early_stopping_rounds": None, "n_estimators": 5}
+    plain = train_xgboost(X, y, TableEncoder(), [], **settings)
+    assert set(plain.predict(X)) == {0}
+    box = train_xgboost(X, y, TableEncoder(), [], class_weight="balanced", **settings)
+    assert not box.info["early_stopping"]
+    assert box.info["class_weights"] == pytest.approx(list(counts.max() / counts))
+    assert set(box.predict(X)) == {0, 1, 2}
+
+
+@pytest.mark.parametrize("value", ["Balanced", "auto", 1.0, {"a": 1}, np.array(["balanced"])])
+def test_an_unknown_class_weight_is_refused_in_one_line(value):
+    X, y = _rare_class_table()
+    with pytest.raises(InputError, match=r"^class_weight must be None or 'balanced', got "):
+        train_xgboost(X, y, TableEncoder(), [], class_weight=value)

@@ -878,6 +878,10 @@ def test_out_of_range_options_are_usage_errors(option, value, capsys):
     (["--learners", "imli,fold", "--time-limit", "5", "--lime-mode", "exact"], None),
     (["--train-view", "raw", "--top-k", "3", "--lime-mode", "exact", "--discretizer", "decile"],
      "--top-k, --lime-mode set LIME, which --train-view raw does not run: ignored"),
+    (["--model", "box.ubj", "--class-weight", "balanced"],
+     "--class-weight sets the black box trained here, and --model explains yours as it is: "
+     "ignored"),
+    (["--class-weight", "none"], None),
 ])
 def test_options_that_will_not_apply_are_warned_of(options, words, capsys):
     # they used to pass silently and be recorded in report.json as if they had applied
@@ -1245,3 +1249,22 @@ def test_progress_rates_below_one_per_second_are_not_zero(capsys, monkeypatch):
     assert lines[1:] == [f"sweep fold: {k}/4 fits, 0.2 fits/s" for k in range(1, 5)]
     assert [cli._per_second(n, 1.0) for n in (0.0314, 3.14, 9.96, 10.4, 1234.5)] == [
         "0.031", "3.1", "10", "10", "1234"]
+
+
+def test_class_weight_balanced_explains_a_rare_class(tmp_path):
+    # unweighted, the black box predicts the 9 'fraud' rows of 300 as 'ok', and the run stops
+    rng = np.random.default_rng(1)
+    frame = pd.DataFrame(rng.normal(size=(400, 4)), columns=list("abcd"))
+    score = frame.a + 0.5 * rng.normal(size=400)
+    frame["t"] = np.where(score > np.quantile(score, 0.97), "fraud", "ok")
+    path = tmp_path / "rare.csv"
+    frame.to_csv(path, index=False)
+    args = ["run", "--data", str(path), "--target", "t", "--learners", "fold", *FAST_LIME]
+    done = run_cli(*args, "--out", str(tmp_path / "plain"))
+    assert done.returncode == 2 and "(--class-weight balanced)" in done.stderr, done.stderr
+    done = run_cli(*args, "--out", str(tmp_path / "run"), "--class-weight", "balanced")
+    assert done.returncode == 0, done.stderr
+    report = json.loads((tmp_path / "run" / "report.json").read_text())
+    assert report["black_box"]["class_weights"] == {"ok": 1.0, "fraud": 291 / 9}
+    assert report["parameters"]["class_weight"] == "balanced"
+    assert report["black_box"]["positive_rate_test"] > 0

@@ -1024,3 +1024,51 @@ def test_a_one_hot_top_k_above_the_features_lime_weighs_is_noted(top_k, noted):
             "negated categories, --lime-categories one-hot): LIME keeps all 5 of every row")
     assert (note in report["dataset"]["notes"]) is noted
     assert report["lime"]["top_k"] == 5 and report["lime"]["categories"] == "one-hot"
+
+
+def _rare_class_frame(n=400, rate=0.03, seed=1):
+    rng = np.random.default_rng(seed)
+    df = pd.DataFrame(rng.normal(size=(n, 4)), columns=list("abcd"))
+    score = df.a + 0.5 * rng.normal(size=n)
+    df["t"] = np.where(score > np.quantile(score, 1 - rate), "fraud", "ok")
+    return df
+
+
+def test_a_rare_class_the_black_box_never_predicts_is_explained_with_balanced_weights():
+    ds = from_frame(_rare_class_frame(), "t")
+    config = RunConfig(lime=FAST_LIME, learners=("fold",))
+    with pytest.raises(InputError, match=r"predicts class 'ok' for every training row: there "
+                                         r"is no decision to explain \('fraud' has 9 of 300 "
+                                         r"training rows; weighing the classes "
+                                         r"\(--class-weight balanced\), or more rows of it "
+                                         r"may give one\)$"):
+        run_pipeline(ds, config)
+    result = run_pipeline(ds, replace(config, class_weight="balanced"))
+    bb = result.report["black_box"]
+    assert bb["class_weight"] == "balanced"
+    assert bb["class_weights"] == {"ok": 1.0, "fraud": 291 / 9}
+    assert result.report["parameters"]["class_weight"] == "balanced"
+    assert result.labels["bb_train"].sum() > 0
+    from explain.report_html import render_html
+    from explain.report_md import render_markdown
+
+    assert ("- Black box trained with class weights (balanced): 'ok' ×1, 'fraud' ×32.3"
+            in render_markdown(result.report))
+    assert ("<th>class weights (balanced)</th><td>&#x27;ok&#x27; ×1, &#x27;fraud&#x27; ×32.3"
+            in render_html(result.report))
+
+
+def test_class_weight_is_refused_for_a_given_model_and_checked():
+    from adapters import TableEncoder, wrap_callable
+
+    ds = from_frame(_rare_class_frame(), "t")
+    box = wrap_callable(lambda X: 1 / (1 + np.exp(-X["a"].to_numpy())),
+                        TableEncoder().fit(ds.X, ()))
+    with pytest.raises(InputError, match=r"^class_weight='balanced' weighs the classes of the "
+                                         r"black box trained here; a given model is "
+                                         r"explained as it is: leave class_weight None$"):
+        run_pipeline(ds, RunConfig(lime=FAST_LIME, learners=("fold",),
+                                   class_weight="balanced"), black_box=box)
+    with pytest.raises(InputError, match=r"^class_weight must be None or 'balanced', got 'yes'$"):
+        RunConfig(class_weight="yes")
+    assert RunConfig().to_dict()["class_weight"] is None
