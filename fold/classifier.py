@@ -25,6 +25,7 @@ from .engine import Evaluation, get_engine
 from .errors import FoldInputError
 from .explanation import Explanation, explain_row
 from .facts import write_facts, write_rows
+from .forms import alike_names, composed, merged_labels
 from .learner import FoldLearner, LearnerSettings
 from .program import check_classes, write_program
 from .rules import Rule
@@ -59,6 +60,11 @@ def _labels(y) -> np.ndarray:
     if labels.dtype.kind == "U" and not isinstance(y, np.ndarray):
         labels = np.asarray(y, dtype=object)
     return labels
+
+
+def _form(label):
+    """A label as ``class_order`` may name it: text in either Unicode form."""
+    return composed(label) if isinstance(label, str) else label
 
 
 def _not_a_table(X, array: np.ndarray) -> str:
@@ -367,6 +373,9 @@ class FOLDClassifier(ClassifierMixin, BaseEstimator):
         # A DataFrame is 2-D and dense: its dtypes are checked on one row, as converting a
         # mixed frame to one object array costs ~0.3 s per million rows.
         if isinstance(X, pd.DataFrame):
+            if not reset and hasattr(self, "feature_names_in_") and alike_names(
+                    X.columns, self.feature_names_in_):
+                X = X.set_axis(list(self.feature_names_in_), axis=1)
             check_column_types(X)
             # scikit-learn's own messages for an empty table (one with a cell passes); its
             # check of a mixed frame casts categories to float (a category and an Int64
@@ -424,9 +433,9 @@ class FOLDClassifier(ClassifierMixin, BaseEstimator):
         if self.class_order is None:
             return sorted(range(len(self.classes_)), key=lambda k: (-counts[k], k))
         wanted = list(self.class_order)
-        index = {label: k for k, label in enumerate(self.classes_.tolist())}
+        index = {_form(label): k for k, label in enumerate(self.classes_.tolist())}
         try:
-            order = [index.get(label) for label in wanted]
+            order = [index.get(_form(label)) for label in wanted]
         except TypeError:  # a list given as a label, which no class is
             order = [None]
         if None in order or sorted(order) != list(range(len(self.classes_))):
@@ -509,7 +518,7 @@ class FOLDClassifier(ClassifierMixin, BaseEstimator):
         y = _labels(y)
         if y.dtype.kind == "c":  # scikit-learn's words, without the whole array
             raise FoldInputError(f"Complex data not supported: y has dtype {y.dtype}")
-        y = column_or_1d(y, warn=True)
+        y = merged_labels(column_or_1d(y, warn=True))
         check_consistent_length(frame, y)
         if y.dtype == object and pd.isna(y).any():
             raise ValueError("Input y contains missing labels (None or NaN); drop those "

@@ -22,7 +22,6 @@ from __future__ import annotations
 import math
 import numbers
 import reprlib
-import unicodedata
 import warnings
 from dataclasses import dataclass, field
 from decimal import Decimal
@@ -32,6 +31,7 @@ import numpy as np
 import pandas as pd
 
 from .errors import FoldInputError
+from .forms import check_names, composed
 
 __all__ = ["Negated", "Schema", "ColumnView", "category", "NUMERIC", "CATEGORICAL"]
 
@@ -67,15 +67,10 @@ def category(value: object) -> str:
     True
     """
     if isinstance(value, bool | np.bool_) or not isinstance(value, numbers.Real):
-        return _composed(str(value))
+        return composed(str(value))
     if isinstance(value, numbers.Integral) or float(value).is_integer():
         return str(int(value))
     return str(value)
-
-
-def _composed(text: str) -> str:
-    """``text`` in Unicode's composed form (NFC); ASCII text as it is, at no cost."""
-    return text if text.isascii() else unicodedata.normalize("NFC", text)
 
 
 @dataclass(frozen=True, init=False)
@@ -195,15 +190,13 @@ _NOT_CATEGORIES = frozenset({"date", "datetime", "datetime64", "timedelta", "tim
 
 
 def check_column_types(frame: pd.DataFrame) -> None:
-    """Refuse columns that are neither numbers nor categories (dates, complex numbers).
+    """Refuse columns that are neither numbers nor categories (dates, complex numbers),
+    and names that repeat (:func:`fold.forms.check_names`).
 
     Their values would become one category each (dates) or lose a part (complex), so
     the rules would be silently wrong; the caller converts them first.
     """
-    names = [str(c) for c in frame.columns]
-    if len(set(names)) != len(names):
-        dupes = sorted({n for n in names if names.count(n) > 1})
-        raise FoldInputError(f"duplicate column names {dupes}; make them unique")
+    check_names(frame.columns)
     for name, column in frame.items():
         dtype, held = column.dtype, ""
         if dtype == object:  # dates as objects (a column's .dt.date) are dates too
@@ -283,7 +276,7 @@ def _read_distinct(cells: np.ndarray, unknown: np.ndarray) -> CategoricalCells |
     if not all(k is str or k is Negated for k in kinds) or not np.array_equal(codes < 0,
                                                                                unknown):
         return None
-    texts = [_composed(u) if kind is str else u for u, kind in zip(uniques, kinds)]
+    texts = [composed(u) if kind is str else u for u, kind in zip(uniques, kinds)]
     if any(t != u for t, u in zip(texts, uniques)):  # another form: read as NFC
         cells = np.append(np.asarray(texts, dtype=object), None)[codes]
         return _read_distinct(cells, unknown)

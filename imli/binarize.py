@@ -26,6 +26,7 @@ from sklearn.tree import DecisionTreeClassifier
 from sklearn.utils._param_validation import Interval, InvalidParameterError, StrOptions
 from sklearn.utils.validation import check_is_fitted, validate_data
 
+from .forms import check_names
 from .predicates import (Predicate, category_codes, category_texts, readable, short_between,
                          to_numbers)
 
@@ -150,15 +151,13 @@ _NOT_CATEGORIES = frozenset({"date", "datetime", "datetime64", "timedelta", "tim
 
 
 def check_column_types(frame: pd.DataFrame) -> None:
-    """Refuse columns that are neither numbers nor categories (dates, complex numbers).
+    """Refuse columns that are neither numbers nor categories (dates, complex numbers),
+    and names that repeat (:func:`imli.forms.check_names`).
 
     Each date would become a category of its own and a complex number would lose its
     imaginary part: silently wrong rules. The caller converts such columns first.
     """
-    names = [str(c) for c in frame.columns]
-    if len(set(names)) != len(names):
-        dupes = sorted({n for n in names if names.count(n) > 1})
-        raise ValueError(f"duplicate column names {dupes}; make them unique")
+    check_names(frame.columns)
     for name, column in frame.items():
         dtype, held = column.dtype, ""
         if dtype == object:  # dates as objects (a column's .dt.date) are dates too

@@ -415,7 +415,7 @@ class IMLIClassifier(ClassifierMixin, BaseEstimator):
         self.rule_size_ = int(self.rules_.size)
         self.timed_out_ = bool(budget.timed_out)
         self.n_queries_ = int(budget.n_queries)
-        errors = int((self.predict(X) != np.asarray(y).ravel()).sum())
+        errors = int((self.predict(X) != classes[codes]).sum())
         self.objective_ = float(self.rule_size_ + self.data_fidelity * errors)
         if self.timed_out_:
             # the learning stage stops at its share of the limit, so a fit may end well

@@ -10,6 +10,7 @@ from sklearn.utils.validation import validate_data
 
 from .binarize import (Binarizer, as_float64, check_column_types, check_columns,
                        frame_from_array)
+from .forms import alike_names, merged_labels
 from .literals import LiteralSpace
 from .predicates import Predicate
 
@@ -106,6 +107,9 @@ def binary_input(est, X, y=None, column_specs=None, reset=True):
         # would answer 0.0/1.0 instead of labels of y's own kind
         y = labels
     if isinstance(X, pd.DataFrame):
+        fitted = getattr(est, "_fit_columns", None)
+        if not reset and fitted is not None and alike_names(X.columns, fitted):
+            X = X.set_axis(fitted, axis=1)  # the fitted names in another Unicode form
         check_column_types(X)
         target = y if reset else "no_validation"
         check_columns(est, X.columns, reset)  # before scikit-learn's, of many lines
@@ -138,7 +142,7 @@ def binary_input(est, X, y=None, column_specs=None, reset=True):
             frame = frame_from_array(X, names, categories)
             check_column_types(frame)  # dates or complex numbers as objects
     if reset:
-        y = column_or_1d(y, warn=True)
+        y = merged_labels(column_or_1d(y, warn=True))
         if y.dtype.kind in "fc":
             assert_all_finite(y, input_name="y")
         check_consistent_length(X, y)

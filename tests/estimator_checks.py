@@ -111,3 +111,28 @@ def check_labels_tables_and_columns_are_read_as_given(estimator):
     clf = estimator.fit(X, y)
     for table in (X[["b", "a"]], X[["a"]], X.assign(c=1.0), X.rename(columns={"b": "z"})):
         refused(lambda: clf.predict(table), r"^X has columns \[.*\], .*fitted on \['a', 'b'\]")
+
+
+def check_labels_and_column_names_in_either_unicode_form(estimator):
+    """Labels that are the same text in two Unicode forms (``"é"`` as one character, NFC,
+    or as ``"e"`` and an accent, NFD) print alike: they are one class, in NFC, with a
+    warning naming them; a label in one form only stays as written. Column names alike so
+    are refused in one line, and a table at predict may name a column in either form."""
+    nfc, nfd = "caf\u00e9", "cafe\u0301"
+    X = pd.DataFrame({"a": np.arange(32) % 2 * 1.0, "b": np.arange(32) % 4 * 1.0})
+    y = np.where(X["a"] == 1, "tea", np.where(X["b"] == 0, nfc, nfd)).astype(object)
+    with pytest.warns(UserWarning, match=r"^y: labels 'caf\\xe9' = 'cafe\\u0301' \(escaped"):
+        clf = estimator.fit(X, y)
+    assert clf.classes_.tolist() == [nfc, "tea"]
+    assert clf.predict(X).tolist() == np.where(X["a"] == 1, "tea", nfc).tolist()
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        alone = estimator.fit(X, np.where(X["a"] == 1, "tea", nfd))
+        assert alone.classes_.tolist() == [nfd, "tea"]
+        named = estimator.fit(X.rename(columns={"a": nfd}), y == "tea")
+        assert (named.predict(X.rename(columns={"a": nfc})) == (y == "tea")).all()
+    with pytest.raises(ValueError) as caught:
+        estimator.fit(X.set_axis([nfc, nfd], axis=1), y == "tea")
+    message = str(caught.value)
+    assert message.startswith("column names 'caf\\xe9', 'cafe\\u0301' (escaped, as they "
+                              "print alike) are the same text") and "\n" not in message

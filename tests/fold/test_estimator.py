@@ -24,6 +24,7 @@ import fold
 from fold import FoldInputError, FOLDClassifier, Negated
 from tests.estimator_checks import (check_an_array_keeps_categories_that_read_as_numbers,
                                     check_arrays_of_dates_and_odd_labels_are_refused_in_one_line,
+                                    check_labels_and_column_names_in_either_unicode_form,
                                     check_labels_tables_and_columns_are_read_as_given,
                                     check_numbers_given_as_text_at_predict_read_as_in_fit)
 from tests.fold.helpers import python_decisions, run_swipl
@@ -545,3 +546,18 @@ def test_text_in_either_unicode_form_is_one_category(tmp_path):
         assert FOLDClassifier(random_state=0).fit(other, y).program_ == clf.program_
     assert CAFE in clf.program_ and "cafe\u0301" not in clf.program_
     assert Negated("cafe\u0301") == Negated(CAFE)
+
+
+def test_labels_and_column_names_in_either_unicode_form():
+    check_labels_and_column_names_in_either_unicode_form(FOLDClassifier(random_state=0))
+
+
+def test_labels_in_two_unicode_forms_are_one_class_in_the_program_and_class_order():
+    nfc, nfd = CAFE, "cafe\u0301"
+    X = pd.DataFrame({"a": np.arange(12) % 3 * 1.0})
+    y = np.array([nfc, nfd, "tea"] * 4, dtype=object)
+    with pytest.warns(UserWarning, match="same text in different Unicode characters"):
+        clf = FOLDClassifier(class_order=["tea", nfd], random_state=0).fit(X, y)
+    assert clf.classes_[clf.class_order_].tolist() == ["tea", nfc]
+    assert nfc in clf.program_ and nfd not in clf.program_
+    assert clf.predict(X).tolist() == [nfc, nfc, "tea"] * 4

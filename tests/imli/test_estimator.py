@@ -19,6 +19,7 @@ from imli.literals import LiteralSpace, literal_matrix
 from imli.redundancy import simplify
 from tests.estimator_checks import (check_an_array_keeps_categories_that_read_as_numbers,
                                     check_arrays_of_dates_and_odd_labels_are_refused_in_one_line,
+                                    check_labels_and_column_names_in_either_unicode_form,
                                     check_labels_tables_and_columns_are_read_as_given,
                                     check_numbers_given_as_text_at_predict_read_as_in_fit)
 
@@ -930,3 +931,7 @@ def test_text_in_either_unicode_form_is_one_category():
         assert str(fitted.rules_) == str(clf.rules_)
         assert [str(p) for p in fitted.binarizer_.column_specs_] == [
             str(p) for p in clf.binarizer_.column_specs_]
+
+
+def test_labels_and_column_names_in_either_unicode_form():
+    check_labels_and_column_names_in_either_unicode_form(IMLIClassifier(random_state=0))
