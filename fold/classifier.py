@@ -148,9 +148,26 @@ def _check_targets(y: np.ndarray) -> None:
         if any(text) and not all(text):
             raise FoldInputError(f"y mixes labels of types {_type_names(y)}, which do not "
                                  "compare; give every label one type (str, say)")
+        if not any(text) and len({type(label) for label in y.tolist()}) > 1:
+            # truth values beside numbers (True and 1), say
+            raise FoldInputError(f"y mixes labels of types {_type_names(y)}; give every "
+                                 "label one type")
     plain = y.dtype.kind in "biuU" or held == "string"
     if not plain or (len(y) > 20 and len(pd.unique(y)) > round(0.5 * len(y))):
         check_classification_targets(y)
+
+
+def _plain_labels(y: np.ndarray) -> np.ndarray:
+    """An object array of numbers only, or of bools only (a pandas Series of dtype object),
+    as numpy's array of them, which scikit-learn reads as classes (an object array without
+    text is an "unknown" label type to it). Integers beside floats are floats: ``1`` and
+    ``1.0`` are one class, as in a DataFrame's column."""
+    if y.dtype == object and pd.api.types.infer_dtype(y) in (
+            "integer", "floating", "mixed-integer-float", "boolean"):
+        read = pd.Series(y).infer_objects()
+        if read.dtype != object:  # integers beyond int64 stay objects
+            return read.to_numpy()
+    return y
 
 
 def _type_names(y: np.ndarray) -> str:
@@ -523,6 +540,7 @@ class FOLDClassifier(ClassifierMixin, BaseEstimator):
         if y.dtype == object and pd.isna(y).any():
             raise ValueError("Input y contains missing labels (None or NaN); drop those "
                              "rows or give them a class.")
+        y = _plain_labels(y)
         try:
             _check_targets(y)
             self.classes_, y_index = np.unique(y, return_inverse=True)

@@ -19,6 +19,7 @@ from .binarize import refuse_bools, specs_of
 from .decisions import DecisionList, DecisionSet, Rule
 from .encoding import MAX_DENOMINATOR, Constraints, Weights, encode
 from .explanation import Explanation, check_values, explain_row
+from .forms import named_alike
 from .inputs import _cells, binary_input, literal_space
 from .lists import decision_list, decision_set
 from .literals import LiteralSpace, literal_matrix
@@ -118,9 +119,10 @@ class IMLIClassifier(ClassifierMixin, BaseEstimator):
         An external MaxSAT solver to run instead (arguments, no shell); ``"{wcnf}"`` is
         replaced by the query file's path, or the path is appended.
     exclude_features : list of str or None, default=None
-        Features (or columns) that must never appear.
+        Features (or columns) that must never appear; a name in either Unicode form
+        (``"é"`` as one character or as ``"e"`` and an accent) names the feature.
     include_features : list of str or None, default=None
-        Features that must appear in every clause. The rule may still have fewer than
+        Features that must appear in every clause (named as in ``exclude_features``). The rule may still have fewer than
         ``n_clauses`` clauses, or none (a constant) when no clause with them pays.
     disjoint_features : {"hard", "soft"} or None, default=None
         Each feature in at most one clause (in the decision modes, one rule); ``"soft"``
@@ -277,25 +279,27 @@ class IMLIClassifier(ClassifierMixin, BaseEstimator):
                 "disjoint_features='hard' in at most one; with n_clauses > 1 use "
                 "disjoint_features='soft' or leave one of them out."
             )
-        both = [f for f in self.include_features or () if f in (self.exclude_features or ())]
-        if both:
-            raise ValueError(f"{both[0]!r} is in both include_features and exclude_features.")
         # a column of X that binarizes to no literal (a single value, or none); an
         # array's columns are the binarizer's x0, x1, ...
         columns = (self.feature_names_in_ if hasattr(self, "feature_names_in_")
                    else [f"x{i}" for i in range(getattr(self, "n_features_in_", 0))])
+        known = [*space.features, *space.names, *(str(c) for c in columns)]
+        # a feature named in either Unicode form (as the rules print it, alike)
+        include = [named_alike(f, known) for f in self.include_features or ()]
+        exclude = [named_alike(f, known) for f in self.exclude_features or ()]
+        both = [f for f in include if f in exclude]
+        if both:
+            raise ValueError(f"{both[0]!r} is in both include_features and exclude_features.")
         silent = {str(c) for c in columns} - set(space.features) - set(space.names)
-        lacking = [f for f in self.include_features or () if f in silent]
+        lacking = [f for f in include if f in silent]
         if lacking:
             raise ValueError(f"include_features names {lacking[0]!r}, a column of a single "
                              f"value or none: no rule can test it.")
         allowed = np.ones(space.n_literals, dtype=bool)
-        if self.exclude_features:
-            excluded = [f for f in self.exclude_features if f not in silent]
+        if exclude:
+            excluded = [f for f in exclude if f not in silent]
             allowed[space.literals_of(excluded)] = False
-        required = tuple(
-            space.literals_of([f]) for f in (self.include_features or ())
-        )
+        required = tuple(space.literals_of([f]) for f in include)
         constraints = Constraints(
             allowed=allowed,
             required=required,

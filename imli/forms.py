@@ -18,7 +18,7 @@ import pandas as pd
 
 from .predicates import composed
 
-__all__ = ["merged_labels", "check_names", "alike_names"]
+__all__ = ["merged_labels", "check_names", "alike_names", "named_alike"]
 
 
 def merged_labels(y: np.ndarray) -> np.ndarray:
@@ -73,3 +73,16 @@ def alike_names(columns, fitted) -> bool:
     return (len(columns) == len(fitted) and columns != list(fitted)
             and all(isinstance(c, str) and composed(c) == composed(f)
                     for c, f in zip(columns, fitted)))
+
+
+def named_alike(name, names):
+    """The one of ``names`` that ``name`` (a parameter naming a feature) writes in another
+    Unicode form; ``name`` itself when it is one of them, or matches none.
+
+    >>> named_alike("cafe\u0301", ["caf\u00e9", "tea"]) == "caf\u00e9"
+    True
+    """
+    if not isinstance(name, str) or name in names:
+        return name
+    return next((n for n in names if isinstance(n, str) and composed(n) == composed(name)),
+                name)

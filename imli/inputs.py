@@ -81,10 +81,26 @@ def _check_label_types(y: np.ndarray) -> None:
     if held in ("mixed", "mixed-integer"):
         labels = np.ravel(y).tolist()
         text = [isinstance(label, str | bytes) for label in labels]
+        types = sorted({type(label).__name__ for label in labels})
+        kinds = ", ".join(types)
         if any(text) and not all(text):
-            kinds = sorted({type(label).__name__ for label in labels})
-            raise ValueError(f"y mixes labels of types {', '.join(kinds)}, which do not "
-                             "compare; give every label one type (str, say)")
+            raise ValueError(f"y mixes labels of types {kinds}, which do not compare; give "
+                             "every label one type (str, say)")
+        if not any(text) and len(types) > 1:  # truth values beside numbers (True and 1)
+            raise ValueError(f"y mixes labels of types {kinds}; give every label one type")
+
+
+def _plain_labels(y: np.ndarray) -> np.ndarray:
+    """An object array of numbers only, or of bools only (a pandas Series of dtype object),
+    as numpy's array of them, which scikit-learn reads as classes (an object array without
+    text is an "unknown" label type to it). Integers beside floats are floats: ``1`` and
+    ``1.0`` are one class, as in a DataFrame's column."""
+    if y.dtype == object and pd.api.types.infer_dtype(y) in (
+            "integer", "floating", "mixed-integer-float", "boolean"):
+        read = pd.Series(np.ravel(y)).infer_objects()
+        if read.dtype != object:  # integers beyond int64 stay objects
+            return read.to_numpy().reshape(y.shape)
+    return y
 
 
 def binary_input(est, X, y=None, column_specs=None, reset=True):
@@ -103,6 +119,7 @@ def binary_input(est, X, y=None, column_specs=None, reset=True):
             raise ValueError("Input y contains missing labels (None or NaN); drop those "
                              "rows or give them a class.")
         _check_label_types(labels)
+        labels = _plain_labels(labels)
         # scikit-learn reads pandas' nullable labels (boolean, Int64) as float64: predict
         # would answer 0.0/1.0 instead of labels of y's own kind
         y = labels

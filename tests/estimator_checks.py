@@ -136,3 +136,23 @@ def check_labels_and_column_names_in_either_unicode_form(estimator):
     message = str(caught.value)
     assert message.startswith("column names 'caf\\xe9', 'cafe\\u0301' (escaped, as they "
                               "print alike) are the same text") and "\n" not in message
+
+
+def check_object_labels_of_numbers_or_bools_are_classes(estimator):
+    """A pandas Series of labels of dtype object holding only numbers, or only bools, is
+    read as numpy's array of them (scikit-learn refused it as an "unknown" label type,
+    "a regression target"); 1 beside 1.0 is one class; True beside 1 is refused in one
+    line."""
+    X = pd.DataFrame({"a": np.arange(24) % 2 * 1.0, "b": np.arange(24) % 3 * 1.0})
+    flag = (X["a"] == 1).to_numpy()
+    for labels, classes in ((flag.astype(int), [0, 1]), (flag, [False, True]),
+                            (np.where(flag, 1, 0.0), [0.0, 1.0])):
+        y = pd.Series(labels.tolist(), dtype=object)
+        clf = estimator.fit(X, y)
+        assert clf.classes_.tolist() == classes and clf.classes_.dtype != object
+        assert clf.predict(X).tolist() == np.asarray(classes)[flag.astype(int)].tolist()
+    mixed = pd.Series([1 if f else 0.0 for f in flag], dtype=object)
+    assert estimator.fit(X, mixed).classes_.tolist() == [0.0, 1.0]
+    with pytest.raises(ValueError) as caught:
+        estimator.fit(X, pd.Series([True, 1, 0, False] * 6, dtype=object))
+    assert str(caught.value) == "y mixes labels of types bool, int; give every label one type"

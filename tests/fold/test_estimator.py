@@ -26,7 +26,8 @@ from tests.estimator_checks import (check_an_array_keeps_categories_that_read_as
                                     check_arrays_of_dates_and_odd_labels_are_refused_in_one_line,
                                     check_labels_and_column_names_in_either_unicode_form,
                                     check_labels_tables_and_columns_are_read_as_given,
-                                    check_numbers_given_as_text_at_predict_read_as_in_fit)
+                                    check_numbers_given_as_text_at_predict_read_as_in_fit,
+                                    check_object_labels_of_numbers_or_bools_are_classes)
 from tests.fold.helpers import python_decisions, run_swipl
 
 
@@ -561,3 +562,7 @@ def test_labels_in_two_unicode_forms_are_one_class_in_the_program_and_class_orde
     assert clf.classes_[clf.class_order_].tolist() == ["tea", nfc]
     assert nfc in clf.program_ and nfd not in clf.program_
     assert clf.predict(X).tolist() == [nfc, nfc, "tea"] * 4
+
+
+def test_object_labels_of_numbers_or_bools_are_classes():
+    check_object_labels_of_numbers_or_bools_are_classes(FOLDClassifier(random_state=0))

@@ -21,7 +21,8 @@ from tests.estimator_checks import (check_an_array_keeps_categories_that_read_as
                                     check_arrays_of_dates_and_odd_labels_are_refused_in_one_line,
                                     check_labels_and_column_names_in_either_unicode_form,
                                     check_labels_tables_and_columns_are_read_as_given,
-                                    check_numbers_given_as_text_at_predict_read_as_in_fit)
+                                    check_numbers_given_as_text_at_predict_read_as_in_fit,
+                                    check_object_labels_of_numbers_or_bools_are_classes)
 
 
 @pytest.fixture(scope="module")
@@ -935,3 +936,17 @@ def test_text_in_either_unicode_form_is_one_category():
 
 def test_labels_and_column_names_in_either_unicode_form():
     check_labels_and_column_names_in_either_unicode_form(IMLIClassifier(random_state=0))
+
+
+@pytest.mark.parametrize("param", ["include_features", "exclude_features"])
+def test_a_feature_parameter_names_a_column_in_either_unicode_form(param):
+    # the NFC name of a column fitted in NFD was an "Unknown feature 'café'", listing
+    # 'café' among the known ones
+    X = pd.DataFrame({"cafe\u0301": np.arange(16) % 2, "b": np.arange(16) // 8})
+    y = X["cafe\u0301"].to_numpy()
+    clf = IMLIClassifier(random_state=0, **{param: ["caf\u00e9"]}).fit(X, y)
+    assert ("cafe\u0301" in str(clf.rules_)) == (param == "include_features")
+
+
+def test_object_labels_of_numbers_or_bools_are_classes():
+    check_object_labels_of_numbers_or_bools_are_classes(IMLIClassifier(random_state=0))
