@@ -26,7 +26,7 @@ from sklearn.tree import DecisionTreeClassifier
 from sklearn.utils._param_validation import Interval, InvalidParameterError, StrOptions
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from .forms import check_names
+from .forms import alike_names, check_names
 from .predicates import (Predicate, category_codes, category_texts, readable, short_between,
                          to_numbers)
 
@@ -194,6 +194,15 @@ def check_columns(est: object, columns: object, reset: bool) -> None:
                          f"{_some(fitted)}; pass the same columns in the same order.")
 
 
+def named_as_fitted(est: object, X: pd.DataFrame) -> pd.DataFrame:
+    """``X`` under the names of the table ``est`` was fitted on, when its names are those
+    written in another Unicode form (:func:`imli.forms.alike_names`)."""
+    fitted = getattr(est, "_fit_columns", None)
+    if fitted is not None and alike_names(X.columns, fitted):
+        return X.set_axis(fitted, axis=1)
+    return X
+
+
 def _some(names: list) -> str:
     return str(names) if len(names) <= 10 else f"{str(names[:10])[:-1]}, ...]"
 
@@ -327,9 +336,11 @@ class Binarizer(TransformerMixin, BaseEstimator):
     def _frame(self, X: object, reset: bool) -> pd.DataFrame:
         """Check the table; DataFrames keep their column types, arrays must be numeric."""
         if isinstance(X, pd.DataFrame):
+            if not reset:
+                X = named_as_fitted(self, X)
             check_column_types(X)
+            check_columns(self, X.columns, reset)  # before scikit-learn's, of many lines
             validate_data(self, X, skip_check_array=True, reset=reset)
-            check_columns(self, X.columns, reset)
             frame = as_float64(X, () if reset else self.categorical_columns())
             _check_finite(frame)
         else:

@@ -9,8 +9,8 @@ from sklearn.utils import assert_all_finite, check_consistent_length, column_or_
 from sklearn.utils.validation import validate_data
 
 from .binarize import (Binarizer, as_float64, check_column_types, check_columns,
-                       frame_from_array)
-from .forms import alike_names, merged_labels
+                       frame_from_array, named_as_fitted)
+from .forms import merged_labels
 from .literals import LiteralSpace
 from .predicates import Predicate
 
@@ -124,9 +124,8 @@ def binary_input(est, X, y=None, column_specs=None, reset=True):
         # would answer 0.0/1.0 instead of labels of y's own kind
         y = labels
     if isinstance(X, pd.DataFrame):
-        fitted = getattr(est, "_fit_columns", None)
-        if not reset and fitted is not None and alike_names(X.columns, fitted):
-            X = X.set_axis(fitted, axis=1)  # the fitted names in another Unicode form
+        if not reset:
+            X = named_as_fitted(est, X)
         check_column_types(X)
         target = y if reset else "no_validation"
         check_columns(est, X.columns, reset)  # before scikit-learn's, of many lines

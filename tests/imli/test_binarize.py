@@ -317,3 +317,17 @@ def test_long_double_numbers_are_read_as_float64(as_frame):
     clf = IMLIClassifier().fit(X, y)
     assert clf.predict(X).tolist() == y.tolist()
     assert Binarizer(n_thresholds=1).fit(X).transform(X).dtypes.eq(bool).all()
+
+
+def test_transform_reads_names_in_either_unicode_form_and_refuses_others_in_one_line():
+    # a name written in the other form was refused as unseen, in scikit-learn's many lines
+    # naming 'café' as both unseen and missing; so were reordered, missing, extra columns
+    X = pd.DataFrame({"cafe\u0301": np.arange(16) % 2 * 1.0, "b": np.arange(16) // 8 * 1.0})
+    binarizer = Binarizer().fit(X)
+    assert binarizer.transform(X.rename(columns={"cafe\u0301": "caf\u00e9"})).equals(
+        binarizer.transform(X))
+    for table in (X[["b", "cafe\u0301"]], X[["b"]], X.assign(z=1.0)):
+        with pytest.raises(ValueError) as caught:
+            binarizer.transform(table)
+        message = str(caught.value)
+        assert message.startswith("X has columns [") and "\n" not in message, message
