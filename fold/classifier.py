@@ -217,7 +217,9 @@ class FOLDClassifier(ClassifierMixin, BaseEstimator):
     on noisy data. Categories are read as text in Unicode's composed form (NFC)
     at fit and at predict and explain, so ``"café"`` with ``"é"`` precomposed or
     as ``"e"`` and a combining accent is one category (also when the training
-    data holds both), shown in its NFC form in the rules and the program.
+    data holds both), shown in its NFC form in the rules and the program. So are class
+    labels (two forms of one text are one class, in NFC, with a warning); column names
+    alike so are refused, and at predict a column may be named in either form.
 
     Parameters
     ----------

@@ -59,6 +59,8 @@ class IMLIClassifier(ClassifierMixin, BaseEstimator):
     and explain, so ``"café"`` with ``"é"`` precomposed or as ``"e"`` and a combining
     accent is one category (also when the training data holds both), shown in its NFC
     form in the rules (a category of ``column_specs`` is shown as its spec writes it).
+    So are class labels (two forms of one text are one class, in NFC, with a warning);
+    column names alike so are refused, and at predict a column may be named in either form.
 
     Parameters
     ----------
