@@ -449,7 +449,7 @@ class Binarizer(TransformerMixin, BaseEstimator):
             if source not in cells:
                 col = frame.iloc[:, source]
                 if spec is None or spec.is_threshold:
-                    cells[source] = _numbers(col, frame.columns[source])
+                    cells[source] = _numbers(col, frame.columns[source], spec is None)
                 else:
                     codes, texts = category_codes(col)
                     _warn_unseen(frame.columns[source], codes, texts,
@@ -529,9 +529,10 @@ def _warn_unseen(name: object, codes: np.ndarray, texts: tuple[str, ...],
                   "(1 for True)?", UserWarning, stacklevel=4)
 
 
-def _numbers(column: pd.Series, name: object) -> np.ndarray:
-    """A column that held numbers in ``fit`` as floats, or a one-line error naming it
-    (text such as ``"inf"`` or ``"1e400"`` is an infinity, refused as a float one is)."""
+def _numbers(column: pd.Series, name: object, flags: bool = False) -> np.ndarray:
+    """A column that held numbers in ``fit`` (``flags``: only 0 and 1, or bools) as floats,
+    or a one-line error naming it (text such as ``"inf"`` or ``"1e400"`` is an infinity,
+    refused as a float one is)."""
     try:
         values = to_numbers(column)
     except OverflowError:  # 10**400
@@ -540,8 +541,9 @@ def _numbers(column: pd.Series, name: object) -> np.ndarray:
     except (TypeError, ValueError):
         cells = column.to_numpy(dtype=object)
         bad = next(v for v in cells if not _reads_as_number(v))
+        held = "0 and 1 (or False and True)" if flags else "numbers"
         raise ValueError(f"column {name!r} holds {reprlib.repr(bad)}, not a number; it held "
-                         "numbers in fit (missing values may be NaN or None)") from None
+                         f"{held} in fit (missing values may be NaN or None)") from None
     # numeric columns were checked with the table (_check_finite); text is read here
     if not pd.api.types.is_numeric_dtype(column) and np.isinf(values).any():
         raise _infinity(name)

@@ -950,3 +950,13 @@ def test_a_feature_parameter_names_a_column_in_either_unicode_form(param):
 
 def test_object_labels_of_numbers_or_bools_are_classes():
     check_object_labels_of_numbers_or_bools_are_classes(IMLIClassifier(random_state=0))
+
+
+def test_text_in_a_column_fitted_as_bools_is_refused_naming_what_it_held():
+    # the message said the column "held numbers in fit": it held True and False
+    X = pd.DataFrame({"c": np.arange(24) % 2 == 1, "b": np.arange(24) % 3 * 1.0})
+    clf = IMLIClassifier(random_state=0).fit(X, np.where(X["c"], "t", "f"))
+    assert (clf.predict(X.astype({"c": int})) == clf.predict(X)).all()
+    with pytest.raises(ValueError, match=r"^column 'c' holds 'False', not a number; it held "
+                                         r"0 and 1 \(or False and True\) in fit"):
+        clf.predict(X.astype({"c": str}))
