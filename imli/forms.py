@@ -30,6 +30,8 @@ def merged_labels(y: np.ndarray) -> np.ndarray:
     ...     merged_labels(np.array(["cafe\u0301", "caf\u00e9", "tea"], dtype=object)).tolist()
     ['café', 'café', 'tea']
     """
+    if y.dtype.kind not in "OU":  # no text
+        return y
     texts = [t for t in pd.unique(y) if isinstance(t, str)]
     if all(t.isascii() or unicodedata.is_normalized("NFC", t) for t in texts):
         return y
