@@ -474,7 +474,10 @@ class FOLDClassifier(ClassifierMixin, BaseEstimator):
             only numbers is numeric, as in an array); NaN = unknown;
             categories compare by text, numbers by value (``1`` and ``1.0`` are
             one category; :func:`fold.table.category`);
-            :class:`~fold.Negated` cells for classical negations. Date, time-span,
+            :class:`~fold.Negated` cells for classical negations. A pandas ``category``
+            column, ordered or not, is categorical: its values are tested with ``==``
+            and ``!=``, never by their order, and categories no row holds are ignored
+            (for tests on the order, give its codes: ``X[c].cat.codes``). Date, time-span,
             period, interval and complex columns are refused: convert them first.
             An array or a list stands for columns ``x0, x1, ...``; in an array of
             text, ``"nan"`` (numpy's word for a NaN among words) is unknown.

@@ -124,8 +124,9 @@ class IMLIClassifier(ClassifierMixin, BaseEstimator):
         Features (or columns) that must never appear; a name in either Unicode form
         (``"é"`` as one character or as ``"e"`` and an accent) names the feature.
     include_features : list of str or None, default=None
-        Features that must appear in every clause (named as in ``exclude_features``). The rule may still have fewer than
-        ``n_clauses`` clauses, or none (a constant) when no clause with them pays.
+        Features that must appear in every clause (named as in ``exclude_features``).
+        The rule may still have fewer than ``n_clauses`` clauses, or none (a constant)
+        when no clause with them pays.
     disjoint_features : {"hard", "soft"} or None, default=None
         Each feature in at most one clause (in the decision modes, one rule); ``"soft"``
         charges one literal for each feature that several clauses use. When clauses are
@@ -373,8 +374,11 @@ class IMLIClassifier(ClassifierMixin, BaseEstimator):
             satisfies no column; an object column holding only numbers is numeric); an
             array holding text is read as a mixed table with inferred column types, named
             ``x0, x1, ...`` (``"nan"``, numpy's word for a NaN among words, is missing).
-            Date, time-span, period, interval and complex columns are refused: convert
-            them first.
+            A pandas ``category`` column, ordered or not, is categorical: its values are
+            tested with ``==``, never by their order, and categories no row holds are
+            ignored (for tests on the order, give its codes: ``X[c].cat.codes``). Date,
+            time-span, period, interval and complex columns are refused: convert them
+            first.
         y : array-like of shape (n_samples,)
             Labels of any kind (two classes, or more for the decision modes).
         column_specs : list of (Predicate or None), optional

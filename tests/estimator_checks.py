@@ -156,3 +156,17 @@ def check_object_labels_of_numbers_or_bools_are_classes(estimator):
     with pytest.raises(ValueError) as caught:
         estimator.fit(X, pd.Series([True, 1, 0, False] * 6, dtype=object))
     assert str(caught.value) == "y mixes labels of types bool, int; give every label one type"
+
+
+def check_a_category_column_ordered_or_not_is_read_by_its_values(estimator):
+    """A pandas ``category`` column, ordered or not, with categories no row holds, is read
+    as its values are as text: the same rules, and predictions, as an object column."""
+    sizes = np.array(["S", "M", "L", "M", "S", "L"] * 5, dtype=object)
+    X = pd.DataFrame({"size": sizes, "w": np.arange(30) % 4 * 1.0})
+    y = np.where(sizes == "M", "mid", "edge")
+    expected = str(estimator.fit(X, y).rules_)
+    for ordered in (False, True):
+        kind = pd.CategoricalDtype(["XS", "S", "M", "L", "XL"], ordered=ordered)
+        clf = estimator.fit(X.astype({"size": kind}), y)
+        assert str(clf.rules_) == expected and "XS" not in expected
+        assert (clf.predict(X) == y).all() and (clf.predict(X.astype({"size": kind})) == y).all()

@@ -22,7 +22,8 @@ from sklearn.utils.estimator_checks import parametrize_with_checks
 
 import fold
 from fold import FoldInputError, FOLDClassifier, Negated
-from tests.estimator_checks import (check_an_array_keeps_categories_that_read_as_numbers,
+from tests.estimator_checks import (check_a_category_column_ordered_or_not_is_read_by_its_values,
+                                    check_an_array_keeps_categories_that_read_as_numbers,
                                     check_arrays_of_dates_and_odd_labels_are_refused_in_one_line,
                                     check_labels_and_column_names_in_either_unicode_form,
                                     check_labels_tables_and_columns_are_read_as_given,
@@ -566,3 +567,7 @@ def test_labels_in_two_unicode_forms_are_one_class_in_the_program_and_class_orde
 
 def test_object_labels_of_numbers_or_bools_are_classes():
     check_object_labels_of_numbers_or_bools_are_classes(FOLDClassifier(random_state=0))
+
+
+def test_a_category_column_ordered_or_not_is_read_by_its_values():
+    check_a_category_column_ordered_or_not_is_read_by_its_values(FOLDClassifier(random_state=0))

@@ -17,7 +17,8 @@ from imli import (CNF, DNF, Binarizer, Clause, DecisionList, DecisionSet, IMLICl
                   Literal, Predicate, Rule, TimeLimitWarning)
 from imli.literals import LiteralSpace, literal_matrix
 from imli.redundancy import simplify
-from tests.estimator_checks import (check_an_array_keeps_categories_that_read_as_numbers,
+from tests.estimator_checks import (check_a_category_column_ordered_or_not_is_read_by_its_values,
+                                    check_an_array_keeps_categories_that_read_as_numbers,
                                     check_arrays_of_dates_and_odd_labels_are_refused_in_one_line,
                                     check_labels_and_column_names_in_either_unicode_form,
                                     check_labels_tables_and_columns_are_read_as_given,
@@ -960,3 +961,7 @@ def test_text_in_a_column_fitted_as_bools_is_refused_naming_what_it_held():
     with pytest.raises(ValueError, match=r"^column 'c' holds 'False', not a number; it held "
                                          r"0 and 1 \(or False and True\) in fit"):
         clf.predict(X.astype({"c": str}))
+
+
+def test_a_category_column_ordered_or_not_is_read_by_its_values():
+    check_a_category_column_ordered_or_not_is_read_by_its_values(IMLIClassifier(random_state=0))
