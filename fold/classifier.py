@@ -392,9 +392,9 @@ class FOLDClassifier(ClassifierMixin, BaseEstimator):
         # A DataFrame is 2-D and dense: its dtypes are checked on one row, as converting a
         # mixed frame to one object array costs ~0.3 s per million rows.
         if isinstance(X, pd.DataFrame):
-            if not reset and hasattr(self, "feature_names_in_") and alike_names(
-                    X.columns, self.feature_names_in_):
-                X = X.set_axis(list(self.feature_names_in_), axis=1)
+            fitted = () if reset else getattr(self, "feature_names_in_", self.schema_.names)
+            if alike_names(X.columns, fitted):  # the fitted names in another Unicode form
+                X = X.set_axis(list(fitted), axis=1)
             check_column_types(X)
             # scikit-learn's own messages for an empty table (one with a cell passes); its
             # check of a mixed frame casts categories to float (a category and an Int64

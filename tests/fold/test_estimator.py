@@ -571,3 +571,14 @@ def test_object_labels_of_numbers_or_bools_are_classes():
 
 def test_a_category_column_ordered_or_not_is_read_by_its_values():
     check_a_category_column_ordered_or_not_is_read_by_its_values(FOLDClassifier(random_state=0))
+
+
+def test_names_scikit_learn_does_not_keep_are_matched_in_either_unicode_form():
+    # numpy's str_ names give no feature_names_in_; the schema's names were compared as
+    # written, so 'café' in the other form was refused as other columns, printing alike
+    X = pd.DataFrame({"a": np.arange(16) % 2 * 1.0, "b": np.arange(16) // 8 * 1.0})
+    y = np.where(X["a"] > 0, "y", "n")
+    clf = FOLDClassifier(random_state=0).fit(
+        X.set_axis(pd.Index([np.str_("a"), np.str_("cafe\u0301")]), axis=1), y)
+    assert not hasattr(clf, "feature_names_in_")
+    assert (clf.predict(X.set_axis(["a", "caf\u00e9"], axis=1)) == y).all()
