@@ -580,9 +580,10 @@ class IMLIClassifier(ClassifierMixin, BaseEstimator):
             As in :meth:`predict`; for example ``X.iloc[[i]]``.
         values : DataFrame with one row, optional
             The same row's original values, shown beside each literal: a column for each
-            feature the rule tests, whose value makes each literal hold or fail as it does
-            on ``X``. Meant for a rule learned on binary columns with ``column_specs``,
-            whose ``X`` holds only each column's 0 or 1. A cell may also be a
+            feature the rule tests (named in either Unicode form), whose value makes each
+            literal hold or fail as it does on ``X``. Meant for a rule learned on binary
+            columns with ``column_specs``, whose ``X`` holds only each column's 0 or 1. A
+            cell may also be a
             ``frozenset`` of categories: a value known to be none of them (a classical
             negation, such as LIME's one-hot view of categories keeps), which satisfies
             ``c != v`` for each ``v`` in it and no other test, and shows as ``known not
@@ -629,7 +630,11 @@ class IMLIClassifier(ClassifierMixin, BaseEstimator):
             if not isinstance(values, pd.DataFrame) or len(values) != 1:
                 raise ValueError("values must be a DataFrame with the one row of X "
                                  "(its original values)")
-            cells = {str(c): values.iloc[0, j] for j, c in enumerate(values.columns)}
+            features = [lit.predicate.feature for lit in self.rules_.literals
+                        if lit.predicate is not None]
+            # a feature named in either Unicode form, as the rules print it alike
+            cells = {named_alike(str(c), features): values.iloc[0, j]
+                     for j, c in enumerate(values.columns)}
             if len(cells) != values.shape[1]:
                 raise ValueError("values has two columns of one name; give each feature "
                                  "one column")

@@ -8,8 +8,8 @@ import pytest
 from sklearn.datasets import load_breast_cancer, load_iris
 from sklearn.exceptions import NotFittedError
 
-from imli import (CNF, DNF, Clause, DecisionList, DecisionSet, IMLIClassifier, Literal, Predicate,
-                  Rule)
+from imli import (CNF, DNF, Binarizer, Clause, DecisionList, DecisionSet, IMLIClassifier,
+                  Literal, Predicate, Rule)
 from imli.explanation import explain_row
 from imli.predicates import format_value, readable
 
@@ -526,3 +526,18 @@ def test_a_cell_in_either_unicode_form_is_one_category():
         shown = {str(clf.explain(pd.DataFrame({"not cafe": row}),
                                  values=pd.DataFrame({"city": [cell]}))) for cell in cells}
         assert len(shown) == 1 and nfd not in shown.pop()
+
+
+def test_values_name_a_feature_in_either_unicode_form():
+    # a 'café' column in the other form was "values has no column 'café'", printing alike
+    nfc, nfd = "caf\u00e9", "cafe\u0301"
+    raw = pd.DataFrame({nfd: np.arange(16) % 4 * 1.0, "b": np.arange(16) // 8 * 1.0})
+    y = np.where(raw[nfd] > 1, "y", "n")
+    X = Binarizer().fit(raw, y).transform(raw)
+    clf = IMLIClassifier(random_state=0).fit(X, y)
+    shown = clf.explain(X.iloc[[3]], values=raw.iloc[[3]]).summary
+    assert "is 3.0" in shown
+    other = raw.rename(columns={nfd: nfc}).iloc[[3]]
+    assert clf.explain(X.iloc[[3]], values=other).summary == shown
+    with pytest.raises(ValueError, match="^values has two columns of one name"):
+        clf.explain(X.iloc[[3]], values=raw.iloc[[3]].assign(**{nfc: 3.0}))
