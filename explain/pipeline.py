@@ -25,6 +25,7 @@ from adapters.blackbox import check_encoded_reading, unwrapped
 from adapters.xgboost_box import check_class_weight
 from adapters.errors import counted, listing, quoted
 from adapters.target import labels_as_written
+from explain.figures import decimals
 from explain.learners import (LEARNERS, FittedLearner, check_feature_names, check_params,
                               fit_learner, plain_value)
 from explain.lime_input import LimeInput
@@ -775,10 +776,10 @@ def _weak_box_note(dataset: Dataset, bb_test, y_train, y_test) -> str | None:
     accuracy, constant = np.mean(bb_test == y_test), np.mean(y_test == common)
     if accuracy > constant:
         return None
-    return (f"the black box's test accuracy ({accuracy:.3f}) is no better than answering "
-            f"{dataset.class_names[common]!r}, the most frequent class of the training rows, "
-            f"for every row ({constant:.3f}): its rules, however faithful, explain a model "
-            f"that has learned little of the target")
+    return (f"the black box's test accuracy ({decimals(accuracy, 3)}) is no better than "
+            f"answering {dataset.class_names[common]!r}, the most frequent class of the "
+            f"training rows, for every row ({decimals(constant, 3)}): its rules, however "
+            f"faithful, explain a model that has learned little of the target")
 
 
 def _top_k_note(top_k: int, n_features: int, width: int) -> str:

@@ -13,6 +13,7 @@ import re
 import unicodedata
 
 from adapters.errors import counted
+from explain.figures import decimals, significant
 from explain.metrics import SIGNIFICANCE
 from imli.predicates import format_value
 
@@ -121,15 +122,16 @@ def fmt(value) -> str:
     Returns
     -------
     str
-        "–" for None, yes/no for a bool, three decimals for a float, ``low–high`` for an
-        interval, else ``str(value)``.
+        "–" for None, yes/no for a bool, three decimals for a float (a half rounded up:
+        :func:`explain.figures.decimals`), ``low–high`` for an interval, else
+        ``str(value)``.
     """
     if value is None:
         return "–"
     if isinstance(value, bool):
         return "yes" if value else "no"
     if isinstance(value, float):
-        return f"{value:.3f}"
+        return decimals(value, 3)
     if isinstance(value, (list, tuple)) and len(value) == 2:  # an interval
         return f"{fmt(value[0])}–{fmt(value[1])}"
     return str(value)
@@ -280,9 +282,9 @@ def p_text(p: float) -> str:
     if p < 0.001:
         return "p < 0.001"
     if p >= 0.1:
-        return f"p = {p:.2f}"
+        return f"p = {decimals(p, 2)}"
     for digits in range(2, 18):
-        text = f"{p:#.{digits}g}"
+        text = significant(p, digits)
         if (float(text) < SIGNIFICANCE) == (p < SIGNIFICANCE):
             break
     return f"p = {text}"
@@ -363,7 +365,8 @@ FIDELITY_NOTE = (
     "fidelity: the fidelities the held-out rows are consistent with. Precision, recall and F1 take the black box's labels as "
     "the truth; accuracy compares with the true labels. Rules: IMLI's clauses, terms or "
     "list entries, FOLD's clauses with its exceptions; literals: the conditions they test. "
-    "predictions.csv holds every row's labels these figures come from. Optimal: "
+    "predictions.csv holds every row's labels these figures come from, and report.json "
+    "each figure in full (here to three decimals, a half rounded up). Optimal: "
     + OPTIMAL_NOTE)
 
 

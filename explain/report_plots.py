@@ -16,7 +16,7 @@ import numpy as np
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 
-from explain.report_md import visible
+from explain.report_md import fmt, visible
 
 __all__ = ["tradeoff_plot", "features_plot", "filtering_plot", "LEARNER_STYLE"]
 
@@ -165,7 +165,7 @@ def filtering_plot(filtering: dict) -> str:
                           color=colours, alpha=float(shade), edgecolor="black", linewidth=0.4)
             for bar, value in zip(bars, values):
                 x = bar.get_x() + bar.get_width() / 2
-                ax.text(x, value + 0.01, f"{value:.3f}", ha="center", va="bottom", fontsize=7)
+                ax.text(x, value + 0.01, fmt(value), ha="center", va="bottom", fontsize=7)
                 ax.text(x, 0.03, VIEW_SHORT.get(view, view), ha="center", va="bottom",
                         fontsize=7, rotation=90, color="white" if shade > 0.6 else "black")
         ax.set_xticks(range(len(names)), [LEARNER_STYLE.get(n, (0, 0, n))[2] for n in names])

@@ -274,6 +274,9 @@ def test_the_paired_note_says_which_is_more_faithful_only_when_the_rows_show_it(
     ag.update(only_imli_faithful_test=0, only_fold_faithful_test=0, fidelity_difference_p=1.0)
     assert paired_note(ag).startswith("IMLI and FOLD give the same class on every test row")
     assert p_text(0.0004) == "p < 0.001" and p_text(0.6) == "p = 0.60"
+    # exact McNemar p-values are often halves at the last digit: rounded up, as written
+    assert (p_text(0.125), p_text(0.0625), p_text(0.375)) == ("p = 0.13", "p = 0.063",
+                                                             "p = 0.38")
     # as many digits as show the side of 0.05 a p-value is on
     assert (p_text(0.0498), p_text(0.0502), p_text(0.05)) == ("p = 0.0498", "p = 0.050",
                                                               "p = 0.050")

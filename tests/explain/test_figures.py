@@ -1,0 +1,43 @@
+"""Figures are rounded a half up, as the decimal number report.json writes."""
+
+import math
+from fractions import Fraction
+
+import pytest
+
+from explain.figures import decimals, significant
+from explain.report_md import fmt
+
+
+def _half_up(fraction: Fraction, places: int) -> str:
+    scaled = math.floor(fraction * 10**places + Fraction(1, 2))
+    return f"{scaled // 10**places}.{scaled % 10**places:0{places}d}"
+
+
+def test_every_share_of_up_to_400_rows_rounds_as_its_exact_fraction():
+    # k/80 is a half at three decimals for every odd k: formatting the binary double
+    # gave 0.912 for 73/80 but 0.988 for 79/80
+    for n in range(1, 401):
+        for k in range(n + 1):
+            assert decimals(k / n, 3) == _half_up(Fraction(k, n), 3), (k, n)
+
+
+@pytest.mark.parametrize("value, places, shown", [
+    (73 / 80, 3, "0.913"), (71 / 80, 3, "0.888"), (79 / 80, 3, "0.988"), (39 / 80, 3, "0.488"),
+    (0.125, 2, "0.13"), (0.375, 2, "0.38"), (1.0, 3, "1.000"), (0.0, 3, "0.000"),
+    (0.2, 0, "0"), (2.5, 0, "3"), (float("nan"), 3, "nan"),
+])
+def test_decimals(value, places, shown):
+    assert decimals(value, places) == shown
+
+
+@pytest.mark.parametrize("value, digits, shown", [
+    (0.0625, 2, "0.063"), (0.03125, 2, "0.031"), (0.0498, 2, "0.050"), (0.0498, 3, "0.0498"),
+    (0.0996, 2, "0.10"), (0.00345, 2, "0.0035"), (0.5, 2, "0.50"),
+])
+def test_significant(value, digits, shown):
+    assert significant(value, digits) == shown
+
+
+def test_the_reports_figures_round_so():
+    assert fmt(73 / 80) == "0.913" and fmt([71 / 80, 79 / 80]) == "0.888–0.988"
