@@ -304,6 +304,8 @@ def test_every_score_follows_from_predictions_csv(run):
     assert agreement["disagreements_test"] == (test.imli != test.fold).sum()
     assert agreement["both_faithful_test"] == pytest.approx(
         ((test.imli == test.black_box) & (test.fold == test.black_box)).mean())
+    disagreeing = test.index[test.imli != test.fold]
+    assert [example["row"] for example in agreement["examples"]] == list(disagreeing[:5])
     for example in agreement["examples"]:
         row = rows.loc[example["row"]]
         assert row.part == "test" and row.imli != row.fold
@@ -387,7 +389,21 @@ def test_lime_feature_counts_follow_from_the_explanations(run):
         assert (entry["selected"], entry["selected_missing"]) == \
             (kept.sum(), (chosen.any(axis=1) & missing).sum()), entry
         assert entry["rate"] == pytest.approx(kept.mean())
-        assert entry["toward_positive"] == pytest.approx(toward.mean() if kept.any() else 0)
+        assert entry["toward_positive"] == (pytest.approx(toward.mean()) if kept.any()
+                                            else None)
+        for name in ("imli", "fold"):
+            assert entry[name] == report["learners"][name]["features_used"].get(
+                entry["feature"], 0)
+    selected = [entry["selected"] for entry in report["lime"]["feature_frequency"]]
+    assert selected == sorted(selected, reverse=True)
+    # the features the disagreeing rows show: those both rule sets test most
+    tests = Counter(report["learners"]["imli"]["features_used"])
+    tests.update(report["learners"]["fold"]["features_used"])
+    agreement = report["agreement"]
+    assert agreement["features_tested"] == len(tests)
+    shown = agreement["example_features"]
+    assert shown == [c for c in table.columns if c in shown] and len(shown) == min(8, len(tests))
+    assert min(tests[c] for c in shown) >= max([tests[c] for c in tests if c not in shown] or [0])
 
 
 def test_the_sweeps_comparisons_follow_from_its_own_figures(run):
