@@ -49,13 +49,17 @@ def _frame():
     return frame
 
 
-@pytest.fixture(scope="module", params=["DNF", "CNF"])
+@pytest.fixture(scope="module", params=[("DNF", "value"), ("CNF", "value"),
+                                        ("DNF", "one-hot")], ids=["DNF", "CNF", "one-hot"])
 def run(request, tmp_path_factory):
-    # top_k=2 of 5 features: the LIME views differ from the full rows
-    config = RunConfig(lime=LimeConfig(num_samples=300, top_k=2, n_jobs=1, random_state=3),
-                       random_state=3,
+    rule_type, categories = request.param
+    # top_k=2 of 5 features: the LIME views differ from the full rows; one-hot: IMLI's rule
+    # tests city != lyon, which a LIME view can know without knowing the city
+    lime = LimeConfig(num_samples=300, top_k=2, n_jobs=1, random_state=3,
+                      categories=categories)
+    config = RunConfig(lime=lime, random_state=3,
                        test_size=1 / 3,  # 80 test rows: k/80 is often a half at 3 decimals
-                       imli_params={"time_limit": 5.0, "rule_type": request.param})
+                       imli_params={"time_limit": 5.0, "rule_type": rule_type})
     sweep = SweepConfig(data_fidelity=(1.0, 10.0), n_clauses=(1, 2), mdl_weight=(0.25, 1.0),
                         imli_time_limit=3.0)
     result = run_compare(from_frame(_frame(), "label", name="audit"), config, sweep,
@@ -68,20 +72,42 @@ def run(request, tmp_path_factory):
     return out, result, report, rows.set_index("row")
 
 
+_CATEGORICAL = ("city", "job")
+
+
 def _lime_views(result):
     """Each part's rows as LIME left them, built here from LIME's selections: a feature
-    a row's explanation does not name is unknown."""
+    a row's explanation does not name is unknown; column ``¬city`` holds the cities a row's
+    one-hot explanation says it is not (when it does not keep its own, and has one: a
+    missing value stays unknown)."""
     table = _frame().drop(columns="label")
+    width = table.shape[1]
+    categories = {c: sorted(table[c].dropna().unique()) for c in _CATEGORICAL}
     views = {}
     for part, explanations in (("train", result.explanations_train),
                                ("test", result.explanations_test)):
         index = result.views["fold"]["train_raw" if part == "train" else "test"].index
-        rows = table.loc[index].copy()
-        keep = np.zeros(rows.shape, dtype=bool)
+        keep = np.zeros((len(index), width), dtype=bool)
+        negated = {c: [set() for _ in index] for c in _CATEGORICAL}
         for i, chosen in enumerate(explanations.features):
-            keep[i, chosen[chosen >= 0]] = True
-        views[part] = rows.mask(~keep)
+            keep[i, chosen[(chosen >= 0) & (chosen < width)]] = True
+            for column, code in explanations.negations[chosen[chosen >= width] - width]:
+                name = table.columns[column]
+                if code < len(categories[name]):  # past them: LIME's "(missing)"
+                    negated[name][i].add(categories[name][code])
+        view = table.loc[index].mask(~keep)
+        known = table.loc[index].notna().to_numpy()
+        for j, name in enumerate(table.columns):
+            if name in negated:
+                view["¬" + name] = [frozenset(n) if known[i, j] and not keep[i, j]
+                                    else frozenset() for i, n in enumerate(negated[name])]
+        views[part] = view
     return views
+
+
+def _not(row, feature):
+    """The categories ``row`` is known not to have (none on a full row)."""
+    return row.get("¬" + feature, frozenset())
 
 
 # --- IMLI: imli.txt read back and evaluated by hand ---------------------------------------
@@ -118,7 +144,7 @@ def _imli_rule(text, cnf):
         for literal in _split_top(part[1:-1], inner):
             negated = literal.startswith("not (")
             literal = literal[5:-1] if negated else literal
-            feature, op, value = re.fullmatch(r"(.+?) (<=|>|==|in) (.+)", literal).groups()
+            feature, op, value = re.fullmatch(r"(.+?) (<=|>|==|!=|in) (.+)", literal).groups()
             if op == "in":  # a set of categories: each one a literal
                 value = frozenset(_label_text(v) for v in value[1:-1].split(", "))
             literals.append((negated, feature, op, value))
@@ -130,7 +156,9 @@ def _imli_literal(literal, row):
     """An unknown cell satisfies no test; ``not (...)`` holds on it."""
     negated, feature, op, value = literal
     cell = row[feature]
-    if pd.isna(cell):
+    if op == "!=":  # a known other category, or one the row's explanation negates
+        holds = (not pd.isna(cell) and str(cell) != value) or value in _not(row, feature)
+    elif pd.isna(cell):
         holds = False
     elif op in ("==", "in"):
         holds = str(cell) == value if op == "==" else str(cell) in value
@@ -173,6 +201,9 @@ def _fold_program(text):
                 literals.append((_atom(m[1]), op, float(m[4])))
             elif m := re.fullmatch(rf"({_ATOM})\(X, ({_ATOM})\)", goal):
                 literals.append((_atom(m[1]), "==", _atom(m[2])))
+            elif m := re.fullmatch(rf"\( ({_ATOM})\(X, (V\d+)\), \2 \\== ({_ATOM}) ; "
+                                   rf"{_ATOM}\(X, \3\) \)", goal):  # f != v, or neg_f(X, v)
+                literals.append((_atom(m[1]), "!=", _atom(m[3])))
             else:
                 raise AssertionError(f"a goal this evaluator does not know: {goal}")
         clauses.setdefault(_atom(head), []).append((literals, exception))
@@ -185,6 +216,10 @@ def _fold_program(text):
 def _fold_body(clause, row):
     for feature, op, value in clause[0]:
         cell = row[feature]
+        if op == "!=":  # classical negation: a known other category, or a neg_ fact
+            if (pd.isna(cell) or str(cell) == value) and value not in _not(row, feature):
+                return False
+            continue
         if pd.isna(cell):
             return False
         if not (str(cell) == value if op == "==" else
@@ -260,8 +295,11 @@ def test_fold_pl_in_plain_swipl_gives_every_reported_fold_label(run, tmp_path):
     for part, view in _lime_views(result).items():
         facts = [":- encoding(utf8)."] + [f"'row'({i})." for i in view.index]
         facts += [f"{_prolog(column)}({i}, {_prolog(value)})."
-                  for column in view.columns for i, value in view[column].items()
+                  for column in _frame().columns[:-1] for i, value in view[column].items()
                   if not pd.isna(value)]
+        facts += [f"{_prolog('neg_' + column)}({i}, {_prolog(value)})."
+                  for column in _CATEGORICAL for i, values in view["¬" + column].items()
+                  for value in sorted(values)]
         (tmp_path / f"{part}.pl").write_text("\n".join(facts) + "\n", encoding="utf-8")
         assert _swipl_labels(out, tmp_path / f"{part}.pl") == \
             dict(zip(view.index, rows.loc[view.index, "fold_lime"])), part
@@ -380,12 +418,17 @@ def test_lime_feature_counts_follow_from_the_explanations(run):
     _, result, report, _ = run
     explanations = result.explanations_train
     table = _frame().drop(columns="label").loc[result.views["fold"]["train_raw"].index]
+    # a one-hot explanation's "city is not lyon" counts for city
+    negated = explanations.negations[:, 0] if len(explanations.negations) else np.zeros(0)
+    columns = np.concatenate([np.arange(table.shape[1]), negated]).astype(int)
+    features = np.where(explanations.features >= 0,
+                        columns[np.maximum(explanations.features, 0)], -1)
     for entry in report["lime"]["feature_frequency"]:
         j = list(table.columns).index(entry["feature"])
-        chosen = (explanations.features == j)
+        chosen = (features == j)
         missing = table.iloc[:, j].isna().to_numpy()
         kept = chosen.any(axis=1) & ~missing
-        toward = (explanations.weights[chosen] > 0)[~missing[chosen.any(axis=1)]]
+        toward = explanations.weights[chosen & ~missing[:, None]] > 0  # per selection
         assert (entry["selected"], entry["selected_missing"]) == \
             (kept.sum(), (chosen.any(axis=1) & missing).sum()), entry
         assert entry["rate"] == pytest.approx(kept.mean())
