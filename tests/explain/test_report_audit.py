@@ -625,8 +625,19 @@ def test_the_markdown_and_html_figures_are_report_jsons(run, kind):
     assert checked > 100
     words = " ".join(unescape(re.sub(r"<[^>]+>", " ", text)).replace("\\", "").split())
     agreement, box = report["agreement"], report["black_box"]
+    dataset, split = report["dataset"], report["split"]
+    frame = _frame()
     for figure in (f"{_three(agreement['imli_vs_fold_test'])} of the test rows "
                    f"({agreement['disagreements_test']} disagreement",
                    f"both match the black box on {_three(agreement['both_faithful_test'])}",
-                   f"raw-test fidelity {_three(box['majority_fidelity_test'])}"):
+                   f"raw-test fidelity {_three(box['majority_fidelity_test'])}",
+                   f"{dataset['rows']} ({split['train_rows']} train",
+                   f"{split['test_rows']} test)",
+                   f"{_three(box['accuracy_test'])}", f"{_three(box['accuracy_train'])}",
+                   *[f"{label}{':' if kind == 'html' else ''} {count} "
+                     f"({_three(count / len(frame))})"
+                     for label, count in frame.label.value_counts().items()],
+                   *[f"{entry['feature']} ({entry['selected_missing']} row"
+                     for entry in report["lime"]["feature_frequency"]
+                     if entry["selected_missing"]]):
         assert figure in words.replace("*", ""), figure
