@@ -610,7 +610,8 @@ def run_pipeline(
         warnings.warn(note, UserWarning, stacklevel=2)
         dataset = replace(dataset, notes=dataset.notes + (note,))
 
-    if (note := _weak_box_note(dataset, bb_test, y_train, y_test)) is not None:
+    weighted = config.class_weight is not None  # (a given model is refused with it above)
+    if (note := _weak_box_note(dataset, bb_test, y_train, y_test, weighted)) is not None:
         dataset = replace(dataset, notes=dataset.notes + (note,))
 
     lime_input = LimeInput(encoder, black_box, X_train, bb_train)
@@ -768,10 +769,22 @@ def _step(progress, stage: str, done: int) -> None:
         progress(stage, done, 1)
 
 
-def _weak_box_note(dataset: Dataset, bb_test, y_train, y_test) -> str | None:
+def _weak_box_note(dataset: Dataset, bb_test, y_train, y_test,
+                   weighted: bool = False) -> str | None:
     """A note when the black box's test accuracy is no better than answering the most
     frequent class of the training rows: faithful rules then explain a model that learned
-    little of the target."""
+    little of the target. A black box trained with its classes ``weighted`` trades accuracy
+    for the rare class's recall: its balanced accuracy (the mean of each class's recall) is
+    measured against a constant answer's, 0.5."""
+    if weighted:
+        balanced = np.mean([np.mean(bb_test[y_test == k] == k) for k in (0, 1)
+                            if np.any(y_test == k)])
+        if balanced > 0.5:
+            return None
+        return (f"the black box's balanced accuracy on the test rows (the mean of each "
+                f"class's recall, {decimals(balanced, 3)}) is no better than answering one "
+                f"class for every row (0.5): its rules, however faithful, explain a model "
+                f"that has learned little of the target")
     common = int(np.mean(y_train == 1) > 0.5)
     accuracy, constant = np.mean(bb_test == y_test), np.mean(y_test == common)
     if accuracy > constant:

@@ -1072,3 +1072,23 @@ def test_class_weight_is_refused_for_a_given_model_and_checked():
     with pytest.raises(InputError, match=r"^class_weight must be None or 'balanced', got 'yes'$"):
         RunConfig(class_weight="yes")
     assert RunConfig().to_dict()["class_weight"] is None
+
+
+def test_a_weighted_black_box_is_judged_by_its_balanced_accuracy():
+    # weighted, the black box gives up accuracy to find the rare class: answering the
+    # common class everywhere is more accurate (0.968), yet it finds 5 of 13 positives
+    from explain.pipeline import _weak_box_note
+
+    ds = from_frame(_rare_class_frame(), "t")  # class 1 'fraud', class 0 'ok'
+    y_train = np.r_[np.zeros(387, int), np.ones(13, int)]
+    y_test = y_train.copy()
+    bb_test = np.r_[np.zeros(344, int), np.ones(43, int), np.ones(5, int), np.zeros(8, int)]
+    assert _weak_box_note(ds, bb_test, y_train, y_test, weighted=True) is None
+    assert _weak_box_note(ds, bb_test, y_train, y_test).startswith(
+        "the black box's test accuracy (0.873) is no better than answering 'ok'")
+    # finding 1 of 13 while flagging 140 of the others is no better than one answer
+    bb_test = np.r_[np.zeros(247, int), np.ones(140, int), np.ones(1, int), np.zeros(12, int)]
+    assert _weak_box_note(ds, bb_test, y_train, y_test, weighted=True) == (
+        "the black box's balanced accuracy on the test rows (the mean of each class's "
+        "recall, 0.358) is no better than answering one class for every row (0.5): its "
+        "rules, however faithful, explain a model that has learned little of the target")
