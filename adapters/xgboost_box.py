@@ -328,7 +328,7 @@ def _fit(model, *args, **kwargs) -> None:
 
 
 def load_xgboost(path, encoder):
-    """Load a saved XGBoost classifier (``.ubj`` or ``.json``).
+    """Load a saved XGBoost classifier (UBJSON or JSON, under any file name).
 
     The model's columns are matched to the encoder's by name (any order); categorical
     columns must agree, and the categories stored in the model (XGBoost ≥ 3.1) are mapped
@@ -340,7 +340,8 @@ def load_xgboost(path, encoder):
     ----------
     path : path-like
         A file written by ``Booster.save_model`` / ``XGBClassifier.save_model`` or by
-        :meth:`XGBoostBlackBox.save`.
+        :meth:`XGBoostBlackBox.save`: ``.json``, ``.ubj``, or another name, which XGBoost
+        >= 2.1 writes as UBJSON (``model.bin``).
     encoder : TableEncoder
         Fitted on the data the model will see.
 
@@ -352,8 +353,9 @@ def load_xgboost(path, encoder):
     Raises
     ------
     InputError
-        A missing file, a wrong suffix, a file XGBoost cannot read, a model that is not a
-        probabilistic classifier, or columns that do not match the encoder.
+        A missing file, a file XGBoost cannot read (a pickle, the old binary format), a
+        model that is not a probabilistic classifier, or columns that do not match the
+        encoder.
     """
     booster = _read_booster(path)
     check_encoder(encoder)
@@ -397,10 +399,9 @@ def _read_booster(path) -> xgb.Booster:
     if not isinstance(path, (str, os.PathLike)):
         raise InputError(f"expected the path of a model file, not a {type(path).__name__}: "
                          f"save the model with save_model('model.ubj') and give that path")
+    # any name: XGBoost >= 2.1 writes UBJSON whatever the suffix (model.bin, model.model),
+    # and the content says what the file is
     path = Path(path)
-    if path.suffix.lower() not in (".ubj", ".json"):
-        raise InputError(f"model file {quoted(str(path))} must end in .ubj or .json "
-                         f"(XGBoost's save_model formats)")
     if path.is_dir():
         raise InputError(f"model file {quoted(str(path))} is a directory; give the file "
                          f"written by save_model")

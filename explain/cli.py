@@ -345,8 +345,8 @@ def _parser() -> argparse.ArgumentParser:
                        "class; with more classes, the smallest class with at least "
                        f"{MIN_POSITIVE_ROWS} rows and {MIN_POSITIVE_SHARE * 100:g}%% of the rows, "
                        "against the rest)")
-        p.add_argument("--model", type=_path, help="explain this saved XGBoost model "
-                       "(.ubj/.json) instead of training one")
+        p.add_argument("--model", type=_path, help="explain this XGBoost model, saved "
+                       "with save_model (.ubj, .json, .bin...), instead of training one")
         p.add_argument("--model-class", action="append", metavar="LABEL",
                        dest="model_classes", help="with --model trained elsewhere: the "
                        "target label of the model's class 0, then of class 1, ... (repeat "
