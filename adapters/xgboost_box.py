@@ -47,16 +47,20 @@ class _StopWhenAsked(xgb.callback.TrainingCallback):
     def after_iteration(self, model, epoch, evals_log) -> bool:
         return STOP_TRAINING.is_set()
 
-_OBJECTIVES = ("binary:logistic", "multi:softprob")
+#: The objectives of classifiers that give class probabilities (multi:softmax's through
+#: the softmax of its margins, which are multi:softprob's).
+_OBJECTIVES = ("binary:logistic", "multi:softprob", "multi:softmax")
 
 
 class XGBoostBlackBox(EncodedBlackBox):
     """An XGBoost booster behind the :class:`adapters.BlackBox` protocol.
 
     Predictions always go through ``booster.inplace_predict`` on the encoder's float
-    matrix: categorical columns hold category codes, which XGBoost reads as categories
-    for features it trained as categorical. ``predict_proba`` encodes its DataFrame first,
-    so both paths give the same numbers.
+    matrix (a DMatrix of it for a ``gblinear`` model, which has no in-place prediction):
+    categorical columns hold category codes, which XGBoost reads as categories for
+    features it trained as categorical. ``predict_proba`` encodes its DataFrame first, so
+    both paths give the same numbers. A ``multi:softmax`` model's probabilities are the
+    softmax of its margins (its labels, their largest).
 
     Parameters
     ----------
@@ -93,6 +97,9 @@ class XGBoostBlackBox(EncodedBlackBox):
         self.column_order = None if column_order is None else np.asarray(column_order)
         self.recode = dict(recode or {})
         self.info = dict(info or {})
+        learner = json.loads(booster.save_config())["learner"]
+        self._linear = learner["gradient_booster"]["name"] == "gblinear"
+        self._softmax = learner["objective"]["name"] == "multi:softmax"
 
     def _proba_frame(self, X):
         return self._proba_matrix(self.encoder.transform(X))
@@ -106,7 +113,17 @@ class XGBoostBlackBox(EncodedBlackBox):
                 codes = Z[:, j]
                 present = ~np.isnan(codes)
                 codes[present] = table[codes[present].astype(np.intp)]
-        return self.booster.inplace_predict(Z, iteration_range=self.iteration_range)
+        if self._linear:  # one linear model, updated every round: no iteration range
+            out = self.booster.predict(xgb.DMatrix(Z), output_margin=self._softmax,
+                                       validate_features=False)
+        else:
+            out = self.booster.inplace_predict(
+                Z, iteration_range=self.iteration_range,
+                predict_type="margin" if self._softmax else "value")
+        if not self._softmax:
+            return out
+        exp = np.exp(out - out.max(axis=1, keepdims=True))
+        return exp / exp.sum(axis=1, keepdims=True)
 
     @property
     def class_names(self):
@@ -363,8 +380,8 @@ def load_xgboost(path, encoder):
     objective = config["objective"]["name"]
     if objective not in _OBJECTIVES:
         raise InputError(f"model objective {quoted(objective)} does not give class "
-                         f"probabilities; use a model trained with binary:logistic or "
-                         f"multi:softprob")
+                         f"probabilities; use a model trained with binary:logistic, "
+                         f"multi:softprob or multi:softmax")
     n_classes = max(2, int(config["learner_model_param"]["num_class"]))
     order = _column_order(booster, encoder)
     recode, notes = _recode(booster, encoder, order)
@@ -377,7 +394,9 @@ def load_xgboost(path, encoder):
     if booster.feature_names is None:
         notes = [f"the model names no columns: its columns are read as the data's "
                  f"{listing(encoder.feature_names_, 10)}, in this order"] + list(notes)
-    best = booster.attributes().get("best_iteration")
+    # a gblinear model's rounds update one linear model, which predicts with all of them
+    linear = config["gradient_booster"]["name"] == "gblinear"
+    best = None if linear else booster.attributes().get("best_iteration")
     iteration_range = (0, int(best) + 1) if best is not None else (0, 0)
     if best is not None and int(best) + 1 < booster.num_boosted_rounds():
         notes = list(notes) + [

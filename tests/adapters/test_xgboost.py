@@ -324,6 +324,43 @@ def test_early_stopping_in_the_file_is_said(tmp_path):
                in note for note in box.info["notes"])
 
 
+def test_a_multi_softmax_model_gives_its_softprob_twin_s_probabilities(iris, tmp_path):
+    """multi:softmax was refused ("does not give class probabilities"): the softmax of its
+    margins is what the same trees give under multi:softprob, and its labels its predict."""
+    ds, encoder, _ = iris
+    boxes = []
+    for objective in ("multi:softmax", "multi:softprob"):
+        model = xgb.XGBClassifier(n_estimators=10, max_depth=2, objective=objective)
+        model.fit(ds.X, ds.y).save_model(tmp_path / "m.ubj")
+        boxes.append(load_xgboost(tmp_path / "m.ubj", encoder))
+        np.testing.assert_array_equal(boxes[-1].predict(ds.X), model.predict(ds.X))
+    np.testing.assert_allclose(boxes[0].predict_proba(ds.X), boxes[1].predict_proba(ds.X),
+                               rtol=0, atol=1e-6)
+    saved = load_xgboost(boxes[0].save(tmp_path / "run"), encoder)
+    np.testing.assert_array_equal(saved.predict_proba(ds.X), boxes[0].predict_proba(ds.X))
+
+
+def test_a_gblinear_model_is_explained_with_its_whole_linear_model(tmp_path):
+    """A gblinear model has no in-place prediction (XGBoostError, a traceback); early
+    stopping's best round does not cut a linear model, which predicts with every round."""
+    rng = np.random.default_rng(0)
+    frame = pd.DataFrame({"a": rng.normal(size=300), "b": rng.normal(size=300)})
+    y = (frame.a - frame.b > 0).astype(int)
+    model = xgb.XGBClassifier(n_estimators=30, booster="gblinear", early_stopping_rounds=2)
+    model.fit(frame[:200], y[:200], eval_set=[(frame[200:], 1 - y[200:])], verbose=False)
+    assert int(model.get_booster().attr("best_iteration")) + 1 < 30
+    model.save_model(tmp_path / "linear.json")
+    encoder = TableEncoder().fit(frame)
+    box = load_xgboost(tmp_path / "linear.json", encoder)
+    np.testing.assert_allclose(box.predict_proba(frame), model.predict_proba(frame),
+                               rtol=0, atol=1e-6)
+    np.testing.assert_array_equal(box.predict(frame), model.predict(frame))
+    assert box.iteration_range == (0, 0) and "notes" not in box.info
+    saved = load_xgboost(box.save(tmp_path / "run"), encoder)
+    np.testing.assert_array_equal(saved.predict_proba_encoded(encoder.transform(frame)),
+                                  box.predict_proba(frame))
+
+
 def test_load_refuses_non_probabilistic_and_mismatched_models(mixed, tmp_path):
     ds, encoder, box = mixed
     numeric = ds.X[["x"]].assign(w=ds.X["w"])
