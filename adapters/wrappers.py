@@ -218,7 +218,7 @@ def wrap_sklearn(estimator, encoder, *, class_names=None, source_labels=None):
         e.g. a Pipeline with a ColumnTransformer; in the order it was fitted on when it
         records ``feature_names_in_``. An estimator fitted on an array (it has
         ``n_features_in_`` but no ``feature_names_in_``) gets the same values as an array,
-        columns in the encoder's order.
+        columns in the encoder's order, with a warning saying so.
     encoder : TableEncoder
         Fitted on the dataset's features.
     class_names : sequence of str, optional
@@ -292,6 +292,11 @@ def wrap_sklearn(estimator, encoder, *, class_names=None, source_labels=None):
         return relabel_classes(box, codes, "source_labels")
     n_classes, order = _class_order(np.asarray(classes), class_names)
     column_names, fitted_names = _fitted_columns(estimator, encoder)
+    if column_names == ():  # nothing to match by name: said, as load_xgboost says it
+        warnings.warn(f"the {type(estimator).__name__} was fitted on an array, which names "
+                      f"no columns: its columns are read as the data's "
+                      f"{listing(encoder.feature_names_, 10)}, in this order", UserWarning,
+                      stacklevel=2)
     spellings = _check_category_types(estimator, encoder)
     return SklearnBlackBox(estimator, encoder, n_classes, order, column_names, fitted_names,
                            spellings)

@@ -219,7 +219,10 @@ def test_relabeled_labels_are_the_models_predict(iris):
 def test_sklearn_multiclass_numeric_only(iris):
     ds, encoder, _ = iris
     model = LogisticRegression(max_iter=1000).fit(ds.X.to_numpy(), ds.y)
-    box = wrap_sklearn(model, encoder)          # fitted on an array: gets an array
+    with pytest.warns(UserWarning, match=r"^the LogisticRegression was fitted on an array, "
+                      r"which names no columns: its columns are read as the data's "
+                      r"'sepal length \(cm\)', .*, in this order$"):
+        box = wrap_sklearn(model, encoder)      # fitted on an array: gets an array
     np.testing.assert_array_equal(box.predict_proba(ds.X), model.predict_proba(ds.X.to_numpy()))
     with pytest.raises(InputError, match="fitted on 4 columns, the data has 3"):
         wrap_sklearn(model, type(encoder)().fit(ds.X.iloc[:, :3]))
