@@ -14,7 +14,7 @@ import xgboost as xgb
 
 from .blackbox import (EncodedBlackBox, missing_words_note, output_path, spaced_names,
                        write_atomically)
-from .columns import number_label, written_alike
+from .columns import exact_number, number_label, written_alike
 from .encoding import check_encoder
 from .errors import InputError, listing, quoted
 
@@ -685,9 +685,10 @@ def _labels(y, n_rows):
 def _numbers_as_the_models_categories(dataset, booster, by_name):
     """``dataset`` with each numeric column that the model reads as categories (a zip code
     trained as a pandas category of integers) read as categories too, written as XGBoost
-    stores numeric categories (``501``, ``2.5``), with a note."""
+    stores numeric categories (``501``, ``2.5``), or as the model writes the same number
+    (``'02139'``, a zip code whose zeros reading the CSV dropped), with a note."""
     stored = _stored_categories(booster)
-    turned = {}
+    turned, respelled = {}, {}
     for j, (name, kind) in enumerate(zip(booster.feature_names,
                                          booster.feature_types or ())):
         column = by_name.get(name)
@@ -699,6 +700,11 @@ def _numbers_as_the_models_categories(dataset, booster, by_name):
         values = dataset.X[column].to_numpy(dtype=np.float64)
         text = pd.Series([None if np.isnan(v) else number_label(v) for v in values],
                          index=dataset.X.index, dtype=object)
+        if known is not None:
+            spelled = _same_numbers(sorted(set(text.dropna()) - set(known)), known)
+            text = text.map(lambda t: spelled.get(t, t))
+            if spelled:
+                respelled[column] = spelled
         if known is not None and not set(text.dropna()) & set(known):
             continue  # no number is one of its categories: load_xgboost refuses the types
         turned[column] = text
@@ -706,9 +712,33 @@ def _numbers_as_the_models_categories(dataset, booster, by_name):
         return dataset
     X = dataset.X.assign(**turned)
     categorical = tuple(c for c in X.columns if c in dataset.categorical or c in turned)
-    note = (f"columns {listing(list(turned), 10)} hold numbers in the table and categories "
-            f"in the model: read as categories, as the model reads them")
-    return replace(dataset, X=X, categorical=categorical, notes=dataset.notes + (note,))
+    notes = [f"columns {listing(list(turned), 10)} hold numbers in the table and categories "
+             f"in the model: read as categories, as the model reads them"]
+    notes += [f"column {quoted(column)}: the numbers {listing(list(spelled), 5)} read as the "
+              f"model's categories {listing(list(spelled.values()), 5)}, the same numbers "
+              f"written otherwise" for column, spelled in respelled.items() if column in turned]
+    # the reading's advice on the zeros it dropped is moot: the model's categories keep them
+    zeros = tuple(f"column {quoted(c)} has numbers written with leading zeros" for c in turned)
+    return replace(dataset, X=X, categorical=categorical,
+                   notes=tuple(n for n in dataset.notes if not n.startswith(zeros))
+                   + tuple(notes))
+
+
+def _same_numbers(labels, known) -> dict[str, str]:
+    """Each of ``labels`` (numbers, as :func:`number_label` writes them) that is the number
+    of exactly one of the model's categories ``known`` written otherwise, with that one
+    (``'2139'``: ``'02139'``)."""
+    by_number: dict = {}
+    for category in known:
+        number = exact_number(category)
+        if number is not None:
+            by_number.setdefault(number, []).append(category)
+    found = {}
+    for label in labels:
+        same = by_number.get(exact_number(label), [])
+        if len(same) == 1:
+            found[label] = same[0]
+    return found
 
 
 def _column_order(booster, encoder):

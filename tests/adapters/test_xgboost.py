@@ -728,6 +728,31 @@ def test_numbers_the_model_reads_as_categories_are_read_as_its_categories(tmp_pa
         load_xgboost(tmp_path / "zip.json", TableEncoder().fit(ds.X, ds.categorical))
 
 
+def test_codes_whose_zeros_reading_the_csv_dropped_are_the_model_s_categories(tmp_path):
+    """Zip codes trained as the categories '02139', '07030'; the CSV's reading takes them
+    for the numbers 2139, 7030. The model was refused (no number is one of its categories)
+    or, beside a category of no zero ('10001'), read the others as unseen: missing."""
+    rng = np.random.default_rng(2)
+    zips = ["02139", "07030", "10001"]
+    frame = pd.DataFrame({"zip": rng.choice(zips, 300), "age": rng.integers(18, 80, 300)})
+    frame["y"] = ((frame.zip == "02139") ^ (frame.age > 50)).astype(int)
+    for known in (zips, zips[:2]):
+        rows = frame[frame.zip.isin(known)].reset_index(drop=True)
+        rows.to_csv(tmp_path / "zip.csv", index=False)
+        theirs = rows[["zip", "age"]].astype({"zip": "category"})
+        clf = xgb.XGBClassifier(n_estimators=10, enable_categorical=True).fit(theirs, rows.y)
+        clf.save_model(tmp_path / "zip.json")
+        read = load_dataset(tmp_path / "zip.csv", target="y")
+        assert read.categorical == () and any("leading zeros" in n for n in read.notes)
+        ds = restrict_to_model(read, tmp_path / "zip.json")
+        assert ds.categorical == ("zip",) and set(ds.X["zip"]) == set(known)
+        assert (f"column 'zip': the numbers '2139', '7030' read as the model's categories "
+                f"'02139', '07030', the same numbers written otherwise") in ds.notes
+        assert not any("leading zeros" in n for n in ds.notes)  # its advice is moot
+        box = load_xgboost(tmp_path / "zip.json", TableEncoder().fit(ds.X, ds.categorical))
+        np.testing.assert_array_equal(box.predict(ds.X), clf.predict(theirs))
+
+
 def test_integer_categories_with_a_missing_value_match_the_model(tmp_path):
     # the reading once wrote them '10.0': the model, knowing 10, was refused
     rng = np.random.default_rng(0)
