@@ -48,8 +48,9 @@ class _StopWhenAsked(xgb.callback.TrainingCallback):
         return STOP_TRAINING.is_set()
 
 #: The objectives of classifiers that give class probabilities (multi:softmax's through
-#: the softmax of its margins, which are multi:softprob's).
-_OBJECTIVES = ("binary:logistic", "multi:softprob", "multi:softmax")
+#: the softmax of its margins, which are multi:softprob's; reg:logistic's are
+#: binary:logistic's, P(class 1)).
+_OBJECTIVES = ("binary:logistic", "reg:logistic", "multi:softprob", "multi:softmax")
 
 
 class XGBoostBlackBox(EncodedBlackBox):
@@ -381,7 +382,7 @@ def load_xgboost(path, encoder):
     if objective not in _OBJECTIVES:
         raise InputError(f"model objective {quoted(objective)} does not give class "
                          f"probabilities; use a model trained with binary:logistic, "
-                         f"multi:softprob or multi:softmax")
+                         f"reg:logistic, multi:softprob or multi:softmax")
     n_classes = max(2, int(config["learner_model_param"]["num_class"]))
     order = _column_order(booster, encoder)
     recode, notes = _recode(booster, encoder, order)

@@ -340,6 +340,21 @@ def test_a_multi_softmax_model_gives_its_softprob_twin_s_probabilities(iris, tmp
     np.testing.assert_array_equal(saved.predict_proba(ds.X), boxes[0].predict_proba(ds.X))
 
 
+def test_a_reg_logistic_model_gives_the_probability_of_class_1(mixed, tmp_path):
+    """reg:logistic on 0/1 labels (xgb.train's, or XGBRegressor's) was refused as giving no
+    class probabilities: it gives binary:logistic's."""
+    ds, _, _ = mixed
+    numeric = ds.X[["x"]].assign(w=ds.X["w"])
+    model = xgb.XGBRegressor(n_estimators=10, max_depth=2, objective="reg:logistic")
+    model.fit(numeric, ds.y).save_model(tmp_path / "reg.ubj")
+    box = load_xgboost(tmp_path / "reg.ubj", TableEncoder().fit(numeric))
+    p = model.predict(numeric)
+    np.testing.assert_allclose(box.predict_proba(numeric), np.column_stack([1 - p, p]),
+                               rtol=0, atol=1e-6)
+    np.testing.assert_array_equal(box.predict(numeric), (p > 0.5).astype(int))
+    assert 0 < box.predict(numeric).mean() < 1
+
+
 def test_a_gblinear_model_is_explained_with_its_whole_linear_model(tmp_path):
     """A gblinear model has no in-place prediction (XGBoostError, a traceback); early
     stopping's best round does not cut a linear model, which predicts with every round."""
