@@ -352,7 +352,8 @@ def load_xgboost(path, encoder):
     columns must agree, and the categories stored in the model (XGBoost ≥ 3.1) are mapped
     onto the encoder's codes. A model without stored categories is assumed to use the
     encoder's codes (sorted categories), as models trained by :func:`train_xgboost` with
-    older XGBoost do.
+    older XGBoost do; a user's model, for a column whose categories are all numbers, their
+    numeric order, as pandas codes a category of numbers (a CSV's column of codes).
 
     Parameters
     ----------
@@ -804,12 +805,23 @@ def _recode(booster, encoder, order):
     """
     recode, notes = {}, []
     stored = _stored_categories(booster)
+    ours_trained_here = booster.attr("class_names") is not None
     for j, kind in enumerate(booster.feature_types or ()):
         if kind == "c" and j not in stored:
             name = encoder.feature_names_[order[j]]
+            ours = list(encoder.categories_[name])
+            numbers = [exact_number(c) for c in ours]
+            how = "data's sorted categories"
+            if not ours_trained_here and ours and None not in numbers:
+                # a user's category of numbers (pandas codes them in numeric order, 2
+                # before 10); train_xgboost coded the encoder's text order
+                ranked = sorted(range(len(ours)), key=numbers.__getitem__)
+                ours, how = [ours[k] for k in ranked], "data's categories in numeric order"
+                if ranked != list(range(len(ranked))):
+                    recode[j] = np.argsort(ranked).astype(np.float64)
             notes.append(f"column {quoted(name)}: the model stores no categories (saved by "
-                         f"XGBoost before 3.1); its codes are taken as the data's sorted "
-                         f"categories {listing(list(encoder.categories_[name]), 5)}")
+                         f"XGBoost before 3.1); its codes are taken as the {how} "
+                         f"{listing(ours, 5)}")
     for j, (count, categories) in stored.items():
         name = encoder.feature_names_[order[j]]
         ours = list(encoder.categories_.get(name, ()))

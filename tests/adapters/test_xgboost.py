@@ -480,6 +480,15 @@ def test_class_names_are_kept_in_the_saved_model(tmp_path):
                       class_names=("a", "b", "c"))
 
 
+def _without_stored_categories(path):
+    """The model at ``path`` saved again as XGBoost < 3.1 saved it (no category strings),
+    as ``old.json`` beside it."""
+    saved = json.loads(bytes(xgb.Booster(model_file=path).save_raw(raw_format="json")))
+    del saved["learner"]["gradient_booster"]["model"]["cats"]
+    (path.parent / "old.json").write_text(json.dumps(saved))
+    return path.parent / "old.json"
+
+
 def test_a_model_without_stored_categories_says_what_it_assumes(tmp_path):
     rng = np.random.default_rng(0)
     df = pd.DataFrame({"x": rng.normal(size=300),
@@ -487,14 +496,39 @@ def test_a_model_without_stored_categories_says_what_it_assumes(tmp_path):
     df["y"] = ((df.x > 0) | (df.job == "a")).astype(int)
     model = xgb.XGBClassifier(n_estimators=5, enable_categorical=True)
     model.fit(df[["x", "job"]], df.y).save_model(tmp_path / "new.json")
-    saved = json.loads((tmp_path / "new.json").read_text())
-    del saved["learner"]["gradient_booster"]["model"]["cats"]   # as XGBoost < 3.1 saved it
-    (tmp_path / "old.json").write_text(json.dumps(saved))
     ds = from_frame(df.assign(job=df.job.astype(str)), "y")
-    box = load_xgboost(tmp_path / "old.json", TableEncoder().fit(ds.X, ds.categorical))
+    box = load_xgboost(_without_stored_categories(tmp_path / "new.json"),
+                       TableEncoder().fit(ds.X, ds.categorical))
     assert box.info["notes"] == [
         "column 'job': the model stores no categories (saved by XGBoost before 3.1); its "
         "codes are taken as the data's sorted categories 'a', 'b', 'c'"]
+
+
+def test_a_user_s_model_without_stored_categories_codes_numbers_in_numeric_order(tmp_path):
+    """pandas codes a category of the numbers 2, 10, 33 in that order; the data's sorted
+    text ('10', '2', '33') was assumed, and the model explained as another one (242 of 400
+    labels differed). A model trained here coded the encoder's text order, and keeps it."""
+    rng = np.random.default_rng(0)
+    frame = pd.DataFrame({"zone": rng.choice([2, 10, 33], 400), "x": rng.normal(size=400)})
+    frame["y"] = ((frame.zone == 10) ^ (frame.x > 0.5)).astype(int)
+    frame.to_csv(tmp_path / "zone.csv", index=False)
+    theirs = frame[["zone", "x"]].astype({"zone": "category"})
+    model = xgb.XGBClassifier(n_estimators=10, enable_categorical=True).fit(theirs, frame.y)
+    model.save_model(tmp_path / "new.json")
+    old = _without_stored_categories(tmp_path / "new.json")
+    ds = restrict_to_model(load_dataset(tmp_path / "zone.csv", target="y"), old)
+    box = load_xgboost(old, TableEncoder().fit(ds.X, ds.categorical))
+    np.testing.assert_array_equal(box.predict(ds.X), model.predict(theirs))
+    assert ("column 'zone': the model stores no categories (saved by XGBoost before 3.1); its "
+            "codes are taken as the data's categories in numeric order '2', '10', '33'"
+            in box.info["notes"])
+    here = from_frame(frame.astype({"zone": "category"}), "y")
+    encoder = TableEncoder().fit(here.X, here.categorical)
+    trained = train_xgboost(here.X, here.y, encoder, here.categorical, n_estimators=10,
+                            class_names=here.class_names)
+    again = load_xgboost(_without_stored_categories(trained.save(tmp_path / "run")), encoder)
+    assert again.recode == {}
+    np.testing.assert_array_equal(again.predict_proba(here.X), trained.predict_proba(here.X))
 
 
 def test_a_model_of_some_columns_keeps_the_table_to_them(tmp_path):
