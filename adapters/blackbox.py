@@ -156,6 +156,24 @@ def _check_range(P, source):
                          f"scores or logits")
 
 
+def scores_as_probabilities(scores):
+    """A model's scores of its classes as probabilities, the largest still the largest: the
+    logistic function of one score per row (that of class 1), the softmax of several.
+
+    Examples
+    --------
+    >>> scores_as_probabilities(np.array([0.0, 800.0])).tolist()
+    [0.5, 1.0]
+    >>> scores_as_probabilities(np.array([[0.0, 0.0], [1.0, 1.0]])).tolist()
+    [[0.5, 0.5], [0.5, 0.5]]
+    """
+    scores = np.asarray(scores, dtype=np.float64)
+    if scores.ndim == 1:
+        return np.exp(-np.logaddexp(0.0, -scores))  # 1 / (1 + e^-s), without overflow
+    exp = np.exp(scores - scores.max(axis=1, keepdims=True))
+    return exp / exp.sum(axis=1, keepdims=True)
+
+
 class EncodedBlackBox:
     """Shared behaviour of the adapters: checks, labels from probabilities, decoding.
 

@@ -9,7 +9,7 @@ import numpy as np
 import pandas as pd
 
 from .blackbox import (EncodedBlackBox, missing_words_note, output_path, relabel_classes,
-                       spaced_names, write_atomically)
+                       scores_as_probabilities, spaced_names, write_atomically)
 from .columns import codes_by_form, exact_number
 from .encoding import check_encoder
 from .errors import InputError, listing
@@ -30,7 +30,7 @@ class SklearnBlackBox(EncodedBlackBox):
     Parameters
     ----------
     estimator : object
-        Fitted, with ``predict_proba``.
+        Fitted, with ``predict_proba`` or ``decision_function``.
     encoder : TableEncoder
     n_classes : int
     order : numpy.ndarray of int or None
@@ -44,6 +44,9 @@ class SklearnBlackBox(EncodedBlackBox):
     spellings : dict of str to dict of str to str, optional
         Per categorical column, the dataset's categories the estimator knows written in
         another Unicode form, and that form (see :func:`_check_category_types`).
+    scores : bool, default=False
+        Whether the probabilities are the estimator's ``decision_function`` scores made
+        probabilities (:func:`adapters.blackbox.scores_as_probabilities`).
 
     Use :func:`wrap_sklearn` rather than this constructor.
 
@@ -57,13 +60,14 @@ class SklearnBlackBox(EncodedBlackBox):
     kind = "sklearn"
 
     def __init__(self, estimator, encoder, n_classes, order, column_names, fitted_names=None,
-                 spellings=None):
+                 spellings=None, scores=False):
         super().__init__(encoder, n_classes)
         self.estimator = estimator
         self._order = order
         self._column_names = column_names
         self._fitted_names = fitted_names
         self._spellings = spellings or {}
+        self._scores = scores
 
     def predict(self, X):
         """Labels for the rows of ``X``: the estimator's own ``predict``.
@@ -107,7 +111,8 @@ class SklearnBlackBox(EncodedBlackBox):
             raise InputError(reason)
 
     def _proba_frame(self, X):
-        P = self._run("predict_proba", X)
+        P = (scores_as_probabilities(self._run("decision_function", X)) if self._scores
+             else self._run("predict_proba", X))
         if self._order is None:
             return P
         # checked first: a 1-D P(class 1) becomes two columns before they are reordered
@@ -213,7 +218,8 @@ def wrap_sklearn(estimator, encoder, *, class_names=None, source_labels=None):
     Parameters
     ----------
     estimator : object
-        Fitted, with ``predict_proba`` and ``classes_``. It is given DataFrames holding the
+        Fitted, with ``predict_proba`` (or ``decision_function``, below) and ``classes_``.
+        It is given DataFrames holding the
         dataset's columns (numeric as float64, categorical as ``str``, NaN for missing),
         e.g. a Pipeline with a ColumnTransformer; in the order it was fitted on when it
         records ``feature_names_in_``. An estimator fitted on an array (it has
@@ -240,12 +246,16 @@ def wrap_sklearn(estimator, encoder, *, class_names=None, source_labels=None):
     SklearnBlackBox or RelabeledBlackBox
         (the latter with ``source_labels``). Its labels (``predict``) are the estimator's
         own ``predict``, whatever threshold decides it; its probabilities (what LIME
-        explains) are ``predict_proba``.
+        explains) are ``predict_proba``. An estimator without it (``RidgeClassifier``,
+        ``LinearSVC``, ``SVC(probability=False)``) is explained through the scores of
+        its ``decision_function``, made probabilities by the logistic function (two
+        classes) or the softmax (more), with a warning: the largest stays the largest,
+        so they rank and decide the classes as the scores do, but they are not calibrated.
 
     Raises
     ------
     InputError
-        Not fitted, no ``predict_proba``, classes that cannot be matched to ``0 .. k-1``,
+        Not fitted, neither ``predict_proba`` nor ``decision_function``, classes that cannot be matched to ``0 .. k-1``,
         fitted on other columns, or holding a ``OneHotEncoder`` / ``OrdinalEncoder`` that
         learned a categorical column's values as other than text (fitted on the raw
         ``bool`` or ``int`` column instead of ``Dataset.X``). Later, an estimator that
@@ -264,10 +274,11 @@ def wrap_sklearn(estimator, encoder, *, class_names=None, source_labels=None):
     from sklearn.exceptions import NotFittedError
     from sklearn.utils.validation import check_is_fitted
 
-    if not hasattr(estimator, "predict_proba"):
-        raise InputError(f"{type(estimator).__name__} has no predict_proba; wrap a "
-                         f"classifier that gives class probabilities (for example "
-                         f"CalibratedClassifierCV around it)")
+    scores = not hasattr(estimator, "predict_proba")
+    if scores and not hasattr(estimator, "decision_function"):
+        raise InputError(f"{type(estimator).__name__} has neither predict_proba nor "
+                         f"decision_function; wrap a classifier that gives class "
+                         f"probabilities or scores")
     try:
         check_is_fitted(estimator)
     except NotFittedError:
@@ -297,9 +308,26 @@ def wrap_sklearn(estimator, encoder, *, class_names=None, source_labels=None):
                       f"no columns: its columns are read as the data's "
                       f"{listing(encoder.feature_names_, 10)}, in this order", UserWarning,
                       stacklevel=2)
+    if scores and n_classes > 2 and getattr(_final_step(estimator), "decision_function_shape",
+                                            None) == "ovo":
+        raise InputError(f"the {type(estimator).__name__}'s decision_function gives a score "
+                         f"per pair of classes (decision_function_shape='ovo'), not per "
+                         f"class; set it to 'ovr' with set_params (no refit needed)")
+    if scores:
+        warnings.warn(f"the {type(estimator).__name__} has no predict_proba: LIME explains "
+                      f"the scores of its decision_function, made probabilities by the "
+                      f"{'logistic function' if n_classes == 2 else 'softmax'} (not "
+                      f"calibrated; its labels are its predict)", UserWarning, stacklevel=2)
     spellings = _check_category_types(estimator, encoder)
     return SklearnBlackBox(estimator, encoder, n_classes, order, column_names, fitted_names,
-                           spellings)
+                           spellings, scores)
+
+
+def _final_step(estimator):
+    """The estimator at the end of ``estimator``'s Pipelines, which decides its outputs."""
+    while hasattr(estimator, "steps"):
+        estimator = estimator.steps[-1][1]
+    return estimator
 
 
 def _category_encoders(estimator):

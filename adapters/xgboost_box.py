@@ -12,8 +12,8 @@ import numpy as np
 import pandas as pd
 import xgboost as xgb
 
-from .blackbox import (EncodedBlackBox, missing_words_note, output_path, spaced_names,
-                       write_atomically)
+from .blackbox import (EncodedBlackBox, missing_words_note, output_path,
+                       scores_as_probabilities, spaced_names, write_atomically)
 from .columns import exact_number, number_label, written_alike
 from .encoding import check_encoder
 from .errors import InputError, listing, quoted
@@ -121,10 +121,7 @@ class XGBoostBlackBox(EncodedBlackBox):
             out = self.booster.inplace_predict(
                 Z, iteration_range=self.iteration_range,
                 predict_type="margin" if self._softmax else "value")
-        if not self._softmax:
-            return out
-        exp = np.exp(out - out.max(axis=1, keepdims=True))
-        return exp / exp.sum(axis=1, keepdims=True)
+        return scores_as_probabilities(out) if self._softmax else out
 
     @property
     def class_names(self):

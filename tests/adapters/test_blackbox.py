@@ -9,9 +9,10 @@ import xgboost as xgb
 from sklearn.compose import ColumnTransformer
 from sklearn.ensemble import RandomForestClassifier
 from sklearn.impute import SimpleImputer
-from sklearn.linear_model import LogisticRegression
+from sklearn.linear_model import LogisticRegression, RidgeClassifier
 from sklearn.pipeline import make_pipeline
-from sklearn.preprocessing import OneHotEncoder
+from sklearn.preprocessing import OneHotEncoder, StandardScaler
+from sklearn.svm import SVC
 
 from adapters import (BlackBox, InputError, TableEncoder, from_frame, load_xgboost,
                       relabel_classes, wrap_callable, wrap_sklearn)
@@ -228,11 +229,48 @@ def test_sklearn_multiclass_numeric_only(iris):
         wrap_sklearn(model, type(encoder)().fit(ds.X.iloc[:, :3]))
 
 
+def test_a_classifier_without_predict_proba_is_explained_through_its_scores(mixed, iris):
+    """RidgeClassifier and SVC(probability=False) were refused (no predict_proba): LIME
+    explains the logistic function (two classes) or softmax (more) of decision_function,
+    whose largest is the class it predicts; the labels are its own predict."""
+    ds, encoder, _ = mixed
+    columns = ColumnTransformer([("x", SimpleImputer(), ["x", "w"]),
+                                 ("c", make_pipeline(SimpleImputer(strategy="most_frequent"),
+                                                     OneHotEncoder()), ["colour", "size"])])
+    names = np.asarray(ds.class_names)
+    for model in (RidgeClassifier(), SVC()):
+        pipeline = make_pipeline(columns, model).fit(ds.X, names[ds.y])
+        with pytest.warns(UserWarning, match=r"has no predict_proba: LIME explains the "
+                                             r"scores of its decision_function, made "
+                                             r"probabilities by the logistic function"):
+            box = wrap_sklearn(pipeline, encoder, class_names=ds.class_names[::-1])
+        score = pipeline.decision_function(ds.X)   # of pipeline.classes_[1]
+        P = box.predict_proba(ds.X)
+        np.testing.assert_allclose(P[:, list(ds.class_names[::-1]).index(
+            pipeline.classes_[1])], 1 / (1 + np.exp(-score)), rtol=0, atol=1e-12)
+        np.testing.assert_array_equal(np.asarray(ds.class_names[::-1])[box.predict(ds.X)],
+                                      pipeline.predict(ds.X))
+        np.testing.assert_array_equal(box.predict(ds.X), P.argmax(axis=1))
+    ds, encoder, _ = iris
+    ovo = make_pipeline(StandardScaler(), SVC(decision_function_shape="ovo")).fit(ds.X, ds.y)
+    with pytest.raises(InputError, match=r"a score per pair of classes \(decision_function_"
+                                         r"shape='ovo'\), not per class; set it to 'ovr'"):
+        wrap_sklearn(ovo, encoder)
+    for model in (RidgeClassifier().fit(ds.X, ds.y),
+                  ovo.set_params(svc__decision_function_shape="ovr")):
+        with pytest.warns(UserWarning, match="made probabilities by the softmax"):
+            box = wrap_sklearn(model, encoder)
+        np.testing.assert_array_equal(box.predict(ds.X), model.predict(ds.X))
+        np.testing.assert_array_equal(box.predict_proba(ds.X).argmax(axis=1),
+                                      model.decision_function(ds.X).argmax(axis=1))
+
+
 def test_sklearn_wrapping_errors(mixed, iris):
     ds, encoder, _ = mixed
     with pytest.raises(InputError, match="not fitted"):
         wrap_sklearn(LogisticRegression(), encoder)
-    with pytest.raises(InputError, match="no predict_proba"):
+    with pytest.raises(InputError, match="^object has neither predict_proba nor "
+                                         "decision_function; wrap a classifier"):
         wrap_sklearn(object(), encoder)
     other = iris[0]
     model = LogisticRegression(max_iter=1000).fit(other.X, other.y)
