@@ -47,10 +47,12 @@ class _StopWhenAsked(xgb.callback.TrainingCallback):
     def after_iteration(self, model, epoch, evals_log) -> bool:
         return STOP_TRAINING.is_set()
 
-#: The objectives of classifiers that give class probabilities (multi:softmax's through
-#: the softmax of its margins, which are multi:softprob's; reg:logistic's are
-#: binary:logistic's, P(class 1)).
-_OBJECTIVES = ("binary:logistic", "reg:logistic", "multi:softprob", "multi:softmax")
+#: The objectives of classifiers that give class probabilities (reg:logistic's are
+#: binary:logistic's, P(class 1)), and of those that give labels, read through the scores
+#: (margins) that decide them (multi:softmax's softmax is multi:softprob's probabilities;
+#: binary:hinge's logistic function is not calibrated).
+_OBJECTIVES = ("binary:logistic", "reg:logistic", "multi:softprob")
+_BY_MARGIN = ("multi:softmax", "binary:hinge")
 
 
 class XGBoostBlackBox(EncodedBlackBox):
@@ -61,7 +63,8 @@ class XGBoostBlackBox(EncodedBlackBox):
     categorical columns hold category codes, which XGBoost reads as categories for
     features it trained as categorical. ``predict_proba`` encodes its DataFrame first, so
     both paths give the same numbers. A ``multi:softmax`` model's probabilities are the
-    softmax of its margins (its labels, their largest).
+    softmax of its margins, a ``binary:hinge`` model's their logistic function (its labels,
+    their largest).
 
     Parameters
     ----------
@@ -100,7 +103,7 @@ class XGBoostBlackBox(EncodedBlackBox):
         self.info = dict(info or {})
         learner = json.loads(booster.save_config())["learner"]
         self._linear = learner["gradient_booster"]["name"] == "gblinear"
-        self._softmax = learner["objective"]["name"] == "multi:softmax"
+        self._margin = learner["objective"]["name"] in _BY_MARGIN
 
     def _proba_frame(self, X):
         return self._proba_matrix(self.encoder.transform(X))
@@ -115,13 +118,13 @@ class XGBoostBlackBox(EncodedBlackBox):
                 present = ~np.isnan(codes)
                 codes[present] = table[codes[present].astype(np.intp)]
         if self._linear:  # one linear model, updated every round: no iteration range
-            out = self.booster.predict(xgb.DMatrix(Z), output_margin=self._softmax,
+            out = self.booster.predict(xgb.DMatrix(Z), output_margin=self._margin,
                                        validate_features=False)
         else:
             out = self.booster.inplace_predict(
                 Z, iteration_range=self.iteration_range,
-                predict_type="margin" if self._softmax else "value")
-        return scores_as_probabilities(out) if self._softmax else out
+                predict_type="margin" if self._margin else "value")
+        return scores_as_probabilities(out) if self._margin else out
 
     @property
     def class_names(self):
@@ -377,13 +380,19 @@ def load_xgboost(path, encoder):
     check_encoder(encoder)
     config = json.loads(booster.save_config())["learner"]
     objective = config["objective"]["name"]
-    if objective not in _OBJECTIVES:
+    if objective not in _OBJECTIVES + _BY_MARGIN:
+        why = (" (nor scores with one threshold: XGBClassifier.predict compares them with "
+               "0.5, the logistic function with 0)" if objective == "binary:logitraw" else "")
         raise InputError(f"model objective {quoted(objective)} does not give class "
-                         f"probabilities; use a model trained with binary:logistic, "
-                         f"reg:logistic, multi:softprob or multi:softmax")
+                         f"probabilities{why}; use a model trained with binary:logistic, "
+                         f"reg:logistic, binary:hinge, multi:softprob or multi:softmax")
     n_classes = max(2, int(config["learner_model_param"]["num_class"]))
     order = _column_order(booster, encoder)
     recode, notes = _recode(booster, encoder, order)
+    if objective == "binary:hinge":
+        notes.append("the model's objective binary:hinge gives labels, not probabilities: "
+                     "LIME explains the scores that decide them, through the logistic "
+                     "function (not calibrated)")
     known = set(encoder.feature_names_) | set(xgboost_names(encoder.feature_names_))
     spaced = [n for n in booster.feature_names or () if n not in known]
     if spaced:  # read by their names without the spaces around them (_name_index)

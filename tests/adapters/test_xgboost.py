@@ -355,6 +355,27 @@ def test_a_reg_logistic_model_gives_the_probability_of_class_1(mixed, tmp_path):
     assert 0 < box.predict(numeric).mean() < 1
 
 
+def test_a_binary_hinge_model_is_explained_through_the_scores_of_its_labels(mixed, tmp_path):
+    """binary:hinge gives labels (0, 1): its scores, through the logistic function, give
+    them again; binary:logitraw's scores have no threshold all readers share: refused."""
+    ds, _, _ = mixed
+    numeric = ds.X[["x"]].assign(w=ds.X["w"])
+    encoder = TableEncoder().fit(numeric)
+    model = xgb.XGBClassifier(n_estimators=10, max_depth=2, objective="binary:hinge")
+    model.fit(numeric, ds.y).save_model(tmp_path / "hinge.ubj")
+    box = load_xgboost(tmp_path / "hinge.ubj", encoder)
+    np.testing.assert_array_equal(box.predict(numeric), model.predict(numeric))
+    score = model.get_booster().inplace_predict(numeric, predict_type="margin")
+    np.testing.assert_allclose(box.predict_proba(numeric)[:, 1], 1 / (1 + np.exp(-score)),
+                               rtol=0, atol=1e-6)
+    assert any("binary:hinge gives labels, not probabilities" in n for n in box.info["notes"])
+    model.set_params(objective="binary:logitraw").fit(numeric, ds.y)
+    model.save_model(tmp_path / "raw.ubj")
+    with pytest.raises(InputError, match=r"objective 'binary:logitraw' does not give class "
+                                         r"probabilities \(nor scores with one threshold: "):
+        load_xgboost(tmp_path / "raw.ubj", encoder)
+
+
 def test_a_gblinear_model_is_explained_with_its_whole_linear_model(tmp_path):
     """A gblinear model has no in-place prediction (XGBoostError, a traceback); early
     stopping's best round does not cut a linear model, which predicts with every round."""
