@@ -771,7 +771,8 @@ def _column_order(booster, encoder):
         unread = [c for i, c in enumerate(encoder.feature_names_) if i not in set(order)]
         raise InputError(f"the model reads {len(names)} of the data's "
                          f"{encoder.n_features_in_} columns, not {listing(unread, 10)}; give "
-                         f"the data the model was trained on")
+                         f"the data the model was trained on (restrict_to_model(dataset, "
+                         f"path) keeps a table to the model's columns)")
     types = booster.feature_types
     if types is not None:
         categorical = set(encoder.categorical_indices_)

@@ -296,7 +296,8 @@ def test_model_names_are_matched_one_by_one(tmp_path):
         frame.set_axis(["dose%5Bmg%5D", "50%"], axis=1)))
     xgb.XGBClassifier(n_estimators=5).fit(frame[["50%"]], y).save_model(tmp_path / "one.json")
     with pytest.raises(InputError, match=r"the model reads 1 of the data's 2 columns, not "
-                                         r"'dose\[mg\]'"):
+                                         r"'dose\[mg\]'; give the data the model was "
+                                         r"trained on \(restrict_to_model\(dataset, path\)"):
         load_xgboost(tmp_path / "one.json", encoder)
     clash = pd.DataFrame({"a[1]": frame["50%"], "a%5B1%5D": frame["50%"]})
     xgb.XGBClassifier(n_estimators=5).fit(clash.set_axis(["a%5B1%5D", "b"], axis=1), y
