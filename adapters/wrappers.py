@@ -122,6 +122,7 @@ class SklearnBlackBox(EncodedBlackBox):
         if self._spellings:  # a copy: the caller's rows stay as they are
             X = X.assign(**{name: X[name].replace(spelled)
                             for name, spelled in self._spellings.items()})
+        frame = X
         if self._column_names == ():
             X = X.to_numpy(dtype=object if self.encoder.categorical_indices_ else np.float64)
         elif self._column_names is not None:
@@ -132,12 +133,17 @@ class SklearnBlackBox(EncodedBlackBox):
             return getattr(self.estimator, method)(X)
         except (ValueError, TypeError) as err:
             first = str(err).strip().splitlines()[0] if str(err).strip() else type(err).__name__
+            fix = ("fit it on Dataset.X, the columns from_frame gives, or give wrap_callable a "
+                   "function that converts them (an XGBoost model: save it and use "
+                   "load_xgboost)")
+            if "nan" in first.lower() and frame.isna().to_numpy().any():  # reads none
+                fix = ("it reads no missing value: leave out the table's rows that hold one "
+                       "(DataFrame.dropna before from_frame), or give wrap_callable a "
+                       "function that fills them in")
             raise InputError(
                 f"the {type(self.estimator).__name__} cannot read the dataset's columns "
-                f"(numbers as float64, categories as str, NaN for missing): {first}; fit it "
-                f"on Dataset.X, the columns from_frame gives, or give wrap_callable a "
-                f"function that converts them (an XGBoost model: save it and use "
-                f"load_xgboost)") from None
+                f"(numbers as float64, categories as str, NaN for missing): {first}; "
+                f"{fix}") from None
 
     def save(self, directory):
         """Pickle the estimator with joblib as ``directory/black_box.joblib``.

@@ -604,6 +604,22 @@ def test_an_estimator_that_cannot_read_the_columns_is_a_one_line_error():
     assert "\n" not in str(err.value)
 
 
+def test_an_estimator_that_reads_no_missing_value_is_told_to_leave_out_those_rows():
+    # it was told to fit the estimator on Dataset.X, which would not help
+    rng = np.random.default_rng(0)
+    df = pd.DataFrame({"a": rng.normal(size=100), "b": rng.normal(size=100)})
+    df["y"] = (df.a > 0).astype(int)
+    model = LogisticRegression().fit(df[["a", "b"]], df.y)
+    ds = from_frame(df.assign(b=df.b.mask(df.index % 9 == 0)), "y")
+    box = wrap_sklearn(model, TableEncoder().fit(ds.X, ds.categorical))
+    with pytest.raises(InputError, match=r"^the LogisticRegression cannot read the dataset's "
+                                         r"columns .*NaN.*; it reads no missing value: leave "
+                                         r"out the table's rows that hold one \(DataFrame"
+                                         r"\.dropna before from_frame\)"):
+        box.predict_proba(ds.X)
+    np.testing.assert_array_equal(box.predict(ds.X.dropna()), model.predict(ds.X.dropna()))
+
+
 def _other_encoders(ds):
     """Encoders of the same table that encode it differently, and how each differs."""
     reversed_columns = TableEncoder().fit(ds.X[list(reversed(ds.X.columns))], ds.categorical)
