@@ -225,12 +225,11 @@ def wrap_sklearn(estimator, encoder, *, class_names=None, source_labels=None):
     ----------
     estimator : object
         Fitted, with ``predict_proba`` (or ``decision_function``, below) and ``classes_``.
-        It is given DataFrames holding the
-        dataset's columns (numeric as float64, categorical as ``str``, NaN for missing),
-        e.g. a Pipeline with a ColumnTransformer; in the order it was fitted on when it
-        records ``feature_names_in_``. An estimator fitted on an array (it has
-        ``n_features_in_`` but no ``feature_names_in_``) gets the same values as an array,
-        columns in the encoder's order, with a warning saying so.
+        It is given DataFrames holding the dataset's columns (numeric as float64,
+        categorical as ``str``, NaN for missing), e.g. a Pipeline with a ColumnTransformer;
+        in the order it was fitted on when it records ``feature_names_in_``. An estimator
+        fitted on an array (it has ``n_features_in_`` but no ``feature_names_in_``) gets the
+        same values as an array, columns in the encoder's order, with a warning saying so.
     encoder : TableEncoder
         Fitted on the dataset's features.
     class_names : sequence of str, optional
@@ -261,11 +260,13 @@ def wrap_sklearn(estimator, encoder, *, class_names=None, source_labels=None):
     Raises
     ------
     InputError
-        Not fitted, neither ``predict_proba`` nor ``decision_function``, classes that cannot be matched to ``0 .. k-1``,
-        fitted on other columns, or holding a ``OneHotEncoder`` / ``OrdinalEncoder`` that
-        learned a categorical column's values as other than text (fitted on the raw
-        ``bool`` or ``int`` column instead of ``Dataset.X``). Later, an estimator that
-        cannot read the columns it is given raises ``InputError`` from ``predict_proba``.
+        Not fitted, neither ``predict_proba`` nor ``decision_function`` (or a
+        ``decision_function`` of pairs of classes), classes that cannot be matched to
+        ``0 .. k-1``, fitted on other columns, or holding a ``OneHotEncoder`` /
+        ``OrdinalEncoder`` that learned a categorical column's values as other than text
+        (fitted on the raw ``bool`` or ``int`` column instead of ``Dataset.X``). Later, an
+        estimator that cannot read the columns it is given raises ``InputError`` from
+        ``predict_proba``.
 
     Examples
     --------
