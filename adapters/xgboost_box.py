@@ -764,8 +764,13 @@ def _column_order(booster, encoder):
     index = _name_index(names, encoder.feature_names_)
     missing = [n for n in names if n not in index]
     if missing:
-        raise InputError(f"the model's columns {listing(missing, 10)} are not in the data; "
-                         f"give the data the model was trained on")
+        by_case = {c.casefold(): c for c in encoder.feature_names_}
+        alike = [f"{quoted(by_case[n.casefold()])} for {quoted(n)}" for n in missing
+                 if n.casefold() in by_case]
+        hint = (f" (the data names {', '.join(alike[:5])}: rename its columns as the model "
+                f"names them)" if alike else "")
+        raise InputError(f"the model's columns {listing(missing, 10)} are not in the "
+                         f"data{hint}; give the data the model was trained on")
     order = np.array([index[n] for n in names])
     if len(names) != encoder.n_features_in_:
         unread = [c for i, c in enumerate(encoder.feature_names_) if i not in set(order)]

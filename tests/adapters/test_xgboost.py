@@ -407,8 +407,13 @@ def test_load_refuses_non_probabilistic_and_mismatched_models(mixed, tmp_path):
         load_xgboost(tmp_path / "reg.json", TableEncoder().fit(numeric))
     path = box.save(tmp_path)
     renamed = ds.X.rename(columns={"w": "weight"})
-    with pytest.raises(InputError, match="'w' are not in the data"):
+    with pytest.raises(InputError, match="'w' are not in the data; give the data"):
         load_xgboost(path, TableEncoder().fit(renamed, ds.categorical))
+    cased = ds.X.rename(columns={"w": "W", "x": "X"})   # an export that changed their case
+    with pytest.raises(InputError, match=r"^the model's columns 'x', 'w' are not in the data "
+                                         r"\(the data names 'X' for 'x', 'W' for 'w': rename "
+                                         r"its columns as the model names them\); give the "):
+        load_xgboost(path, TableEncoder().fit(cased, ds.categorical))
     with pytest.raises(InputError, match=r"read columns 'size' \(categories in the model, "
                                          r"numbers in the data\) differently"):
         load_xgboost(path, TableEncoder().fit(ds.X, ["colour"]))
