@@ -442,6 +442,8 @@ def _read_booster(path) -> xgb.Booster:
     except OSError as err:
         raise InputError(f"could not read model file {quoted(str(path))}: "
                          f"{err.strerror or err}") from None
+    if content.startswith(b"\xef\xbb\xbf"):  # a JSON file an editor saved with a BOM
+        del content[:3]
     if not content:  # XGBoost aborts the process on an empty buffer
         raise InputError(f"model file {quoted(str(path))} is empty; give a file written by "
                          f"XGBoost's save_model")

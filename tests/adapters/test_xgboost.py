@@ -108,13 +108,18 @@ def test_save_load_round_trip(mixed, tmp_path):
 @pytest.mark.filterwarnings("ignore:.*Saving model in the UBJSON format as default")
 def test_a_model_saved_under_any_name_loads_by_its_content(mixed, tmp_path):
     """XGBoost >= 2.1 writes UBJSON for a name other than .json (model.bin, model.model),
-    which was refused for its suffix alone."""
+    which was refused for its suffix alone; a JSON file an editor saved with a byte-order
+    mark was refused as "not JSON"."""
     ds, encoder, box = mixed
     Z = encoder.transform(ds.X)
     for name in ("model.bin", "model.model", "model"):
         box.booster.save_model(tmp_path / name)
         np.testing.assert_array_equal(load_xgboost(tmp_path / name, encoder)
                                       .predict_proba_encoded(Z), box.predict_proba_encoded(Z))
+    box.booster.save_model(tmp_path / "model.json")
+    (tmp_path / "bom.json").write_bytes(b"\xef\xbb\xbf" + (tmp_path / "model.json").read_bytes())
+    np.testing.assert_array_equal(load_xgboost(tmp_path / "bom.json", encoder)
+                                  .predict_proba_encoded(Z), box.predict_proba_encoded(Z))
     (tmp_path / "table.csv").write_text("x,colour\n1,red\n")
     with pytest.raises(InputError, match=r"^could not load XGBoost model '.*': not JSON or "
                                          r"UBJSON"):
