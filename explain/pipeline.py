@@ -775,16 +775,19 @@ def _weak_box_note(dataset: Dataset, bb_test, y_train, y_test,
     frequent class of the training rows: faithful rules then explain a model that learned
     little of the target. A black box trained with its classes ``weighted`` trades accuracy
     for the rare class's recall: its balanced accuracy (the mean of each class's recall) is
-    measured against a constant answer's, 0.5."""
+    measured against a constant answer's, 0.5 (1 when the test rows hold one class, as a
+    given split's may: answering that class gets each of them right)."""
     if weighted:
-        balanced = np.mean([np.mean(bb_test[y_test == k] == k) for k in (0, 1)
-                            if np.any(y_test == k)])
-        if balanced > 0.5:
+        present = [k for k in (0, 1) if np.any(y_test == k)]
+        balanced = np.mean([np.mean(bb_test[y_test == k] == k) for k in present])
+        constant = 1 / len(present)
+        if balanced > constant:
             return None
+        one = "; the test rows hold one class" if len(present) == 1 else ""
         return (f"the black box's balanced accuracy on the test rows (the mean of each "
                 f"class's recall, {decimals(balanced, 3)}) is no better than answering one "
-                f"class for every row (0.5): its rules, however faithful, explain a model "
-                f"that has learned little of the target")
+                f"class for every row ({constant:g}{one}): its rules, however faithful, "
+                f"explain a model that has learned little of the target")
     common = int(np.mean(y_train == 1) > 0.5)
     accuracy, constant = np.mean(bb_test == y_test), np.mean(y_test == common)
     if accuracy > constant:

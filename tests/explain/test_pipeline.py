@@ -1092,3 +1092,20 @@ def test_a_weighted_black_box_is_judged_by_its_balanced_accuracy():
         "the black box's balanced accuracy on the test rows (the mean of each class's "
         "recall, 0.358) is no better than answering one class for every row (0.5): its "
         "rules, however faithful, explain a model that has learned little of the target")
+
+
+def test_a_weighted_black_box_on_test_rows_of_one_class_is_held_to_answering_it():
+    # a given split may hold out rows of one class: answering it gets every one right, so
+    # a weighted black box that gets 60% of them is no better (it was measured against 0.5)
+    from explain.pipeline import _weak_box_note
+
+    ds = from_frame(_rare_class_frame(), "t")
+    y_train = np.r_[np.zeros(387, int), np.ones(13, int)]
+    y_test = np.zeros(10, int)
+    bb_test = np.r_[np.zeros(6, int), np.ones(4, int)]
+    assert _weak_box_note(ds, bb_test, y_train, y_test, weighted=True) == (
+        "the black box's balanced accuracy on the test rows (the mean of each class's "
+        "recall, 0.600) is no better than answering one class for every row (1; the test "
+        "rows hold one class): its rules, however faithful, explain a model that has "
+        "learned little of the target")
+    assert _weak_box_note(ds, bb_test, y_train, y_test) is not None  # as unweighted
