@@ -164,11 +164,18 @@ def cached(lime: dict) -> str:
 
 def class_weights_text(black_box: dict) -> str:
     """How the black box weighed its classes in training (``'bad' ×2.33, 'good' ×1``), or
-    ``""`` when it did not (unweighted, or a given model)."""
+    ``""`` when it did not (unweighted, or a given model). Three significant digits, a half
+    rounded up, trailing zeros dropped; a weight of 1000 or more in full (``×1999``, not
+    ``×2e+03``)."""
     weights = black_box.get("class_weights")
     if not weights:
         return ""
-    return ", ".join(f"{visible(repr(name))} ×{w:.3g}" for name, w in weights.items())
+
+    def shown(weight):
+        text = significant(weight, 3)
+        return text.rstrip("0").rstrip(".") if "." in text else text
+
+    return ", ".join(f"{visible(repr(name))} ×{shown(w)}" for name, w in weights.items())
 
 
 def complement_legend(name: str, rules: str) -> str | None:

@@ -41,3 +41,13 @@ def test_significant(value, digits, shown):
 
 def test_the_reports_figures_round_so():
     assert fmt(73 / 80) == "0.913" and fmt([71 / 80, 79 / 80]) == "0.888–0.988"
+
+
+def test_class_weights_are_shown_to_three_digits_without_an_exponent():
+    from explain.report_md import class_weights_text
+
+    # a class 1 in 2000 rows weighs 1999: f"{w:.3g}" showed it as ×2e+03
+    weights = {"ok": 1.0, "fraud": 1999.0, "odd": 12.35, "half": 2.5, "few": 291 / 9}
+    assert class_weights_text({"class_weights": weights}) == (
+        "'ok' ×1, 'fraud' ×1999, 'odd' ×12.4, 'half' ×2.5, 'few' ×32.3")
+    assert class_weights_text({"class_weights": None}) == ""
