@@ -42,7 +42,7 @@ def merged_labels(y: np.ndarray) -> np.ndarray:
     if not groups:
         return y
     canonical = {text: composed(text) for group in groups for text in group}
-    shown = "; ".join(" = ".join(ascii(t) for t in group) for group in groups)
+    shown = "; ".join(" = ".join(ascii(str(t)) for t in group) for group in groups)
     warnings.warn(f"y: labels {shown} (escaped, as they print alike) are the same text in "
                   "different Unicode characters (an accented letter as one character or as "
                   "a letter and an accent); each is one class, in the composed form (NFC)",

@@ -125,6 +125,9 @@ def check_labels_and_column_names_in_either_unicode_form(estimator):
         clf = estimator.fit(X, y)
     assert clf.classes_.tolist() == [nfc, "tea"]
     assert clf.predict(X).tolist() == np.where(X["a"] == 1, "tea", nfc).tolist()
+    # a numpy text array's labels are np.str_: named as text, not as np.str_('caf\xe9')
+    with pytest.warns(UserWarning, match=r"^y: labels 'caf\\xe9' = 'cafe\\u0301' \(escaped"):
+        assert estimator.fit(X, y.astype(str)).classes_.tolist() == [nfc, "tea"]
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         alone = estimator.fit(X, np.where(X["a"] == 1, "tea", nfd))
