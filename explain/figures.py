@@ -29,7 +29,7 @@ def decimals(value: float, places: int) -> str:
     -------
     str
         The rounded figure with exactly ``places`` decimals (``nan``, ``inf`` as Python
-        writes them).
+        writes them); a negative figure that rounds to zero is shown as zero, unsigned.
 
     Examples
     --------
@@ -38,8 +38,9 @@ def decimals(value: float, places: int) -> str:
     """
     if not math.isfinite(value):
         return f"{value:.{places}f}"
-    exact = Decimal(repr(float(value)))
-    return f"{exact.quantize(Decimal(1).scaleb(-places), rounding=ROUND_HALF_UP):f}"
+    rounded = Decimal(repr(float(value))).quantize(Decimal(1).scaleb(-places),
+                                                   rounding=ROUND_HALF_UP)
+    return f"{rounded.copy_abs() if rounded.is_zero() else rounded:f}"  # no "-0.000"
 
 
 def significant(value: float, digits: int) -> str:
