@@ -82,5 +82,5 @@ def alike_names(columns, fitted) -> bool:
     Unicode form (a table at predict may name a column in either)."""
     columns = list(columns)
     return (len(columns) == len(fitted) and columns != list(fitted)
-            and all(isinstance(c, str) and composed(c) == composed(f)
+            and all(isinstance(c, str) and isinstance(f, str) and composed(c) == composed(f)
                     for c, f in zip(columns, fitted)))

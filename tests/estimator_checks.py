@@ -134,6 +134,11 @@ def check_labels_and_column_names_in_either_unicode_form(estimator):
         assert alone.classes_.tolist() == [nfd, "tea"]
         named = estimator.fit(X.rename(columns={"a": nfd}), y == "tea")
         assert (named.predict(X.rename(columns={"a": nfc})) == (y == "tea")).all()
+    # names fitted as numbers are no text to compare: other names are refused in one line
+    # (IMLI raised AttributeError: 'int' object has no attribute 'isascii')
+    numbered = estimator.fit(X.set_axis([0, 1], axis=1), y == "tea")
+    with pytest.raises(ValueError, match=r"^X has columns \['a', 'b'\], .*fitted on"):
+        numbered.predict(X)
     with pytest.raises(ValueError) as caught:
         estimator.fit(X.set_axis([nfc, nfd], axis=1), y == "tea")
     message = str(caught.value)
