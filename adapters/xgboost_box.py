@@ -213,11 +213,12 @@ def train_xgboost(X, y, encoder, categorical, random_state=0, class_names=None,
         in its saved file (:attr:`XGBoostBlackBox.class_names`).
     class_weight : {None, "balanced"}, default=None
         ``"balanced"`` weighs each row by how many times rarer its class is than the most
-        frequent one (XGBoost's ``scale_pos_weight = negatives / positives``, for any
-        number of classes), in training and in early stopping's validation loss alike, so
-        that a rare class is not outvoted: unweighted, a class of a few percent of the rows
-        is often predicted for none of them. The model then answers as if the classes were
-        equally frequent.
+        frequent one (``sample_weight``, the most frequent class's 1: with two classes,
+        the ratio XGBoost's ``scale_pos_weight = negatives / positives`` sets when the
+        positive class is the rarer; any number of classes), in training and in early
+        stopping's validation loss alike, so that a rare class is not outvoted:
+        unweighted, a class of a few percent of the rows is often predicted for none of
+        them. The model then answers as if the classes were equally frequent.
     **params
         XGBClassifier parameters overriding :data:`DEFAULT_PARAMS`, and
         ``validation_fraction`` (default 0.2) and ``early_stopping_rounds`` (default 20;

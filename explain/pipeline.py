@@ -76,8 +76,8 @@ class RunConfig:
         no LIME at all (the ablation).
     class_weight : {None, "balanced"}, default=None
         How the black box trained here weighs its two classes (a given model is explained
-        as it is). ``"balanced"`` weighs each row of the rarer class by how many times
-        rarer it is (XGBoost's ``scale_pos_weight``; :func:`adapters.train_xgboost`): on a
+        as it is). ``"balanced"`` weighs each row of the rarer class, whichever it is, by
+        how many times rarer it is (row weights; :func:`adapters.train_xgboost`): on a
         table where the positive class is a few percent of the rows, the unweighted black
         box often predicts it for no row, and there is no decision to explain.
 
