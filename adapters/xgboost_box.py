@@ -251,6 +251,9 @@ def train_xgboost(X, y, encoder, categorical, random_state=0, class_names=None,
     from sklearn.model_selection import train_test_split
 
     check_class_weight(class_weight)
+    if class_weight is not None and "scale_pos_weight" in params:
+        raise InputError("give class_weight or scale_pos_weight, not both: each weighs the "
+                         "classes, and together they would weigh the rare one twice")
     categorical = tuple(str(c) for c in categorical)
     if not hasattr(encoder, "feature_names_"):
         encoder.fit(X, categorical)

@@ -548,7 +548,7 @@ def _unused_options(args) -> list[str]:
     if args.model_classes and args.model is None:
         messages.append("--model-class names the classes of a --model, and none is given: "
                         "ignored")
-    if args.class_weight is not None and args.model is not None:
+    if args.class_weight == "balanced" and args.model is not None:
         messages.append("--class-weight sets the black box trained here, and --model "
                         "explains yours as it is: ignored")
     return messages

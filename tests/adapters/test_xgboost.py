@@ -937,3 +937,9 @@ def test_an_unknown_class_weight_is_refused_in_one_line(value):
     X, y = _rare_class_table()
     with pytest.raises(InputError, match=r"^class_weight must be None or 'balanced', got "):
         train_xgboost(X, y, TableEncoder(), [], class_weight=value)
+
+
+def test_class_weight_and_scale_pos_weight_together_are_refused():
+    X, y = _rare_class_table()
+    with pytest.raises(InputError, match=r"^give class_weight or scale_pos_weight, not both"):
+        train_xgboost(X, y, TableEncoder(), [], class_weight="balanced", scale_pos_weight=3.0)

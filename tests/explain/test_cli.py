@@ -882,6 +882,7 @@ def test_out_of_range_options_are_usage_errors(option, value, capsys):
      "--class-weight sets the black box trained here, and --model explains yours as it is: "
      "ignored"),
     (["--class-weight", "none"], None),
+    (["--model", "box.ubj", "--class-weight", "none"], None),  # as without it
 ])
 def test_options_that_will_not_apply_are_warned_of(options, words, capsys):
     # they used to pass silently and be recorded in report.json as if they had applied
