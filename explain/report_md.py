@@ -123,15 +123,20 @@ def fmt(value) -> str:
     -------
     str
         "–" for None, yes/no for a bool, three decimals for a float (a half rounded up:
-        :func:`explain.figures.decimals`), ``low–high`` for an interval, else
-        ``str(value)``.
+        :func:`explain.figures.decimals`; a share strictly between 0 and 1 that would
+        round to either end is ``<0.001`` or ``>0.999``, so that a fidelity of 1,999
+        rows of 2,000 does not read as full agreement), ``low–high`` for an interval,
+        else ``str(value)``.
     """
     if value is None:
         return "–"
     if isinstance(value, bool):
         return "yes" if value else "no"
     if isinstance(value, float):
-        return decimals(value, 3)
+        text = decimals(value, 3)
+        if 0 < value < 1 and text in ("0.000", "1.000"):
+            return "<0.001" if text == "0.000" else ">0.999"
+        return text
     if isinstance(value, (list, tuple)) and len(value) == 2:  # an interval
         return f"{fmt(value[0])}–{fmt(value[1])}"
     return str(value)

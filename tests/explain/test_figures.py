@@ -53,3 +53,11 @@ def test_class_weights_are_shown_to_three_digits_without_an_exponent():
     assert class_weights_text({"class_weights": weights}) == (
         "'ok' ×1, 'fraud' ×1999, 'odd' ×12.4, 'half' ×2.5, 'few' ×32.3")
     assert class_weights_text({"class_weights": None}) == ""
+
+
+def test_a_share_that_would_round_to_an_end_is_not_shown_as_that_end():
+    # 1,999 rows of 2,000 read "1.000", as if the surrogate agreed on every row
+    assert fmt(1999 / 2000) == ">0.999" and fmt(1 / 2500) == "<0.001"
+    assert fmt(1.0) == "1.000" and fmt(0.0) == "0.000"  # the ends themselves
+    assert fmt(0.9994) == "0.999" and fmt(1.0004) == "1.000"  # not a share: seconds
+    assert fmt([1 / 2500, 1999 / 2000]) == "<0.001–>0.999"
