@@ -12,9 +12,10 @@ from .dataset import Dataset
 from .datasets import BUNDLED, from_frame, load_dataset
 from .encoding import TableEncoder
 from .errors import InputError
+from .model_file import dropped_columns_read, load_xgboost, restrict_to_model
 from .target import rest_name
 from .wrappers import wrap_callable, wrap_sklearn
-from .xgboost_box import dropped_columns_read, load_xgboost, restrict_to_model, train_xgboost
+from .xgboost_box import train_xgboost
 
 __all__ = [
     "BUNDLED",

@@ -14,8 +14,8 @@ import xgboost as xgb
 from adapters import (InputError, TableEncoder, dropped_columns_read, from_frame,
                       load_dataset, load_xgboost, restrict_to_model, train_xgboost)
 from adapters.columns import written_alike
-from adapters.xgboost_box import (MODEL_FILE, XGBoostBlackBox, _stored_categories,
-                                  xgboost_names)
+from adapters.model_file import _stored_categories
+from adapters.xgboost_box import MODEL_FILE, XGBoostBlackBox, xgboost_names
 
 from .conftest import mixed_frame
 
